@@ -1,0 +1,219 @@
+"""Settings: one pydantic model, merged from defaults < ~/.slmcode/config.yaml < .slmcode/config.yaml
+< SLMCODE_* environment variables < CLI flags, remembering where every value came from."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from slmcode.errors import ConfigError
+
+ENV_PREFIX = "SLMCODE_"
+DEFAULT_SOURCE = "default"
+
+
+class RoleModel(BaseModel):
+    """Which model serves one role; unset fields fall back to the top-level settings."""
+
+    model_config = ConfigDict(extra="forbid")
+    model: str | None = None
+    base_url: str | None = None
+    temperature: float | None = None
+
+
+class ProfileOverride(BaseModel):
+    """A user's entry in model_profiles: extends or overrides the built-in profile table."""
+
+    model_config = ConfigDict(extra="forbid")
+    context_limit: int | None = Field(default=None, gt=0)
+    max_turns: int | None = Field(default=None, gt=0)
+
+
+def _default_role_budget() -> dict[str, float]:
+    return {
+        "worker": 1.0,
+        "corrector": 1.0,
+        "tester": 1.0,
+        "planner": 0.7,
+        "splitter": 0.7,
+        "clarify": 0.7,
+        "scope_judge": 0.7,
+        "coordinator": 0.7,
+        "reviewer": 0.7,
+        "escalate": 0.7,
+        "qa": 0.7,
+        "context": 0.5,
+        "learn": 0.5,
+        "memory": 0.5,
+        "compactor": 0.5,
+    }
+
+
+class Settings(BaseModel):
+    """Every knob slmcode reads. Unknown keys are errors, so a typo never silently does nothing."""
+
+    model_config = ConfigDict(extra="forbid", validate_assignment=True)
+
+    # The model and its server.
+    model: str = "embedded"
+    base_url: str | None = None
+    api_key: str = "sk-no-key"
+    model_path: str | None = None
+    roles: dict[str, RoleModel] = Field(default_factory=dict)
+    temperature: float = 0.2
+    request_timeout: float = Field(default=120.0, gt=0)
+    request_retries: int = Field(default=2, ge=0)
+    structured_output: Literal["auto", "json_schema", "prompt"] = "auto"
+
+    # Context window and budget.
+    context_limit: int | None = Field(default=None, gt=0)
+    context_window_cap: int = Field(default=32768, gt=0)
+    context_reserve_system_tokens: int = Field(default=500, ge=0)
+    context_reserve_tool_tokens: int = Field(default=900, ge=0)
+    context_reserve_response_tokens: int = Field(default=2048, ge=0)
+    context_slack_percent: float = Field(default=10.0, ge=0, lt=100)
+    context_min_pack_tokens: int = Field(default=512, gt=0)
+    context_role_budget: dict[str, float] = Field(default_factory=_default_role_budget)
+    model_profiles: dict[str, ProfileOverride] = Field(default_factory=dict)
+
+    # Pipeline.
+    max_parallel: int = Field(default=2, ge=1)
+    max_retries: int = Field(default=2, ge=0)
+    max_tasks: int = Field(default=8, ge=1)
+    think_passes: int = Field(default=1, ge=1)
+    clarify_mode: Literal["ask", "auto"] = "auto"
+    escalate_timeout_seconds: float = Field(default=300.0, ge=0)
+
+    # Compaction.
+    react_compact_at_percent: float = Field(default=80.0, gt=0, le=100)
+    react_keep_tool_results: int = Field(default=5, ge=1)
+    compact_hysteresis_percent: float = Field(default=5.0, ge=0)
+    compact_max_failures: int = Field(default=3, ge=1)
+    tool_output_inline_bytes: int = Field(default=6000, gt=0)
+
+    # Tools and permissions.
+    permission: Literal["auto", "dry-run", "review"] = "auto"
+    shell_permission: Literal["allow", "ask", "deny"] = "allow"
+    shell_timeout_seconds: float = Field(default=120.0, gt=0)
+    shell_extra_commands: list[str] = Field(default_factory=list)
+    max_read_bytes: int = Field(default=1_000_000, gt=0)
+
+    # Context packs.
+    include_readme: bool = False
+    embedding_enabled: bool = False
+    retrieval_min_score: float | None = None
+    skill_max_expanded: int = Field(default=2, ge=0)
+    pinned_skills: list[str] = Field(default_factory=list)
+    repomap_tokens: int = Field(default=1000, gt=0)
+    repomap_max_file_bytes: int = Field(default=500_000, gt=0)
+    identifier_only_roles: list[str] = Field(default_factory=lambda: ["planner", "coordinator"])
+
+    # Persistence.
+    checkpoint_url: str | None = None
+    language_pack: str | None = None
+
+
+SETTING_KEYS: tuple[str, ...] = tuple(Settings.model_fields)
+
+
+class LoadedSettings(BaseModel):
+    """The merged settings and, for every key, the source that set it."""
+
+    settings: Settings
+    sources: dict[str, str]
+
+
+def user_config_path() -> Path:
+    return Path(os.environ.get("SLMCODE_HOME", Path.home() / ".slmcode")) / "config.yaml"
+
+
+def project_config_path(workspace: Path) -> Path:
+    return workspace / ".slmcode" / "config.yaml"
+
+
+def _describe_error(err: dict[str, Any]) -> tuple[str, str]:
+    key = ".".join(str(p) for p in err.get("loc", ())) or "(top level)"
+    if err.get("type") == "extra_forbidden":
+        return key, f"unknown key (known keys: see `slmcode config show`)"
+    given = err.get("input")
+    shown = json.dumps(given, default=str)[:60] if given is not None else "nothing"
+    return key, f"expected {err.get('msg', 'a valid value').lower()}, got {shown}"
+
+
+def _validate(data: Mapping[str, Any], source: str) -> Settings:
+    try:
+        return Settings.model_validate(dict(data))
+    except ValidationError as exc:
+        key, what = _describe_error(exc.errors()[0])
+        raise ConfigError(f"{source}: key '{key}': {what}") from None
+
+
+def read_yaml_file(path: Path) -> dict[str, Any]:
+    """A config file as a mapping; broken YAML or a non-mapping top level is a ConfigError."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read ({exc.strerror})") from None
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f"line {mark.line + 1}: " if mark is not None else ""
+        problem = getattr(exc, "problem", None) or "not valid YAML"
+        raise ConfigError(f"{path}: {where}broken YAML ({problem})") from None
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        raise ConfigError(f"{path}: expected a mapping of settings at the top level, got {type(data).__name__}")
+    return data
+
+
+def _env_values(environ: Mapping[str, str]) -> dict[str, Any]:
+    """SLMCODE_<KEY> for every known key; structured values (lists, mappings) are parsed as YAML."""
+    values: dict[str, Any] = {}
+    for key, field in Settings.model_fields.items():
+        raw = environ.get(ENV_PREFIX + key.upper())
+        if raw is None:
+            continue
+        annotation = str(field.annotation)
+        if any(t in annotation for t in ("dict", "list")):
+            try:
+                values[key] = yaml.safe_load(raw)
+            except yaml.YAMLError:
+                raise ConfigError(f"{ENV_PREFIX}{key.upper()}: expected YAML or JSON, got {raw[:60]!r}") from None
+        else:
+            values[key] = raw
+    return values
+
+
+def load_settings(
+    workspace: Path | str | None = None,
+    flags: Mapping[str, Any] | None = None,
+    environ: Mapping[str, str] | None = None,
+) -> LoadedSettings:
+    """Merge every source, later wins; each layer is validated on its own so errors name their source."""
+    environ = os.environ if environ is None else environ
+    merged: dict[str, Any] = {}
+    sources = {key: DEFAULT_SOURCE for key in SETTING_KEYS}
+    layers: list[tuple[str, dict[str, Any]]] = []
+    user_path = user_config_path()
+    if user_path.is_file():
+        layers.append((str(user_path), read_yaml_file(user_path)))
+    if workspace is not None:
+        project_path = project_config_path(Path(workspace))
+        if project_path.is_file():
+            layers.append((str(project_path), read_yaml_file(project_path)))
+    layers.append(("environment", _env_values(environ)))
+    layers.append(("flag", {k: v for k, v in (flags or {}).items() if v is not None}))
+    for source, data in layers:
+        _validate(data, source)  # reports the layer's own mistakes with its name
+        for key, value in data.items():
+            merged[key] = value
+            sources[key] = f"env {ENV_PREFIX}{key.upper()}" if source == "environment" else source
+    return LoadedSettings(settings=_validate(merged, "settings"), sources=sources)

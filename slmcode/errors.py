@@ -1,0 +1,36 @@
+"""The errors a user can cause. The CLI catches SlmcodeError at its edge and prints one line.
+
+Errors a model causes never become exceptions: they go back to the model as messages.
+"""
+
+from __future__ import annotations
+
+
+class SlmcodeError(Exception):
+    """Base of every error reported to the user as one line with exit code 2."""
+
+    exit_code = 2
+
+
+class ConfigError(SlmcodeError):
+    """A settings file, environment variable or flag is malformed."""
+
+
+class EndpointError(SlmcodeError):
+    """The model server cannot be reached or answered something unusable."""
+
+
+class WorkspaceError(SlmcodeError):
+    """The workspace folder is missing, unreadable or not what was expected."""
+
+
+class RunNotFoundError(SlmcodeError):
+    """A run id or thread id that no checkpoint or trace knows."""
+
+
+class PatchError(SlmcodeError):
+    """A staged patch cannot be applied or rejected (missing, stale)."""
+
+
+class BlockError(SlmcodeError):
+    """A YAML building block is malformed."""

@@ -1,0 +1,101 @@
+"""Token budgets: how many tokens of context a role may be given for a model.
+
+available = (min(context_limit, cap) - reserve_system - reserve_tools - reserve_response)
+            * (1 - slack%) * role_share, floored at MinPackTokens.
+
+Reserves that would take more than half the window (the defaults, 3,448 tokens, on a 2,048 or 4,096
+window) are scaled down together to half of it: otherwise a small window has no room for any prompt.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+from slmcode.config import Settings
+from slmcode.packs.profiles import ModelProfile, resolve_profile
+
+DEFAULT_ROLE_SHARE = 1.0
+MAX_RESERVE_FRACTION = 0.5
+
+
+@dataclass(frozen=True)
+class Budget:
+    model: str
+    role: str
+    context_limit: int
+    window: int
+    reserve_system: int
+    reserve_tools: int
+    reserve_response: int
+    slack: int
+    role_share: float
+    floor: int
+    available: int
+
+    @property
+    def prompt_limit(self) -> int:
+        """The most prompt tokens any request may carry: the window less the response reserve."""
+        return max(1, self.window - self.reserve_response)
+
+    def as_dict(self) -> dict[str, int | float | str]:
+        return asdict(self)
+
+    def lines(self) -> list[str]:
+        """The arithmetic, one step a line, for `slmcode budget`."""
+        after_reserves = self.window - self.reserve_system - self.reserve_tools - self.reserve_response
+        after_slack = after_reserves - self.slack
+        shared = int(max(0, after_slack) * self.role_share)
+        lines = [f"context_limit      {self.context_limit:>8}   ({self.model})"]
+        if self.window != self.context_limit:
+            lines.append(f"window (capped)    {self.window:>8}")
+        lines += [
+            f"- reserve_system   {self.reserve_system:>8}",
+            f"- reserve_tools    {self.reserve_tools:>8}",
+            f"- reserve_response {self.reserve_response:>8}",
+            f"= after reserves   {after_reserves:>8}",
+            f"- slack            {self.slack:>8}",
+            f"= after slack      {after_slack:>8}",
+            f"x role_share       {self.role_share:>8.2f}   ({self.role})",
+            f"= shared           {shared:>8}",
+            f"floor              {self.floor:>8}   (MinPackTokens)",
+            f"available          {self.available:>8}",
+        ]
+        return lines
+
+
+def role_share(settings: Settings, role: str) -> float:
+    return settings.context_role_budget.get(role, DEFAULT_ROLE_SHARE)
+
+
+def compute_budget(
+    settings: Settings, role: str = "worker", model: str | None = None, profile: ModelProfile | None = None
+) -> Budget:
+    model = model or settings.model
+    profile = profile or resolve_profile(model, settings)
+    window = min(profile.context_limit, settings.context_window_cap)
+    reserves = (
+        settings.context_reserve_system_tokens,
+        settings.context_reserve_tool_tokens,
+        settings.context_reserve_response_tokens,
+    )
+    ceiling = int(window * MAX_RESERVE_FRACTION)
+    if sum(reserves) > ceiling:
+        reserves = tuple(r * ceiling // sum(reserves) for r in reserves)
+    reserve_system, reserve_tools, reserve_response = reserves
+    after_reserves = window - reserve_system - reserve_tools - reserve_response
+    slack = int(max(0, after_reserves) * settings.context_slack_percent / 100)
+    share = role_share(settings, role)
+    shared = int(max(0, after_reserves - slack) * share)
+    return Budget(
+        model=model,
+        role=role,
+        context_limit=profile.context_limit,
+        window=window,
+        reserve_system=reserve_system,
+        reserve_tools=reserve_tools,
+        reserve_response=reserve_response,
+        slack=slack,
+        role_share=share,
+        floor=settings.context_min_pack_tokens,
+        available=max(settings.context_min_pack_tokens, shared),
+    )
