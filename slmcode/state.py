@@ -1,0 +1,114 @@
+"""RunState, the typed state of one run, and its items (Task, Criterion, Verdict, ...) with reducers.
+
+Items are pydantic models so they validate on the way in and round-trip through every checkpointer
+(the serializer stores them as plain data). Lists that several parallel workers update use reducers
+keyed by id, so two workers never overwrite each other's task.
+"""
+
+from __future__ import annotations
+
+import operator
+from typing import Annotated, Any, Literal
+
+from langchain_core.messages import AnyMessage
+from langgraph.graph.message import add_messages
+from pydantic import BaseModel, Field
+from typing_extensions import TypedDict
+
+Priority = Literal["must", "should"]
+VerdictStatus = Literal["PASSED", "FAILED", "UNVERIFIED"]
+TaskStatus = Literal["pending", "running", "done", "failed", "escalated", "skipped"]
+
+WORK_LOG_LIMIT = 60
+
+
+class Criterion(BaseModel):
+    """One acceptance criterion: what must hold, and the command that proves it, when there is one."""
+
+    text: str = Field(description="What must be true when the task is done, in one sentence.")
+    priority: Priority = Field(default="must", description="must: the task fails without it; should: nice to have.")
+    verify: str | None = Field(
+        default=None, description="A shell command that exits 0 exactly when the criterion holds, or null."
+    )
+
+
+class Verdict(BaseModel):
+    """The outcome of checking one criterion; evidence is the captured output of its command."""
+
+    criterion: Criterion
+    status: VerdictStatus
+    evidence: str = ""
+    exit_code: int | None = None
+
+
+class Task(BaseModel):
+    id: str
+    title: str
+    description: str = ""
+    focus_files: list[str] = Field(default_factory=list)
+    depends_on: list[str] = Field(default_factory=list)
+    criteria: list[Criterion] = Field(default_factory=list)
+    status: TaskStatus = "pending"
+    attempts: int = 0
+    files_changed: list[str] = Field(default_factory=list)
+    verdicts: list[Verdict] = Field(default_factory=list)
+    review_notes: list[str] = Field(default_factory=list)
+    kind: Literal["code", "test"] = "code"
+
+
+class PRD(BaseModel):
+    """The locked product requirements: what the run is for, settled before planning."""
+
+    goal: str
+    requirements: list[str] = Field(default_factory=list)
+    answers: list[str] = Field(default_factory=list)
+    criteria: list[Criterion] = Field(default_factory=list)
+
+
+class QAResult(BaseModel):
+    passed: bool
+    command: str | None = None
+    exit_code: int | None = None
+    evidence: str = ""
+    reason: str = ""
+
+
+def merge_tasks(left: list[Task] | None, right: list[Task] | None) -> list[Task]:
+    """Upsert by id, keeping first-seen order; a right-hand task replaces the left one with its id."""
+    merged = {t.id: t for t in left or []}
+    for task in right or []:
+        merged[task.id] = task
+    return list(merged.values())
+
+
+def append_bounded(left: list[str] | None, right: list[str] | None) -> list[str]:
+    """The work log keeps its last WORK_LOG_LIMIT lines: a long run must not grow the state without bound."""
+    return [*(left or []), *(right or [])][-WORK_LOG_LIMIT:]
+
+
+def merge_conversations(
+    left: dict[str, list[AnyMessage]] | None, right: dict[str, list[AnyMessage]] | None
+) -> dict[str, list[AnyMessage]]:
+    """Each worker's conversation, by task id, merged with LangGraph's messages reducer."""
+    merged = dict(left or {})
+    for task_id, messages in (right or {}).items():
+        merged[task_id] = add_messages(merged.get(task_id, []), messages)
+    return merged
+
+
+class RunState(TypedDict, total=False):
+    run_id: str
+    query: str
+    workspace: str
+    phase: str
+    exploration: str
+    prd: PRD | None
+    tasks: Annotated[list[Task], merge_tasks]
+    board_notes: Annotated[list[str], operator.add]
+    qa: QAResult | None
+    lessons: Annotated[list[str], operator.add]
+    work_log: Annotated[list[str], append_bounded]
+    conversations: Annotated[dict[str, list[AnyMessage]], merge_conversations]
+    rounds: int
+    outcome: str
+    extra: dict[str, Any]
