@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import difflib
 import json
 import os
 from collections.abc import Mapping
@@ -140,10 +141,13 @@ def project_config_path(workspace: Path) -> Path:
 def _describe_error(err: dict[str, Any]) -> tuple[str, str]:
     key = ".".join(str(p) for p in err.get("loc", ())) or "(top level)"
     if err.get("type") == "extra_forbidden":
-        return key, f"unknown key (known keys: see `slmcode config show`)"
+        close = difflib.get_close_matches(key.split(".")[-1], SETTING_KEYS, n=1)
+        hint = f"did you mean '{close[0]}'?" if close else "`slmcode config show` lists the known keys"
+        return key, f"unknown key ({hint})"
     given = err.get("input")
     shown = json.dumps(given, default=str)[:60] if given is not None else "nothing"
-    return key, f"expected {err.get('msg', 'a valid value').lower()}, got {shown}"
+    expected = str(err.get("msg", "a valid value")).removeprefix("Input should be ").removeprefix("Value error, ")
+    return key, f"expected {expected}, got {shown}"
 
 
 def _validate(data: Mapping[str, Any], source: str) -> Settings:

@@ -1,0 +1,105 @@
+"""The `slmcode` command line: parse, call the API or the packs, render with Rich.
+
+Thin on purpose. A user's mistake raises SlmcodeError somewhere below; `main` prints it as one line and
+exits with code 2.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from slmcode.config import LoadedSettings, load_settings
+from slmcode.errors import SlmcodeError
+
+app = typer.Typer(help="A coding-agent harness for small language models.", no_args_is_help=True)
+config_app = typer.Typer(help="Settings.", no_args_is_help=True)
+app.add_typer(config_app, name="config")
+
+console = Console()
+err_console = Console(stderr=True)
+
+WorkspaceOpt = Annotated[Path, typer.Option("--workspace", "-w", help="The repository to work on.")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
+ModelOpt = Annotated[str | None, typer.Option("--model", help="Model name as the server knows it.")]
+BaseUrlOpt = Annotated[str | None, typer.Option("--base-url", help="OpenAI-compatible endpoint, e.g. .../v1.")]
+
+
+def print_json(data: Any) -> None:
+    # Plain stdout, not Rich: JSON must stay machine-readable (no wrapping, no markup).
+    sys.stdout.write(json.dumps(data, indent=2, default=str) + "\n")
+
+
+def settings_for(workspace: Path, **flags: Any) -> LoadedSettings:
+    return load_settings(workspace, flags={k: v for k, v in flags.items() if v is not None})
+
+
+@config_app.command("show")
+def config_show(workspace: WorkspaceOpt = Path("."), as_json: JsonOpt = False) -> None:
+    """Print the merged settings and where each value came from."""
+    loaded = settings_for(workspace)
+    values = loaded.settings.model_dump(mode="json")
+    if as_json:
+        print_json({"settings": values, "sources": loaded.sources})
+        return
+    table = Table("key", "value", "source")
+    for key, value in values.items():
+        shown = "***" if key == "api_key" and loaded.sources[key] != "default" else json.dumps(value)
+        table.add_row(key, shown, loaded.sources[key])
+    console.print(table)
+
+
+@app.command()
+def tokens(
+    text: Annotated[str | None, typer.Argument(help="Text to count.")] = None,
+    file: Annotated[Path | None, typer.Option("--file", help="Count a file instead.")] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Count tokens with the offline cl100k_base counter and say which counter is in use."""
+    from slmcode.packs.tokens import default_counter
+
+    if file is not None:
+        try:
+            text = file.read_text(encoding="utf-8", errors="replace")
+        except OSError as exc:
+            raise SlmcodeError(f"{file}: cannot read ({exc.strerror})") from None
+    if text is None:
+        text = sys.stdin.read()
+    counter = default_counter()
+    count = counter.count(text)
+    if as_json:
+        print_json({"tokens": count, "counter": counter.name})
+    else:
+        console.print(f"{count} tokens  [dim]({counter.name})[/dim]")
+
+
+@app.command()
+def budget(
+    model: ModelOpt = None,
+    role: Annotated[str, typer.Option("--role", help="Role whose share applies.")] = "worker",
+    workspace: WorkspaceOpt = Path("."),
+    as_json: JsonOpt = False,
+) -> None:
+    """Show the token budget arithmetic for a model and role."""
+    from slmcode.packs.budget import compute_budget
+
+    settings = settings_for(workspace, model=model).settings
+    result = compute_budget(settings, role)
+    if as_json:
+        print_json(result.as_dict())
+    else:
+        console.print("\n".join(result.lines()), highlight=False)
+
+
+def main() -> None:
+    try:
+        app()
+    except SlmcodeError as exc:
+        err_console.print(f"[red]error:[/red] {exc}", highlight=False, soft_wrap=True)
+        raise SystemExit(exc.exit_code) from None
