@@ -94,7 +94,8 @@ def _bucket(size: float) -> tuple[int, int, str]:
 def resolve_profile(model: str, settings: Settings | None = None) -> ModelProfile:
     """Resolve context_limit and max_turns for `model`; settings.context_limit, when set, wins for the window."""
     name = model.lower()
-    overrides = {k.lower(): v.model_dump(exclude_none=True) for k, v in (settings.model_profiles if settings else {}).items()}
+    user_profiles = settings.model_profiles if settings else {}
+    overrides = {k.lower(): v.model_dump(exclude_none=True) for k, v in user_profiles.items()}
     exact = {**BUILTIN_EXACT, **overrides}
     families = {**BUILTIN_FAMILIES, **overrides}
     layers: list[tuple[str, dict[str, int]]] = []
