@@ -97,6 +97,60 @@ def budget(
         console.print("\n".join(result.lines()), highlight=False)
 
 
+@app.command()
+def doctor(
+    model: ModelOpt = None,
+    base_url: BaseUrlOpt = None,
+    workspace: WorkspaceOpt = Path("."),
+    as_json: JsonOpt = False,
+) -> None:
+    """Check the model server, its models, the resolved profile, the budget and the token counter."""
+    from slmcode.packs.budget import compute_budget
+    from slmcode.packs.profiles import resolve_profile
+    from slmcode.packs.tokens import default_counter
+    from slmcode.providers.endpoint import ollama_num_ctx, probe_endpoint
+    from slmcode.providers.factory import bind_role
+
+    settings = settings_for(workspace, model=model, base_url=base_url).settings
+    binding = bind_role(settings, "worker")
+    info = probe_endpoint(binding.base_url, settings.api_key)
+    profile = resolve_profile(binding.model, settings)
+    worker_budget = compute_budget(settings, "worker", binding.model, profile)
+    warnings: list[str] = []
+    if info.models and binding.model not in info.models:
+        warnings.append(f"the server does not list model '{binding.model}' (it has: {', '.join(info.models[:8])})")
+    num_ctx = ollama_num_ctx(binding.base_url, binding.model) if info.server == "ollama" else None
+    if num_ctx is not None and num_ctx < worker_budget.window:
+        warnings.append(
+            f"Ollama will run '{binding.model}' with num_ctx {num_ctx}, smaller than the profile's window "
+            f"{worker_budget.window}: set num_ctx in a Modelfile or context_limit: {num_ctx} in .slmcode/config.yaml"
+        )
+    report = {
+        "endpoint": info.base_url,
+        "server": info.server,
+        "models": info.models,
+        "model": binding.model,
+        "profile": {"context_limit": profile.context_limit, "context_source": profile.context_source,
+                    "max_turns": profile.max_turns, "turns_source": profile.turns_source},
+        "budget": worker_budget.as_dict(),
+        "token_counter": default_counter().name,
+        "ollama_num_ctx": num_ctx,
+        "warnings": warnings,
+    }
+    if as_json:
+        print_json(report)
+        return
+    console.print(f"[green]ok[/green] {info.base_url} ({info.server}), {len(info.models)} model(s)")
+    console.print(f"model      {binding.model}")
+    console.print(f"profile    context {profile.context_limit} ({profile.context_source}), "
+                  f"max turns {profile.max_turns} ({profile.turns_source})")
+    console.print(f"budget     worker {worker_budget.available} tokens of context, "
+                  f"prompt limit {worker_budget.prompt_limit}")
+    console.print(f"tokens     {default_counter().name}")
+    for warning in warnings:
+        console.print(f"[yellow]warning:[/yellow] {warning}")
+
+
 def main() -> None:
     try:
         app()

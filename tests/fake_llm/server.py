@@ -131,6 +131,10 @@ class FakeLLM:
     def answer(self, request: Request) -> tuple[int, Reply]:
         with self._lock:
             self.requests.append(request)
+        fmt = (request.get("response_format") or {}).get("type")
+        if fmt == "json_schema" and not self.json_schema_supported:
+            # Refused before any scripted answer is used, as a server without the feature would.
+            return 400, Reply(content="response_format json_schema is not supported", status=400)
         reply = self._next_reply(request)
         if callable(reply):
             reply = reply(request)
@@ -138,9 +142,6 @@ class FakeLLM:
             reply = Reply(content=reply)
         if reply.delay:
             time.sleep(reply.delay)
-        fmt = (request.get("response_format") or {}).get("type")
-        if fmt == "json_schema" and not self.json_schema_supported:
-            return 400, Reply(content="response_format json_schema is not supported", status=400)
         return reply.status, reply
 
 
@@ -169,7 +170,10 @@ def _tool_call_json(call: dict[str, Any], index: int) -> dict[str, Any]:
     return {
         "id": call.get("id") or f"call_{uuid.uuid4().hex[:10]}",
         "type": "function",
-        "function": {"name": call["name"], "arguments": arguments if isinstance(arguments, str) else json.dumps(arguments)},
+        "function": {
+            "name": call["name"],
+            "arguments": arguments if isinstance(arguments, str) else json.dumps(arguments),
+        },
     }
 
 

@@ -1,0 +1,62 @@
+"""What `slmcode doctor` asks a model server: is it there, which models it serves, and, for Ollama, the
+context window it will really use (a silent 2,048-token num_ctx is the classic small-model failure)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import httpx
+
+from slmcode.errors import EndpointError
+
+# Ollama's window when neither the Modelfile nor the request sets num_ctx (2,048 before 0.6, 4,096 after).
+OLLAMA_DEFAULT_NUM_CTX = 2048
+_NUM_CTX = re.compile(r"^\s*num_ctx\s+(\d+)", re.MULTILINE)
+
+
+@dataclass(frozen=True)
+class EndpointInfo:
+    base_url: str
+    models: list[str]
+    server: str  # "ollama" or "openai-compatible"
+
+
+def _root(base_url: str) -> str:
+    return re.sub(r"/v1/?$", "", base_url.rstrip("/"))
+
+
+def probe_endpoint(base_url: str, api_key: str, timeout: float = 5.0) -> EndpointInfo:
+    """GET /models; any failure to reach or parse it is one EndpointError line."""
+    url = base_url.rstrip("/") + "/models"
+    try:
+        response = httpx.get(url, headers={"Authorization": f"Bearer {api_key}"}, timeout=timeout)
+    except httpx.HTTPError as exc:
+        raise EndpointError(f"cannot reach the model server at {base_url} ({exc.__class__.__name__})") from None
+    if response.status_code != 200:
+        raise EndpointError(f"{url} answered HTTP {response.status_code}; is {base_url} an OpenAI-compatible /v1?")
+    try:
+        models = sorted(str(m["id"]) for m in response.json().get("data", []))
+    except (ValueError, KeyError, TypeError, AttributeError):
+        raise EndpointError(f"{url} did not answer with a model list; is it an OpenAI-compatible server?") from None
+    return EndpointInfo(base_url=base_url, models=models, server=_server_kind(base_url, timeout))
+
+
+def _server_kind(base_url: str, timeout: float) -> str:
+    try:
+        response = httpx.get(_root(base_url) + "/api/version", timeout=timeout)
+    except httpx.HTTPError:
+        return "openai-compatible"
+    return "ollama" if response.status_code == 200 and "version" in response.text else "openai-compatible"
+
+
+def ollama_num_ctx(base_url: str, model: str, timeout: float = 5.0) -> int | None:
+    """The num_ctx Ollama will use for `model`: its Modelfile parameter, else Ollama's default."""
+    try:
+        response = httpx.post(_root(base_url) + "/api/show", json={"model": model}, timeout=timeout)
+    except httpx.HTTPError:
+        return None
+    if response.status_code != 200:
+        return None
+    match = _NUM_CTX.search(str(response.json().get("parameters") or ""))
+    return int(match.group(1)) if match else OLLAMA_DEFAULT_NUM_CTX

