@@ -32,7 +32,7 @@ def test_without_the_bundled_model_the_error_says_how_to_install(monkeypatch: py
 
 def test_a_missing_model_path_is_named(tmp_path: Path) -> None:
     missing = tmp_path / "nope.gguf"
-    with pytest.raises(EndpointError, match="nope.gguf"):
+    with pytest.raises(EndpointError, match=r"nope\.gguf"):
         embedded.resolve_gguf(Settings(model_path=str(missing)))
 
 
