@@ -34,3 +34,7 @@ class PatchError(SlmcodeError):
 
 class BlockError(SlmcodeError):
     """A YAML building block is malformed."""
+
+
+class MemoryLockError(SlmcodeError):
+    """Another run held the workspace's memory lock for longer than the timeout."""

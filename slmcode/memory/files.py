@@ -1,0 +1,99 @@
+"""Crash-safe memory files: atomic writes and one inter-process lock per workspace.
+
+A write goes to a temp file in the same folder, is fsynced, then renamed over the target: a reader (or a
+run killed mid-write) sees either the old bytes or the new ones, never a torn file. Writers of the memory
+folder hold an flock on .slmcode/memory.lock, so two concurrent runs merge instead of overwriting each other.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from slmcode.errors import MemoryLockError
+
+STATE_DIR = ".slmcode"
+LOCK_NAME = "memory.lock"
+TEMP_SUFFIX = ".tmp"
+LOCK_POLL_SECONDS = 0.05
+DEFAULT_LOCK_TIMEOUT = 30.0
+
+
+def state_dir(workspace: Path | str) -> Path:
+    """The workspace's .slmcode folder (not created)."""
+    return Path(workspace) / STATE_DIR
+
+
+def _fsync_dir(folder: Path) -> None:
+    # The rename itself must reach the disk too, or a power cut can bring back the old name.
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def atomic_write_text(path: Path, text: str) -> None:
+    """Replace `path` with `text` so that no crash can leave it half written."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, temp_name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=TEMP_SUFFIX)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temp_name, path)
+    except BaseException:
+        Path(temp_name).unlink(missing_ok=True)
+        raise
+    _fsync_dir(path.parent)
+
+
+def read_text(path: Path) -> str:
+    """A memory file's text, or "" when it does not exist yet."""
+    try:
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return ""
+
+
+def sweep_stale_temps(folder: Path) -> list[Path]:
+    """Delete temp files a killed writer left behind. Only call while holding the memory lock:
+    then no live writer owns any of them."""
+    if not folder.is_dir():
+        return []
+    stale = sorted(p for p in folder.rglob(f".*{TEMP_SUFFIX}") if p.is_file())
+    for path in stale:
+        path.unlink(missing_ok=True)
+    return stale
+
+
+@contextmanager
+def memory_lock(workspace: Path | str, timeout: float = DEFAULT_LOCK_TIMEOUT) -> Iterator[Path]:
+    """Hold the workspace's exclusive memory lock; yields the .slmcode folder.
+
+    The kernel drops an flock when its holder dies, so a killed run never leaves the lock stuck.
+    """
+    folder = state_dir(workspace)
+    folder.mkdir(parents=True, exist_ok=True)
+    deadline = time.monotonic() + timeout
+    with open(folder / LOCK_NAME, "a+b") as lock_file:
+        while True:
+            try:
+                fcntl.flock(lock_file.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    raise MemoryLockError(
+                        f"{folder / LOCK_NAME}: another slmcode run held the memory lock for {timeout:.0f}s"
+                    ) from None
+                time.sleep(LOCK_POLL_SECONDS)
+        try:
+            yield folder
+        finally:
+            fcntl.flock(lock_file.fileno(), fcntl.LOCK_UN)
