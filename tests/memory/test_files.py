@@ -105,10 +105,12 @@ def test_stale_temp_files_are_swept_under_the_lock(tmp_path: Path) -> None:
 
 
 def test_lock_is_exclusive_and_times_out_with_a_clear_error(tmp_path: Path) -> None:
-    with memory_lock(tmp_path):
-        with pytest.raises(MemoryLockError, match="memory lock"):
-            with memory_lock(tmp_path, timeout=0.1):
-                pass
+    with (
+        memory_lock(tmp_path),
+        pytest.raises(MemoryLockError, match="memory lock"),
+        memory_lock(tmp_path, timeout=0.1),
+    ):
+        pass
     with memory_lock(tmp_path, timeout=0.1):
         pass  # released after the first holder left
 
