@@ -1,0 +1,151 @@
+"""build_pack: everything one role sees for one task, fitted to the role's budget.
+
+Order of work: the fixed sections (system prompt, tool contract), then every shared section within its share,
+then the code excerpts with whatever is left. A part that fails (the repo map's index build, the embedding
+cache) does not stop the pack: the pack goes without it and its notes say why.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from slmcode.config import Settings
+from slmcode.errors import RepoMapError
+from slmcode.packs import prompts
+from slmcode.packs.budget import compute_budget
+from slmcode.packs.excerpts import Excerpt
+from slmcode.packs.instructions import load_instructions
+from slmcode.packs.localize import Candidate, SourceFile, rank_candidates, read_sources
+from slmcode.packs.repomap.model import RepoMap, SymbolIndex
+from slmcode.packs.retrieval import retrieve
+from slmcode.packs.section_text import (
+    memory_text,
+    stable_skills_text,
+    task_query,
+    task_skills_text,
+    task_text,
+)
+from slmcode.packs.sections import SECTION_ORDER, Section, section, separator_tokens, share_caps
+from slmcode.packs.selection import select_excerpts, select_signatures
+from slmcode.packs.skills import discover_skills, select_skills
+from slmcode.packs.taskpack import MapEntry, TaskPack, join_sections
+from slmcode.packs.tokens import TokenCounter, default_counter
+from slmcode.state import Task
+
+MAX_FIT_ROUNDS = 4  # joins can cost a token or two more than their parts; shrink the code and re-fit
+
+
+def load_repo_index(workspace: Path, settings: Settings) -> tuple[SymbolIndex | None, str]:
+    """The workspace's symbol index, or None and the reason it could not be built."""
+    try:
+        from slmcode.packs.repomap.build import load_index
+    except ModuleNotFoundError:  # the repo map is built by a sibling part; until it lands, go without
+        return None, "the repo map builder is not installed"
+    try:
+        return load_index(workspace, settings), ""
+    except RepoMapError as exc:
+        return None, str(exc)
+
+
+def repo_map(index: SymbolIndex, budget_tokens: int, counter: TokenCounter) -> RepoMap:
+    """The map of the stable prefix: no query, no focus, so it is the same for every task of a run."""
+    from slmcode.packs.repomap.build import render_map
+
+    return render_map(index, budget_tokens=budget_tokens, counter=counter)
+
+
+def build_pack(
+    role: str,
+    *,
+    settings: Settings,
+    workspace: Path,
+    query: str,
+    system_prompt: str,
+    tool_contract: str = "",
+    task: Task | None = None,
+    focus_files: Sequence[str] = (),
+    memory: str = "",
+    index: SymbolIndex | None = None,
+    budget_tokens: int | None = None,
+) -> TaskPack:
+    counter = default_counter()
+    available = budget_tokens if budget_tokens is not None else compute_budget(settings, role).available
+    focus = sorted(dict.fromkeys([*focus_files, *(task.focus_files if task else [])]))
+    search_text = task_query(query, task)
+    notes: list[str] = []
+
+    built: dict[str, Section] = {}
+    built["system"] = section("system", system_prompt, available, counter)
+    built["tools"] = section("tools", tool_contract, available - built["system"].tokens, counter)
+    caps = share_caps(available, built["system"].tokens + built["tools"].tokens)
+
+    instructions = load_instructions(workspace, settings, focus)
+    notes += [f"instructions: {c}" for c in instructions.cut]
+    built["instructions"] = section("instructions", instructions.base_text, caps["instructions"], counter)
+    built["scoped_instructions"] = section(
+        "scoped_instructions", instructions.scoped_text, caps["scoped_instructions"], counter
+    )
+
+    skills = discover_skills(workspace)
+    chosen = select_skills(skills, search_text, settings.pinned_skills, settings.skill_max_expanded)
+    skills_cap = caps["skills"] + (caps["skill_bodies"] if chosen.pinned else 0)
+    built["skills"] = section("skills", stable_skills_text(skills, chosen.pinned), skills_cap, counter)
+    unlisted = [m.skill for m in chosen.matches if f"- {m.skill.name}:" not in built["skills"].text]
+    built["skill_bodies"] = section(
+        "skill_bodies", task_skills_text(chosen.expanded, unlisted), caps["skill_bodies"], counter
+    )
+
+    map_entries: tuple[MapEntry, ...] = ()
+    if index is None:
+        index, reason = load_repo_index(workspace, settings)
+        if reason:
+            notes.append(prompts.NO_MAP_NOTE.format(reason=reason))
+    if index is not None:
+        rendered = repo_map(index, min(settings.repomap_tokens, caps["map"]), counter)
+        built["map"] = section("map", rendered.text, caps["map"], counter)
+        map_entries = tuple(MapEntry(r.symbol.path, r.symbol.name, r.symbol.start) for r in rendered.symbols)
+    else:
+        built["map"] = section("map", "", 0, counter)
+
+    retrieval = retrieve(workspace, search_text, settings)
+    notes += [f"retrieval: {retrieval.note}"] if retrieval.note and retrieval.method != "off" else []
+    built["memory"] = section("memory", memory_text(memory, retrieval.hits), caps["memory"], counter)
+    built["task"] = section("task", task_text(query, task), caps["task"], counter)
+
+    paths = sorted({*focus, *(index.files if index else ())})
+    sources = read_sources(workspace, paths, index, settings.repomap_max_file_bytes)
+    candidates = rank_candidates(sources, search_text, focus)
+    identifier_only = role in settings.identifier_only_roles
+    room = available - sum(s.tokens for s in built.values()) - separator_tokens(len(SECTION_ORDER), counter)
+    for _ in range(MAX_FIT_ROUNDS):
+        excerpts, code = _code(sources, candidates, max(0, room), identifier_only, counter)
+        built["excerpts"] = Section("excerpts", code, counter.count(code))
+        parts = tuple(built[name] for name in SECTION_ORDER)
+        tokens = counter.count(join_sections(list(parts)))
+        if tokens <= available or not code:
+            break
+        room -= tokens - available
+    return TaskPack(role, available, tokens, parts, tuple(excerpts), map_entries, tuple(notes))
+
+
+def _code(
+    sources: Sequence[SourceFile],
+    candidates: Sequence[Candidate],
+    budget: int,
+    identifier_only: bool,
+    counter: TokenCounter,
+) -> tuple[list[Excerpt], str]:
+    """The excerpts section: code bodies, or signatures for identifier-only roles; its heading included."""
+    heading = prompts.HEADINGS["excerpts"]
+    inner = budget - counter.count(f"{heading}\n{prompts.CODE_NOTE}\n\n")
+    if inner <= 0 or not candidates:
+        return [], ""
+    if identifier_only:
+        body = select_signatures(sources, candidates, inner, counter)
+        return [], f"{heading}\n{body}" if body else ""
+    excerpts = select_excerpts(sources, candidates, inner, counter)
+    if not excerpts:
+        return [], ""
+    body = "\n\n".join(e.text for e in excerpts)
+    return excerpts, f"{heading}\n{prompts.CODE_NOTE}\n\n{body}"

@@ -1,0 +1,117 @@
+"""Code excerpts: windows of a file around the lines a task is about, with the file's real line numbers.
+
+Windows open around hit lines, merge where they overlap or touch, and widen to the enclosing definition (the
+repo map's symbol ranges) when the budget allows. Rendered lines carry their own numbers so a model can go
+straight to a span with ws_read(offset). Identifier-only roles get signatures instead of bodies.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from slmcode.packs import prompts
+from slmcode.packs.repomap.model import Symbol
+from slmcode.packs.tokens import TokenCounter
+
+CONTEXT_LINES = 3  # lines kept either side of a hit
+MERGE_GAP = 1  # windows this close become one
+
+
+@dataclass(frozen=True, order=True)
+class Window:
+    """A 1-based inclusive line range."""
+
+    start: int
+    end: int
+
+    @property
+    def size(self) -> int:
+        return self.end - self.start + 1
+
+
+@dataclass(frozen=True)
+class Excerpt:
+    """A code body in the pack: its file, real line range and the tokens its rendering takes."""
+
+    path: str
+    start: int
+    end: int
+    tokens: int
+    text: str
+
+
+def windows_around(hits: Iterable[int], total_lines: int, context: int = CONTEXT_LINES) -> list[Window]:
+    """A window of `context` lines either side of each hit, clipped to the file."""
+    return [Window(max(1, h - context), min(total_lines, h + context)) for h in sorted(set(hits)) if total_lines]
+
+
+def merge_windows(windows: Iterable[Window], gap: int = MERGE_GAP) -> list[Window]:
+    """Sorted, with overlapping or nearly touching windows joined."""
+    merged: list[Window] = []
+    for window in sorted(windows):
+        if merged and window.start <= merged[-1].end + gap + 1:
+            last = merged[-1]
+            merged[-1] = Window(last.start, max(last.end, window.end))
+        else:
+            merged.append(window)
+    return merged
+
+
+def enclosing_definition(window: Window, symbols: Sequence[Symbol]) -> Symbol | None:
+    """The smallest definition that contains the whole window; ties by start line, then name."""
+    containing = [s for s in symbols if s.start <= window.start and window.end <= s.end]
+    return min(containing, key=lambda s: (s.end - s.start, s.start, s.name), default=None)
+
+
+def widen(window: Window, symbols: Sequence[Symbol], max_lines: int) -> Window:
+    """The enclosing definition's range when it is at most `max_lines` long, else the window as it is."""
+    symbol = enclosing_definition(window, symbols)
+    if symbol is None or symbol.end - symbol.start + 1 > max_lines:
+        return window
+    return Window(symbol.start, symbol.end)
+
+
+def covered(windows: Sequence[Window], window: Window) -> int:
+    """How many lines of `window` are already inside `windows`."""
+    return sum(max(0, min(w.end, window.end) - max(w.start, window.start) + 1) for w in merge_windows(windows))
+
+
+def render_window(path: str, lines: Sequence[str], window: Window) -> str:
+    header = prompts.EXCERPT_HEADER.format(path=path, start=window.start, end=window.end, total=len(lines))
+    body = [prompts.CODE_LINE.format(line=n, text=lines[n - 1].rstrip()) for n in range(window.start, window.end + 1)]
+    return "\n".join([header, *body])
+
+
+def fit_window(
+    path: str, lines: Sequence[str], window: Window, budget: int, counter: TokenCounter
+) -> tuple[Window, str] | None:
+    """The window, or its longest head that fits `budget` with a cut marker; None when not even a line fits."""
+    text = render_window(path, lines, window)
+    if counter.count(text) <= budget:
+        return window, text
+    low, high = window.start - 1, window.end - 1  # last line kept; start-1 means none
+
+    def candidate(last: int) -> str:
+        marker = prompts.CUT_MARKER.format(count=window.end - last)
+        return render_window(path, lines, Window(window.start, last)) + "\n" + marker
+
+    while low < high:
+        middle = (low + high + 1) // 2
+        if counter.count(candidate(middle)) <= budget:
+            low = middle
+        else:
+            high = middle - 1
+    if low < window.start:
+        return None
+    return Window(window.start, low), candidate(low)
+
+
+def signatures(path: str, symbols: Sequence[Symbol], total_lines: int) -> str:
+    """A file as its path and its definitions' signature lines, for identifier-only roles."""
+    header = prompts.SIGNATURES_HEADER.format(path=path, total=total_lines)
+    rows = [
+        prompts.SIGNATURE_LINE.format(line=s.start, signature=s.signature.strip())
+        for s in sorted(symbols, key=lambda s: (s.start, s.name))
+    ]
+    return "\n".join([header, *rows])

@@ -1,0 +1,86 @@
+"""Lexical terms and BM25: how the packs compare a query with code and notes without a model.
+
+Identifiers are split the way people name things (snake_case, CamelCase, paths), so the query word
+"budget" meets `compute_budget` and `BudgetError`. Pure functions over explicit inputs; every order is
+sorted or positional, never set order.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+_WORD_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|\d+")
+_CAMEL_RE = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
+
+# Words that say nothing about where a change lands: English glue and the commonest code keywords.
+STOPWORDS = frozenset(
+    (
+        "a", "an", "and", "are", "as", "at", "be", "but", "by", "for", "from", "has", "have", "if", "in", "into", "is",
+        "it", "its", "of", "on", "or", "so", "that", "the", "their", "then", "there", "these", "this", "to", "was",
+        "were", "when", "which", "while", "with", "without", "not", "no", "do", "does", "did", "can", "could", "should",
+        "would", "will", "may", "self", "def", "return", "import", "none", "true", "false", "class", "function",
+        "const", "let", "var", "new", "else", "elif", "pass"
+    )
+)
+MIN_TERM_CHARS = 2
+
+
+def split_identifier(word: str) -> list[str]:
+    """'compute_budget' -> ['compute', 'budget']; 'RepoMapError' -> ['repo', 'map', 'error']."""
+    parts: list[str] = []
+    for piece in word.split("_"):
+        parts.extend(p.lower() for p in _CAMEL_RE.findall(piece))
+    return parts
+
+
+def terms(text: str) -> list[str]:
+    """The terms of a text, in order: each identifier whole (lower-cased) and its parts, minus stopwords."""
+    found: list[str] = []
+    for word in _WORD_RE.findall(text):
+        whole = word.lower()
+        pieces = split_identifier(word)
+        for term in ([whole] if len(pieces) != 1 or pieces[0] != whole else []) + pieces:
+            if len(term) >= MIN_TERM_CHARS and term not in STOPWORDS:
+                found.append(term)
+    return found
+
+
+@dataclass(frozen=True)
+class BM25:
+    """Okapi BM25 over a fixed list of documents (each a list of terms)."""
+
+    doc_terms: tuple[Counter[str], ...]
+    doc_lengths: tuple[int, ...]
+    idf: dict[str, float]
+    average_length: float
+    k1: float = 1.2
+    b: float = 0.75
+
+    @classmethod
+    def build(cls, documents: Sequence[Sequence[str]], k1: float = 1.2, b: float = 0.75) -> BM25:
+        counts = tuple(Counter(doc) for doc in documents)
+        lengths = tuple(len(doc) for doc in documents)
+        frequency: Counter[str] = Counter()
+        for count in counts:
+            frequency.update(count.keys())
+        n = max(1, len(documents))
+        idf = {term: math.log(1 + (n - df + 0.5) / (df + 0.5)) for term, df in sorted(frequency.items())}
+        average = sum(lengths) / n if lengths else 0.0
+        return cls(counts, lengths, idf, average or 1.0, k1, b)
+
+    def score(self, query_terms: Sequence[str], index: int) -> float:
+        count, length = self.doc_terms[index], self.doc_lengths[index]
+        total = 0.0
+        for term in dict.fromkeys(query_terms):  # each distinct query term once, in query order
+            tf = count.get(term, 0)
+            if tf:
+                norm = tf + self.k1 * (1 - self.b + self.b * length / self.average_length)
+                total += self.idf.get(term, 0.0) * tf * (self.k1 + 1) / norm
+        return total
+
+    def scores(self, query_terms: Sequence[str]) -> list[float]:
+        return [self.score(query_terms, i) for i in range(len(self.doc_terms))]

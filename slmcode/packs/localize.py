@@ -1,0 +1,149 @@
+"""Localisation: which lines of which files a query is about, ranked, before any budget applies.
+
+Each file is cut into overlapping chunks; a chunk scores by BM25 over its own terms, plus priors a plain text
+search lacks: how well the whole file matches, whether the query names the file's path, whether the chunk holds
+the definition of an identifier the query names, and whether the file is in the task's focus. Inside a chunk
+the candidate window opens around the lines that carry query terms, so an excerpt is about the query and not
+the head of a file.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from slmcode.packs.excerpts import Window, merge_windows, windows_around
+from slmcode.packs.lexical import BM25, split_identifier, terms
+from slmcode.packs.repomap.model import Symbol, SymbolIndex
+
+CHUNK_LINES = 30
+CHUNK_STRIDE = 15
+MAX_CANDIDATES = 400
+HEAD_LINES = 40  # a focus file without a single hit shows its head
+FILE_WEIGHT = 0.6
+PATH_WEIGHT = 0.8
+DEFINES_WEIGHT = 1.0
+FOCUS_WEIGHT = 2.0
+_IDENTIFIER_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+@dataclass(frozen=True)
+class SourceFile:
+    path: str
+    lines: tuple[str, ...]
+    symbols: tuple[Symbol, ...]
+
+
+@dataclass(frozen=True)
+class Candidate:
+    path: str
+    window: Window
+    score: float
+
+
+def read_sources(
+    workspace: Path, paths: Sequence[str], index: SymbolIndex | None, max_bytes: int
+) -> list[SourceFile]:
+    """The text files among `paths` (sorted, de-duplicated); unreadable, binary or oversized ones are left out."""
+    sources = []
+    for path in sorted(dict.fromkeys(paths)):
+        file = workspace / path
+        try:
+            if not file.is_file() or file.stat().st_size > max_bytes:
+                continue
+            data = file.read_bytes()
+        except OSError:
+            continue  # a file that vanished or cannot be read is simply not a candidate
+        if b"\0" in data[:8192]:
+            continue
+        text = data.decode("utf-8", errors="replace")
+        symbols = index.definitions(path) if index else ()
+        sources.append(SourceFile(path, tuple(text.splitlines()), tuple(symbols)))
+    return sources
+
+
+def query_names(query: str, defined: Sequence[str] = ()) -> list[str]:
+    """Identifiers the query names: written like code (snake_case, CamelCase) or defined in the workspace."""
+    known = set(defined)
+    names = []
+    for word in _IDENTIFIER_RE.findall(query):
+        code_like = "_" in word.strip("_") or len(split_identifier(word)) > 1
+        if code_like or word in known:
+            names.append(word)
+    return sorted(set(names))
+
+
+def _path_match(path: str, query_terms: set[str]) -> float:
+    """Share of the path's own words the query uses; the file name counts double."""
+    parts = path.split("/")
+    stem_terms = set(terms(parts[-1].rsplit(".", 1)[0]))
+    dir_terms = set(terms(" ".join(parts[:-1])))
+    stem = len(stem_terms & query_terms) / len(stem_terms) if stem_terms else 0.0
+    dirs = len(dir_terms & query_terms) / len(dir_terms) if dir_terms else 0.0
+    return (2 * stem + dirs) / 3
+
+
+def _normalise(values: Sequence[float]) -> list[float]:
+    top = max(values, default=0.0)
+    return [v / top if top > 0 else 0.0 for v in values]
+
+
+def _chunks(total: int) -> list[Window]:
+    starts = range(1, max(1, total - CHUNK_LINES + CHUNK_STRIDE) + 1, CHUNK_STRIDE)
+    return [Window(s, min(total, s + CHUNK_LINES - 1)) for s in starts if total]
+
+
+def _hit_windows(line_terms: Sequence[list[str]], chunk: Window, weights: Mapping[str, float]) -> list[Window]:
+    """Windows around the chunk's lines that carry a query term, best-weighted first."""
+    hits = [n for n in range(chunk.start, chunk.end + 1) if any(t in weights for t in line_terms[n - 1])]
+    windows = merge_windows(windows_around(hits, len(line_terms)))
+    clipped = [Window(max(w.start, chunk.start), min(w.end, chunk.end)) for w in windows]
+
+    def weight(w: Window) -> float:
+        return sum(weights.get(t, 0.0) for n in range(w.start, w.end + 1) for t in set(line_terms[n - 1]))
+
+    return sorted(clipped, key=lambda w: (-weight(w), w.start))
+
+
+def rank_candidates(sources: Sequence[SourceFile], query: str, focus_files: Sequence[str] = ()) -> list[Candidate]:
+    """Candidate windows, best first (ties by path, then line)."""
+    query_terms = terms(query)
+    if not sources:
+        return []
+    focus = set(focus_files)
+    line_terms = {s.path: [terms(line) for line in s.lines] for s in sources}
+    path_terms = {s.path: terms(s.path.replace("/", " ").replace(".", " ")) for s in sources}
+    file_docs = [path_terms[s.path] * 3 + [t for ts in line_terms[s.path] for t in ts] for s in sources]
+    file_bm25 = _normalise(BM25.build(file_docs).scores(query_terms))
+    file_score = {s.path: value for s, value in zip(sources, file_bm25, strict=True)}
+    names = set(query_names(query, sorted({sym.name for s in sources for sym in s.symbols})))
+    units: list[tuple[SourceFile, Window]] = [(s, c) for s in sources for c in _chunks(len(s.lines))]
+    unit_docs = [
+        path_terms[s.path] + [t for ts in line_terms[s.path][c.start - 1 : c.end] for t in ts] for s, c in units
+    ]
+    bm25 = BM25.build(unit_docs)
+    unit_scores = _normalise(bm25.scores(query_terms))
+    weights = {t: bm25.idf.get(t, 0.0) for t in dict.fromkeys(query_terms)}
+    asked = set(query_terms)
+    candidates: list[Candidate] = []
+    for (source, chunk), lexical in zip(units, unit_scores, strict=True):
+        defines = any(s.name in names and chunk.start <= s.start <= chunk.end for s in source.symbols)
+        score = (
+            lexical
+            + FILE_WEIGHT * file_score[source.path]
+            + PATH_WEIGHT * _path_match(source.path, asked)
+            + DEFINES_WEIGHT * defines
+            + FOCUS_WEIGHT * (source.path in focus)
+        )
+        windows = _hit_windows(line_terms[source.path], chunk, weights)
+        for rank, window in enumerate(windows):
+            candidates.append(Candidate(source.path, window, round(score / (1 + 0.1 * rank), 9)))
+    for source in sources:  # a focus file always offers something, even without a hit
+        if source.path in focus and source.lines:
+            head = Window(1, min(len(source.lines), HEAD_LINES))
+            candidates.append(Candidate(source.path, head, round(FOCUS_WEIGHT * 0.5, 9)))
+    candidates.sort(key=lambda c: (-c.score, c.path, c.window.start))
+    return candidates[:MAX_CANDIDATES]
+

@@ -1,0 +1,37 @@
+"""The fixed text of a TaskPack: section headings, cut markers and labels. Change here, nowhere else;
+tests/packs/snapshots holds a rendered pack so a change is never accidental."""
+
+from __future__ import annotations
+
+# Section headings, in render order. Stable sections first (the system message), volatile last.
+HEADINGS: dict[str, str] = {
+    "system": "",
+    "tools": "## Tools",
+    "instructions": "## Project instructions",
+    "skills": "## Skills",
+    "map": "## Repository map",
+    "scoped_instructions": "## Instructions for the files in scope",
+    "skill_bodies": "## Skills for this task",
+    "memory": "## Project memory",
+    "excerpts": "## Code",
+    "task": "## Task",
+}
+
+CUT_MARKER = "[... {count} lines cut: budget]"
+SECTION_CUT_MARKER = "[... section cut: budget]"
+NO_MAP_NOTE = "(no repository map: {reason})"
+INSTRUCTION_SOURCE = "### {path}"
+SKILL_CARD = "- {name}: {description}"
+SKILL_CARDS_HINT = "Read a skill in full with ws_skill(name)."
+SKILL_BODY = "### Skill: {name}\n{body}"
+MEMORY_HIT = "### {source}\n{text}"
+EXCERPT_HEADER = "### {path} (lines {start}-{end} of {total})"
+SIGNATURES_HEADER = "### {path} ({total} lines)"
+SIGNATURE_LINE = "{line:>5}  {signature}"
+CODE_LINE = "{line:>5}  {text}"
+CODE_NOTE = "Line numbers are the file's own: pass them to ws_read(offset) to read more."
+TASK_QUERY = "{query}"
+TASK_TITLE = "Task {id}: {title}"
+CRITERIA_HEADER = "Acceptance criteria:"
+CRITERION_LINE = "- [{priority}] {text}"
+CRITERION_VERIFY = "  verify: `{verify}`"
