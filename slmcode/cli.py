@@ -151,6 +151,49 @@ def doctor(
         console.print(f"[yellow]warning:[/yellow] {warning}")
 
 
+@app.command()
+def pack(
+    workspace: WorkspaceOpt = Path("."),
+    query: Annotated[str | None, typer.Option("--query", help="What the task is about.")] = None,
+    query_file: Annotated[Path | None, typer.Option("--query-file", help="Read the query from a file.")] = None,
+    budget_tokens: Annotated[int | None, typer.Option("--budget", min=1, help="Tokens (default: the role's).")] = None,
+    role: Annotated[str, typer.Option("--role", help="Role whose pack to render.")] = "worker",
+    focus: Annotated[list[str] | None, typer.Option("--focus", help="A focus file (repeatable).")] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Render the context pack a role would receive for a query."""
+    from slmcode.packs.builder import build_pack
+    from slmcode.packs.prompts import PREVIEW_SYSTEM_PROMPT
+
+    if (query is None) == (query_file is None):
+        raise SlmcodeError("give exactly one of --query TEXT or --query-file FILE")
+    if query_file is not None:
+        try:
+            query = query_file.read_text(encoding="utf-8")
+        except OSError as exc:
+            raise SlmcodeError(f"{query_file}: cannot read ({exc.strerror})") from None
+    if not workspace.is_dir():
+        raise SlmcodeError(f"{workspace}: no such folder")
+    settings = settings_for(workspace).settings
+    result = build_pack(
+        role,
+        settings=settings,
+        workspace=workspace,
+        query=query or "",
+        system_prompt=PREVIEW_SYSTEM_PROMPT.format(role=role),
+        focus_files=focus or [],
+        budget_tokens=budget_tokens,
+    )
+    if as_json:
+        print_json(result.as_json())
+        return
+    sys.stdout.write(result.render() + "\n")
+    rows = ", ".join(f"{name} {tokens}" for name, tokens, _ in result.sections if tokens)
+    err_console.print(f"[dim]{result.tokens}/{result.budget} tokens: {rows}[/dim]", highlight=False)
+    for note in result.notes:
+        err_console.print(f"[dim]note: {note}[/dim]", highlight=False)
+
+
 def main() -> None:
     try:
         app()

@@ -35,3 +35,9 @@ TASK_TITLE = "Task {id}: {title}"
 CRITERIA_HEADER = "Acceptance criteria:"
 CRITERION_LINE = "- [{priority}] {text}"
 CRITERION_VERIFY = "  verify: `{verify}`"
+
+# What `slmcode pack` shows when no node supplies its own role prompt.
+PREVIEW_SYSTEM_PROMPT = (
+    "You are the {role} of a small coding team working in one repository. Read the project instructions, "
+    "the map and the code below; answer only about this repository."
+)
