@@ -1,0 +1,32 @@
+"""ToolContext: what the workspace tools of one worker task share with the graph that runs them."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from slmcode.config import Settings
+
+
+@dataclass
+class ToolContext:
+    """One task's view of the workspace.
+
+    read_paths holds the workspace-relative paths read in this task (edits need a read first; the graph
+    re-seeds it from the transcript on resume). files_changed lists files written to disk; staged_patches the
+    ids of patches recorded instead (dry-run and review modes). confirm answers shell_permission "ask";
+    skills looks up a skill card's body; allowed_commands extends the shell whitelist (the language pack's
+    test, build, lint and format commands).
+    """
+
+    workspace: Path
+    settings: Settings
+    run_id: str = "run"
+    task_id: str = "task"
+    read_paths: set[str] = field(default_factory=set)
+    files_changed: list[str] = field(default_factory=list)
+    confirm: Callable[[str], bool] | None = None
+    skills: Callable[[str], str | None] | None = None
+    allowed_commands: Sequence[str] = ()
+    staged_patches: list[str] = field(default_factory=list)

@@ -1,0 +1,91 @@
+"""Every text the tools show a model: tool descriptions, argument descriptions, error templates.
+
+Small models have small windows, so each description is one short line. Every error starts with "Error:"
+and names the fix (LangGraph ToolNode style), so the model can act on it in its next turn.
+"""
+
+from __future__ import annotations
+
+# Tool descriptions (what the model reads in the tool list).
+WS_READ = "Read a text file; lines come back numbered. Read a file before you edit it."
+WS_LIST = "List files and folders under a folder of the workspace."
+WS_SEARCH = "Search file contents with a regular expression; returns path:line: text."
+WS_WRITE = "Create a NEW file with the given content. To change an existing file use ws_edit."
+WS_EDIT = "Replace one exact, unique snippet of a file you have read with new text."
+WS_SHELL = "Run one whitelisted command (tests, build, lint, read-only git) in the workspace."
+WS_SKILL = "Show the full body of a skill card by its name."
+
+# Argument descriptions.
+ARG_PATH = "File path relative to the workspace root."
+ARG_DIR = "Folder relative to the workspace root."
+ARG_OFFSET = "First line to show (1-based)."
+ARG_LIMIT = "How many lines to show."
+ARG_GLOB = "Glob filter, e.g. *.py or src/**/*.py."
+ARG_PATTERN = "Python regular expression to find."
+ARG_CONTENT = "The whole text of the new file."
+ARG_OLD = "Exact text to replace, copied from ws_read without line numbers; must occur once."
+ARG_NEW = "The replacement text."
+ARG_COMMAND = "The command line, e.g. pytest -q tests/test_x.py"
+ARG_SKILL = "The skill card's name."
+
+# Error templates: tool calls.
+UNKNOWN_TOOL = "Error: {name} is not a valid tool, try one of [{tools}]."
+BAD_ARGUMENTS = (
+    "Error: invalid arguments for {name}: {problems}\nExpected arguments: {schema}\nPlease fix your mistakes."
+)
+UNPARSED_ARGUMENTS = (
+    "Error: the arguments for {name} are not a JSON object: {raw}\nExpected arguments: {schema}\n"
+    "Please fix your mistakes."
+)
+TOOL_CRASHED = "Error: {name} failed: {error}\nPlease fix the error and try again, or try another approach."
+
+# Error templates: containment.
+EMPTY_PATH = "Error: empty path; give a path relative to the workspace root."
+OUTSIDE = "Error: {path} is outside the workspace; use a path relative to the workspace root."
+SYMLINK_OUT = "Error: {path} is a symlink that points outside the workspace; it cannot be used."
+SPECIAL_FILE = "Error: {path} is a {kind}, not a regular file; it cannot be read or written."
+PROTECTED = "Error: {path} is inside {folder}, which tools may not change."
+NOT_FOUND = "Error: {path} does not exist. ws_list shows what is there."
+NOT_A_FILE = "Error: {path} is a folder; ws_list shows its contents."
+NOT_A_DIR = "Error: {path} is not a folder."
+BINARY_FILE = "Error: {path} is a binary file ({size} bytes); only text files can be read or edited."
+TOO_BIG = "Error: {path} is {size} bytes, over the {limit}-byte limit; read it in slices with offset and limit."
+
+# Error templates: reading and editing.
+PAST_END = "Error: {path} has {total} lines; offset {offset} is past the end."
+WRITE_EXISTS = "Error: {path} already exists; use ws_edit to change it (ws_write only creates new files)."
+READ_FIRST = "Error: read {path} with ws_read before editing it."
+EMPTY_OLD = "Error: old_str is empty; give the exact text to replace (ws_write creates new files)."
+SAME_TEXT = "Error: old_str and new_str are identical; nothing would change."
+EDIT_NOT_FOUND = (
+    "Error: old_str was not found in {path}. The closest lines are:\n{nearest}\n"
+    "Copy the text exactly as ws_read shows it (without the line numbers) and try again."
+)
+EDIT_NOT_UNIQUE = (
+    "Error: old_str occurs {count} times in {path} (lines {lines}); include more surrounding lines so it occurs once."
+)
+NO_SKILL = "Error: no skill card named {name!r}; use a name from the skill list you were given."
+BAD_REGEX_NOTE = "(pattern is not a valid regular expression, searched as plain text)"
+
+# Error templates: the shell.
+SHELL_DENIED = "Error: shell commands are disabled here (shell_permission: deny)."
+SHELL_DECLINED = "Error: the user declined to run: {command}"
+SHELL_NO_APPROVER = "Error: running {command} needs approval and no one can give it; try without the shell."
+SHELL_REFUSED = "Error: command refused: {reason}. Allowed commands: {allowed}."
+SHELL_EMPTY = "Error: empty command."
+SHELL_NOT_FOUND = "Error: {program} is not installed here."
+
+# Results of writes, by permission mode.
+WROTE = "{action} {path} ({lines} lines)."
+DRY_RUN = "dry-run: not written. {action} {path} recorded as patch {id}; later reads show it, the disk does not."
+REVIEW = "review: staged as patch {id} for {path}; not on disk until the user runs `slmcode apply {id}`."
+STAGED_NOTE = "[{path}: {mode} patch {id} is shown here; it is not on disk, so commands do not see it]"
+
+# Output caps.
+OUTPUT_CUT = "\n[... {cut} bytes cut ...]\n"
+READ_CUT = "[output cut at line {last}; continue with offset={next}]"
+MORE_LINES = "[{shown} of {total} lines shown; continue with offset={next}]"
+LIST_CUT = "[{more} more not shown; narrow with a glob]"
+SEARCH_CUT = "[stopped at {limit} matches; narrow the pattern or the glob]"
+NO_MATCHES = "No matches for {pattern}."
+EMPTY_LISTING = "No files match."

@@ -1,0 +1,149 @@
+"""The worker's tools as LangChain tools, and the one place a tool call is executed.
+
+Argument schemas are pydantic models whose Field descriptions are what the model reads. run_tool_call never
+raises: an unknown tool, arguments that do not fit the schema, or a tool that crashes all come back as a
+ToolMessage starting with "Error:" (status "error"), so every call gets its result (tool pairs stay whole).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from langchain_core.messages import ToolMessage
+from langchain_core.tools import BaseTool, StructuredTool
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from slmcode.tools import prompts, workspace
+from slmcode.tools.context import ToolContext
+from slmcode.tools.shell import CappedOutput, run_command
+
+log = logging.getLogger(__name__)
+# Arguments that could not be parsed at all travel under this key, so the call keeps its place in the turn.
+UNPARSED_KEY = "__unparsed_arguments__"
+
+
+class _Args(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class ReadArgs(_Args):
+    path: str = Field(description=prompts.ARG_PATH)
+    offset: int = Field(default=1, description=prompts.ARG_OFFSET)
+    limit: int = Field(default=workspace.DEFAULT_READ_LINES, description=prompts.ARG_LIMIT)
+
+
+class ListArgs(_Args):
+    path: str = Field(default=".", description=prompts.ARG_DIR)
+    glob: str = Field(default="", description=prompts.ARG_GLOB)
+
+
+class SearchArgs(_Args):
+    pattern: str = Field(description=prompts.ARG_PATTERN)
+    glob: str = Field(default="", description=prompts.ARG_GLOB)
+    path: str = Field(default=".", description=prompts.ARG_DIR)
+
+
+class WriteArgs(_Args):
+    path: str = Field(description=prompts.ARG_PATH)
+    content: str = Field(description=prompts.ARG_CONTENT)
+
+
+class EditArgs(_Args):
+    path: str = Field(description=prompts.ARG_PATH)
+    old_str: str = Field(description=prompts.ARG_OLD)
+    new_str: str = Field(description=prompts.ARG_NEW)
+
+
+class ShellArgs(_Args):
+    command: str = Field(description=prompts.ARG_COMMAND)
+
+
+class SkillArgs(_Args):
+    name: str = Field(description=prompts.ARG_SKILL)
+
+
+def _capped(ctx: ToolContext, func: Callable[..., str]) -> Callable[..., str]:
+    def run(**kwargs: Any) -> str:
+        output = CappedOutput(ctx.settings.tool_output_inline_bytes)
+        output.feed(func(ctx, **kwargs).encode("utf-8"))
+        return output.text()
+
+    return run
+
+
+def _shell(ctx: ToolContext) -> Callable[..., str]:
+    def ws_shell(command: str) -> str:
+        result = run_command(ctx.workspace, command, ctx.settings, ctx.allowed_commands, ctx.confirm)
+        return result if isinstance(result, str) else result.render()
+
+    return ws_shell
+
+
+def make_tools(ctx: ToolContext) -> list[BaseTool]:
+    """The tools for one task. ws_shell is left out when the shell is denied and ws_skill when there are no
+    skills: a tool the model cannot use only costs it tokens."""
+    specs: list[tuple[str, str, type[BaseModel], Callable[..., str]]] = [
+        ("ws_read", prompts.WS_READ, ReadArgs, _capped(ctx, workspace.ws_read)),
+        ("ws_list", prompts.WS_LIST, ListArgs, _capped(ctx, workspace.ws_list)),
+        ("ws_search", prompts.WS_SEARCH, SearchArgs, _capped(ctx, workspace.ws_search)),
+        ("ws_write", prompts.WS_WRITE, WriteArgs, _capped(ctx, workspace.ws_write)),
+        ("ws_edit", prompts.WS_EDIT, EditArgs, _capped(ctx, workspace.ws_edit)),
+    ]
+    if ctx.settings.shell_permission != "deny":
+        specs.append(("ws_shell", prompts.WS_SHELL, ShellArgs, _shell(ctx)))
+    if ctx.skills is not None:
+        specs.append(("ws_skill", prompts.WS_SKILL, SkillArgs, _capped(ctx, workspace.ws_skill)))
+    return [
+        StructuredTool.from_function(func=func, name=name, description=description, args_schema=schema)
+        for name, description, schema, func in specs
+    ]
+
+
+def describe_schema(tool: BaseTool) -> str:
+    """The expected arguments in one compact line, e.g. {"path": string (required), "offset": integer = 1}."""
+    schema = tool.get_input_schema().model_json_schema()
+    required = set(schema.get("required", []))
+    parts = []
+    for key, spec in schema.get("properties", {}).items():
+        kind = spec.get("type", "any")
+        tail = " (required)" if key in required else f" = {json.dumps(spec.get('default'))}"
+        parts.append(f'"{key}": {kind}{tail}')
+    return "{" + ", ".join(parts) + "}"
+
+
+def _problems(error: ValidationError) -> str:
+    return "; ".join(f"{'.'.join(str(p) for p in e['loc']) or 'arguments'}: {e['msg']}" for e in error.errors())
+
+
+def _message(content: str, call: dict[str, Any], name: str) -> ToolMessage:
+    status = "error" if content.startswith("Error:") else "success"
+    return ToolMessage(content=content, tool_call_id=str(call.get("id") or ""), name=name, status=status)
+
+
+def run_tool_call(tools: Sequence[BaseTool], call: dict[str, Any]) -> ToolMessage:
+    """Execute one tool call; never raises."""
+    name = str(call.get("name") or "")
+    by_name = {tool.name: tool for tool in tools}
+    tool = by_name.get(name)
+    if tool is None:
+        return _message(prompts.UNKNOWN_TOOL.format(name=name or "(no name)", tools=", ".join(by_name)), call, name)
+    args = call.get("args")
+    if not isinstance(args, dict) or UNPARSED_KEY in args:
+        raw = args.get(UNPARSED_KEY) if isinstance(args, dict) else args
+        shown = json.dumps(raw)[:300]
+        content = prompts.UNPARSED_ARGUMENTS.format(name=name, raw=shown, schema=describe_schema(tool))
+        return _message(content, call, name)
+    try:
+        valid = tool.get_input_schema().model_validate(args)
+    except ValidationError as exc:
+        content = prompts.BAD_ARGUMENTS.format(name=name, problems=_problems(exc), schema=describe_schema(tool))
+        return _message(content, call, name)
+    try:
+        content = str(tool.invoke(valid.model_dump()))
+    except Exception as exc:  # a crashed tool must still answer its call (invariant 2); logged, not hidden
+        log.exception("tool %s crashed", name)
+        content = prompts.TOOL_CRASHED.format(name=name, error=f"{type(exc).__name__}: {exc}")
+    return _message(content, call, name)
