@@ -28,6 +28,10 @@ class RunNotFoundError(SlmcodeError):
     """A run id or thread id that no checkpoint or trace knows."""
 
 
+class CheckpointError(SlmcodeError):
+    """The checkpoint store cannot be opened: a missing extra, an unreachable database, a bad URL."""
+
+
 class PatchError(SlmcodeError):
     """A staged patch cannot be applied or rejected (missing, stale)."""
 
@@ -38,3 +42,7 @@ class BlockError(SlmcodeError):
 
 class MemoryLockError(SlmcodeError):
     """Another run held the workspace's memory lock for longer than the timeout."""
+
+
+class RepoMapError(SlmcodeError):
+    """The repo map could not be built at all (workspace unreadable, cache broken); callers go on without it."""

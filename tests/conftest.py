@@ -28,3 +28,47 @@ def isolated_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.
         if key.startswith("SLMCODE_") and key != "SLMCODE_HOME":
             monkeypatch.delenv(key)
     return home
+
+
+POSTGRES_BIN = Path("/usr/lib/postgresql/15/bin")
+
+
+@pytest.fixture(scope="session")
+def postgres_url() -> Iterator[str]:
+    """A throwaway PostgreSQL 15 server on a free loopback port for the whole session.
+
+    PostgreSQL refuses to run as root, so as root the server runs as the `postgres` user in a data
+    folder that user owns. fsync is off: the data dies with the session anyway.
+    """
+    import os
+    import shutil
+    import socket
+    import subprocess
+    import tempfile
+
+    initdb, pg_ctl = POSTGRES_BIN / "initdb", POSTGRES_BIN / "pg_ctl"
+    if not (initdb.exists() and pg_ctl.exists()):
+        pytest.skip(f"PostgreSQL 15 binaries not found in {POSTGRES_BIN} (apt-get install postgresql)")
+    as_postgres = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
+    root = Path(tempfile.mkdtemp(prefix="slmcode-pg-"))
+    data = root / "data"
+    if as_postgres:
+        shutil.chown(root, user="postgres", group="postgres")
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+
+    def pg(*args: str) -> None:
+        done = subprocess.run([*as_postgres, *args], capture_output=True, text=True, timeout=120)
+        if done.returncode != 0:
+            pytest.fail(f"{' '.join(args[:2])} failed: {done.stderr or done.stdout}")
+
+    pg(str(initdb), "-A", "trust", "-U", "postgres", "-D", str(data))
+    options = f"-p {port} -k /tmp -c listen_addresses=127.0.0.1 -c fsync=off"
+    pg(str(pg_ctl), "-D", str(data), "-l", str(root / "server.log"), "-w", "-t", "60", "-o", options, "start")
+    try:
+        yield f"postgresql://postgres@127.0.0.1:{port}/postgres"
+    finally:
+        subprocess.run([*as_postgres, str(pg_ctl), "-D", str(data), "-m", "immediate", "-w", "stop"],
+                       capture_output=True, timeout=60)
+        shutil.rmtree(root, ignore_errors=True)

@@ -1,0 +1,306 @@
+"""The trace store: what each run did, in order, in <workspace>/.slmcode/trace.sqlite (SQLite via sqlite-utils).
+
+One `events` table is the timeline: every record gets the next per-run sequence number, so `slmcode trace`
+replays a run in the order things happened, across threads and processes. The text of each pack lives in
+`packs`, next to its event, so the timeline stays small to read.
+
+Parallel workers write from threads and a resumed run may write from another process, so every call opens
+its own connection: WAL lets readers and one writer work at once, busy_timeout queues writers, and each
+record is a single committed transaction (a killed process loses nothing it already recorded).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+from collections.abc import Iterator
+from contextlib import closing, contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import sqlite_utils
+
+from slmcode.errors import RunNotFoundError
+from slmcode.memory.files import state_dir
+
+TRACE_FILE = "trace.sqlite"
+TEXT_LIMIT = 4_000  # evidence, summaries, each string inside event data
+PACK_TEXT_LIMIT = 64_000
+DATA_LIMIT = 16_000  # one event's data, as JSON
+BUSY_TIMEOUT_S = 30.0
+RESUMABLE = ("running", "interrupted")
+SECRET_KEYS = frozenset({"api_key"})
+URL_PASSWORD = re.compile(r"(://[^:/@\s]+:)[^@\s]+@")
+
+
+@dataclass(frozen=True)
+class RunRow:
+    run_id: str
+    query: str
+    status: str
+    started: str
+    finished: str | None
+    model: str
+    outcome: str
+    workspace: str = ""
+
+
+@dataclass(frozen=True)
+class Event:
+    run_id: str
+    seq: int
+    ts: str
+    kind: str
+    role: str | None
+    task_id: str | None
+    data: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class PackRow:
+    run_id: str
+    seq: int
+    ts: str
+    role: str
+    task_id: str | None
+    tokens: int
+    budget: int
+    sections: list[tuple[str, int]]
+    hash: str
+    text: str
+
+
+def now() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+def clip(text: str, limit: int = TEXT_LIMIT) -> str:
+    """Cut text to `limit` characters and say how much was cut, so a reader knows it is partial."""
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}…[+{len(text) - limit} chars]"
+
+
+def bounded(value: Any) -> Any:
+    """The value with every string clipped: one huge tool output must not bloat the trace."""
+    if isinstance(value, str):
+        return clip(value)
+    if isinstance(value, dict):
+        return {str(k): bounded(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [bounded(v) for v in value]
+    return value
+
+
+def encode_data(data: dict[str, Any]) -> str:
+    text = json.dumps(bounded(data), default=str, sort_keys=True)
+    if len(text) > DATA_LIMIT:
+        text = json.dumps({"truncated": True, "preview": clip(text, TEXT_LIMIT)})
+    return text
+
+
+def redacted(settings: dict[str, Any]) -> dict[str, Any]:
+    """Settings as stored: no API key, no password inside a database URL."""
+    out: dict[str, Any] = {}
+    for key, value in settings.items():
+        if key in SECRET_KEYS and value:
+            out[key] = "***"
+        elif isinstance(value, str):
+            out[key] = URL_PASSWORD.sub(r"\1***@", value)
+        else:
+            out[key] = value
+    return out
+
+
+def create_schema(db: sqlite_utils.Database) -> None:
+    db.enable_wal()
+    db["runs"].create(
+        {"run_id": str, "query": str, "workspace": str, "model": str, "settings": str,
+         "status": str, "outcome": str, "started": str, "finished": str},
+        pk="run_id", if_not_exists=True,
+    )
+    db["events"].create(
+        {"run_id": str, "seq": int, "ts": str, "kind": str, "role": str, "task_id": str, "data": str},
+        pk=("run_id", "seq"), if_not_exists=True,
+    )
+    db["packs"].create(
+        {"run_id": str, "seq": int, "role": str, "task_id": str, "tokens": int, "budget": int,
+         "sections": str, "hash": str, "text": str},
+        pk=("run_id", "seq"), if_not_exists=True,
+    )
+    db["packs"].create_index(["run_id", "role", "task_id"], if_not_exists=True)
+
+
+class TraceStore:
+    """Records and replays runs. Cheap to create: nothing touches the disk until the first write."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = Path(path)
+        self._schema_ready = False
+
+    @classmethod
+    def for_workspace(cls, workspace: Path) -> TraceStore:
+        return cls(state_dir(workspace) / TRACE_FILE)
+
+    @contextmanager
+    def _db(self) -> Iterator[sqlite_utils.Database]:
+        # isolation_level=None: we decide where transactions begin (BEGIN IMMEDIATE), not the sqlite3 module.
+        with closing(sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S, isolation_level=None)) as conn:
+            conn.execute("PRAGMA synchronous=NORMAL")  # with WAL: durable across a process crash
+            yield sqlite_utils.Database(conn, execute_plugins=False)
+
+    @contextmanager
+    def _writing(self) -> Iterator[sqlite3.Connection]:
+        """One transaction on a fresh connection; the schema is made on the first write."""
+        if not self._schema_ready:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            with self._db() as db:
+                create_schema(db)
+            self._schema_ready = True
+        with self._db() as db:
+            conn = db.conn
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield conn
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+            conn.execute("COMMIT")
+
+    def _rows(self, sql: str, params: tuple[Any, ...] = ()) -> list[dict[str, Any]]:
+        if not self.path.exists():
+            return []
+        with self._db() as db:
+            if not db["runs"].exists():
+                return []
+            return list(db.query(sql, params))
+
+    # -- writing ---------------------------------------------------------------------------------------
+
+    def start_run(self, run_id: str, *, query: str, workspace: str, model: str, settings: dict[str, Any]) -> None:
+        """Record a new run, or mark a resumed one running again (its query and start time stay)."""
+        with self._writing() as conn:
+            conn.execute(
+                "INSERT INTO runs (run_id, query, workspace, model, settings, status, outcome, started, finished) "
+                "VALUES (?, ?, ?, ?, ?, 'running', '', ?, NULL) "
+                "ON CONFLICT(run_id) DO UPDATE SET status = 'running', finished = NULL",
+                (run_id, clip(query), str(workspace), model, json.dumps(redacted(settings), default=str), now()),
+            )
+        self.record_event(run_id, "run_started", {"query": query, "model": model})
+
+    def finish_run(self, run_id: str, *, status: str, outcome: str) -> None:
+        with self._writing() as conn:
+            conn.execute(
+                "UPDATE runs SET status = ?, outcome = ?, finished = ? WHERE run_id = ?",
+                (status, clip(outcome), now(), run_id),
+            )
+        self.record_event(run_id, "run_finished", {"status": status, "outcome": outcome})
+
+    def record_event(
+        self, run_id: str, kind: str, data: dict[str, Any], *, role: str | None = None, task_id: str | None = None
+    ) -> int:
+        """Append one event to the run's timeline; returns its sequence number."""
+        with self._writing() as conn:
+            return self._append(conn, run_id, kind, data, role, task_id)
+
+    @staticmethod
+    def _append(
+        conn: sqlite3.Connection, run_id: str, kind: str, data: dict[str, Any], role: str | None, task_id: str | None
+    ) -> int:
+        # The next number is read and used inside one write transaction: two writers never share a number.
+        (seq,) = conn.execute("SELECT COALESCE(MAX(seq), 0) + 1 FROM events WHERE run_id = ?", (run_id,)).fetchone()
+        conn.execute(
+            "INSERT INTO events (run_id, seq, ts, kind, role, task_id, data) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (run_id, seq, now(), kind, role, task_id, encode_data(data)),
+        )
+        return int(seq)
+
+    def record_pack(
+        self, run_id: str, *, role: str, task_id: str | None, tokens: int, budget: int,
+        sections: list[tuple[str, int]], hash: str, text: str,
+    ) -> None:
+        summary = {"tokens": tokens, "budget": budget, "hash": hash, "sections": [list(s) for s in sections]}
+        with self._writing() as conn:
+            seq = self._append(conn, run_id, "pack", summary, role, task_id)
+            conn.execute(
+                "INSERT INTO packs (run_id, seq, role, task_id, tokens, budget, sections, hash, text) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (run_id, seq, role, task_id, tokens, budget, json.dumps(summary["sections"]), hash,
+                 clip(text, PACK_TEXT_LIMIT)),
+            )
+
+    def record_model_call(
+        self, run_id: str, *, role: str, task_id: str | None, latency_ms: float,
+        prompt_tokens: int | None, completion_tokens: int | None, ok: bool,
+    ) -> None:
+        data = {"latency_ms": round(latency_ms, 1), "prompt_tokens": prompt_tokens,
+                "completion_tokens": completion_tokens, "ok": ok}
+        self.record_event(run_id, "model_call", data, role=role, task_id=task_id)
+
+    def record_tool_call(
+        self, run_id: str, *, task_id: str | None, name: str, args: dict[str, Any], ok: bool, summary: str
+    ) -> None:
+        data = {"name": name, "args": args, "ok": ok, "summary": summary}
+        self.record_event(run_id, "tool_call", data, role="worker", task_id=task_id)
+
+    def record_verdict(self, run_id: str, *, task_id: str | None, criterion: str, status: str, evidence: str) -> None:
+        data = {"criterion": criterion, "status": status, "evidence": evidence}
+        self.record_event(run_id, "verdict", data, task_id=task_id)
+
+    # -- reading ---------------------------------------------------------------------------------------
+
+    def runs(self) -> list[RunRow]:
+        """Every run, the latest first."""
+        rows = self._rows("SELECT * FROM runs ORDER BY started DESC, run_id")
+        return [_run_row(r) for r in rows]
+
+    def run(self, run_id: str) -> RunRow:
+        """One run by its id or a unique prefix of it; RunNotFoundError otherwise."""
+        rows = self._rows("SELECT * FROM runs WHERE run_id = ? OR run_id LIKE ? ESCAPE '\\' ORDER BY started DESC",
+                          (run_id, _like_prefix(run_id)))
+        exact = [r for r in rows if r["run_id"] == run_id]
+        if exact or len(rows) == 1:
+            return _run_row((exact or rows)[0])
+        if rows:
+            raise RunNotFoundError(f"run id '{run_id}' is ambiguous: {', '.join(r['run_id'] for r in rows[:5])}")
+        raise RunNotFoundError(f"no run '{run_id}' in {self.path}")
+
+    def latest_unfinished(self) -> str | None:
+        """The latest run that neither finished nor failed: what `slmcode resume` continues by default."""
+        rows = self._rows("SELECT run_id FROM runs WHERE status IN (?, ?) ORDER BY started DESC LIMIT 1", RESUMABLE)
+        return rows[0]["run_id"] if rows else None
+
+    def timeline(self, run_id: str) -> list[Event]:
+        rows = self._rows("SELECT * FROM events WHERE run_id = ? ORDER BY seq", (run_id,))
+        return [
+            Event(run_id=r["run_id"], seq=r["seq"], ts=r["ts"], kind=r["kind"], role=r["role"],
+                  task_id=r["task_id"], data=json.loads(r["data"]))
+            for r in rows
+        ]
+
+    def pack(self, run_id: str, role: str, task_id: str | None = None) -> PackRow | None:
+        """The last pack `role` received in the run (for `task_id`, when given)."""
+        sql = "SELECT p.*, e.ts FROM packs p JOIN events e USING (run_id, seq) WHERE p.run_id = ? AND p.role = ?"
+        params: tuple[Any, ...] = (run_id, role)
+        if task_id is not None:
+            sql += " AND p.task_id = ?"
+            params += (task_id,)
+        rows = self._rows(sql + " ORDER BY p.seq DESC LIMIT 1", params)
+        if not rows:
+            return None
+        r = rows[0]
+        return PackRow(run_id=r["run_id"], seq=r["seq"], ts=r["ts"], role=r["role"], task_id=r["task_id"],
+                       tokens=r["tokens"], budget=r["budget"], hash=r["hash"], text=r["text"],
+                       sections=[(str(name), int(n)) for name, n in json.loads(r["sections"])])
+
+
+def _like_prefix(prefix: str) -> str:
+    return re.sub(r"([\\%_])", r"\\\1", prefix) + "%"
+
+
+def _run_row(r: dict[str, Any]) -> RunRow:
+    return RunRow(run_id=r["run_id"], query=r["query"], status=r["status"], started=r["started"],
+                  finished=r["finished"], model=r["model"], outcome=r["outcome"] or "", workspace=r["workspace"])
