@@ -25,7 +25,13 @@ class FileSymbols:
     path: str
     language: str
     definitions: tuple[Symbol, ...]
-    references: tuple[str, ...]
+    references: tuple[str, ...]  # distinct identifiers the file spells, sorted
+    reference_counts: tuple[int, ...] = ()  # how often each of `references` occurs, same order
+
+    def uses(self) -> dict[str, int]:
+        """Identifier -> occurrences; 1 each when counts were not recorded."""
+        counts = self.reference_counts or (1,) * len(self.references)
+        return dict(zip(self.references, counts, strict=True))
 
 
 @dataclass

@@ -1,0 +1,120 @@
+"""The repo map's public entry points: build the symbol index (through the cache), size the map's budget,
+render the map for a query.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from slmcode.config import Settings
+from slmcode.errors import RepoMapError
+from slmcode.packs.repomap.cache import (
+    FAILED,
+    OK,
+    CachedRow,
+    Entry,
+    content_digest,
+    open_cache,
+    read_rows,
+    write_entries,
+)
+from slmcode.packs.repomap.discover import Candidate, discover
+from slmcode.packs.repomap.model import RepoMap, SymbolIndex
+from slmcode.packs.repomap.parse import parse_files
+from slmcode.packs.repomap.query import query_identifiers
+from slmcode.packs.repomap.rank import rank_symbols
+from slmcode.packs.repomap.render import fit_map
+from slmcode.packs.tokens import TokenCounter
+
+__all__ = ["load_index", "map_budget", "query_identifiers", "render_map"]
+
+MAP_SHRINK_PER_FILE = 0.08
+MAP_FLOOR = 0.25
+NOT_CACHED = frozenset({"unreadable"})  # may change without the stat changing (permissions): ask again
+
+
+def _reconcile(
+    workspace: Path, candidates: Sequence[Candidate], rows: dict[str, CachedRow]
+) -> tuple[list[Entry], list[Entry], list[Candidate]]:
+    """Split the files into unchanged (row reused), refreshed (same bytes under a new stat or a new name),
+    and those to parse."""
+    current = {c.path for c in candidates}
+    vanished_by_digest: dict[str, str] = {}
+    for path, row in rows.items():  # rows come sorted by path, so the first old name wins a tie
+        if path not in current:
+            vanished_by_digest.setdefault(row.digest, path)
+    unchanged: list[Entry] = []
+    refreshed: list[Entry] = []
+    to_parse: list[Candidate] = []
+    for c in candidates:
+        row = rows.get(c.path)
+        if row is not None and row.mtime_ns == c.mtime_ns and row.size == c.size:
+            unchanged.append(row.entry(c.path))
+            continue
+        try:
+            digest = content_digest((workspace / c.path).read_bytes())
+        except OSError:
+            to_parse.append(c)  # parsing reports it unreadable
+            continue
+        if row is not None and row.digest == digest:
+            refreshed.append(row.entry(c.path, c.mtime_ns, c.size))
+        elif digest in vanished_by_digest:
+            refreshed.append(rows[vanished_by_digest[digest]].entry(c.path, c.mtime_ns, c.size))
+        else:
+            to_parse.append(c)
+    return unchanged, refreshed, to_parse
+
+
+def load_index(
+    workspace: Path, settings: Settings, on_progress: Callable[[int, int], None] | None = None
+) -> SymbolIndex:
+    """The workspace's symbol index, parsing only what the cache does not already hold.
+
+    on_progress(done, total) follows the files being parsed. A file that fails to parse is counted in
+    parse_failures; a build that cannot run at all raises RepoMapError.
+    """
+    workspace = Path(workspace).resolve()
+    found = discover(workspace, settings.repomap_max_file_bytes)
+    try:
+        with open_cache(workspace) as conn:
+            rows = read_rows(conn)
+            unchanged, refreshed, to_parse = _reconcile(workspace, found.files, rows)
+            parsed = parse_files(workspace, to_parse, on_progress)
+            current = {c.path for c in found.files}
+            write_entries(
+                conn,
+                [e for e in refreshed + parsed if e.outcome not in NOT_CACHED],
+                [path for path in rows if path not in current],
+            )
+    except OSError as exc:
+        raise RepoMapError(f"repo map of {workspace}: {exc}") from None
+    index = SymbolIndex(skipped=dict(found.skipped))
+    for entry in sorted(unchanged + refreshed + parsed, key=lambda e: e.path):
+        if entry.outcome == OK and entry.symbols is not None:
+            index.files[entry.path] = entry.symbols
+        elif entry.outcome == FAILED:
+            index.parse_failures += 1
+        else:
+            index.skipped[entry.outcome] = index.skipped.get(entry.outcome, 0) + 1
+    index.skipped = dict(sorted(index.skipped.items()))
+    return index
+
+
+def map_budget(base_tokens: int, files_in_pack: int) -> int:
+    """The map's budget once `files_in_pack` file bodies are in the pack: 8% less per file, never under 25%."""
+    share = max(MAP_FLOOR, 1.0 - MAP_SHRINK_PER_FILE * max(0, files_in_pack))
+    return max(1, round(base_tokens * share))
+
+
+def render_map(
+    index: SymbolIndex,
+    *,
+    query: str = "",
+    focus_files: Sequence[str] = (),
+    budget_tokens: int = 1000,
+    counter: TokenCounter | None = None,
+) -> RepoMap:
+    """The largest map of the index's best-ranked symbols that fits `budget_tokens`."""
+    ranked = rank_symbols(index, query=query, focus_files=focus_files)
+    return fit_map(ranked, budget_tokens, counter)

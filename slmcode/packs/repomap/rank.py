@@ -1,0 +1,86 @@
+"""Ranking: personalised PageRank over the reference graph, then a score per (file, symbol).
+
+The walk restarts at the files the query points to (those defining a mentioned identifier, those whose
+path it mentions) and at the focus files; with nothing to point to it restarts anywhere. A file's rank then
+flows along its out-edges to the symbols they carry, as in aider's map. Every definition also keeps a small
+share of its own file's rank, so a file nobody references still lists its symbols, after the used ones.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+
+from slmcode.packs.repomap.graph import MENTIONED_WEIGHT, ReferenceGraph, build_graph
+from slmcode.packs.repomap.model import RankedSymbol, SymbolIndex
+from slmcode.packs.repomap.query import is_path, query_identifiers
+
+DAMPING = 0.85
+MAX_ITERATIONS = 100
+TOLERANCE = 1e-9
+OWN_FILE_SHARE = 0.01  # of a file's rank, split over its definitions: orders the unreferenced ones
+
+
+def pagerank(graph: ReferenceGraph, restart: dict[str, float], damping: float = DAMPING) -> dict[str, float]:
+    """Power iteration. `restart` (normalised here) is where the walk teleports and where dangling files
+    send their rank; empty means uniform."""
+    nodes = graph.nodes
+    if not nodes:
+        return {}
+    total = sum(restart.values())
+    teleport = {n: restart.get(n, 0.0) / total for n in nodes} if total > 0 else {n: 1 / len(nodes) for n in nodes}
+    out_weight: dict[str, float] = {}
+    incoming: dict[str, list[tuple[str, float]]] = {n: [] for n in nodes}
+    for (user, definer), weight in sorted(graph.edges.items()):
+        out_weight[user] = out_weight.get(user, 0.0) + weight
+        incoming[definer].append((user, weight))
+    rank = dict(teleport)
+    for _ in range(MAX_ITERATIONS):
+        dangling = sum(rank[n] for n in nodes if n not in out_weight)
+        new = {
+            n: damping * (sum(rank[u] * w / out_weight[u] for u, w in incoming[n]) + dangling * teleport[n])
+            + (1 - damping) * teleport[n]
+            for n in nodes
+        }
+        delta = sum(abs(new[n] - rank[n]) for n in nodes)
+        rank = new
+        if delta < TOLERANCE * len(nodes):
+            break
+    return rank
+
+
+def restart_weights(index: SymbolIndex, mentions: Collection[str], focus_files: Sequence[str]) -> dict[str, float]:
+    """Equal restart mass for each file the query or the focus points to."""
+    names = {m for m in mentions if not is_path(m)}
+    paths = [m.strip("/") for m in mentions if is_path(m)]
+    chosen = {f for f in focus_files if f in index.files}
+    for path, entry in index.files.items():
+        named = any(path == p or path.endswith("/" + p) or path.startswith(p + "/") for p in paths if p)
+        if named or (names and any(s.name in names for s in entry.definitions)):
+            chosen.add(path)
+    return {path: 1.0 for path in sorted(chosen)}
+
+
+def rank_symbols(index: SymbolIndex, *, query: str = "", focus_files: Sequence[str] = ()) -> list[RankedSymbol]:
+    """Every definition of the index with a score, best first; ties by path, line, name."""
+    mentions = set(query_identifiers(query))
+    graph = build_graph(index, mentions)
+    file_rank = pagerank(graph, restart_weights(index, mentions, focus_files))
+    out_weight: dict[str, float] = {}
+    for (user, _), weight in graph.edges.items():
+        out_weight[user] = out_weight.get(user, 0.0) + weight
+    flow: dict[tuple[str, str], float] = {}
+    for (user, definer), carried in sorted(graph.carried.items()):
+        for name, weight in carried:
+            key = (definer, name)
+            flow[key] = flow.get(key, 0.0) + file_rank[user] * weight / out_weight[user]
+    ranked: list[RankedSymbol] = []
+    for path in graph.nodes:
+        definitions = index.files[path].definitions
+        own = file_rank[path] * OWN_FILE_SHARE / max(1, len(definitions))
+        for symbol in definitions:
+            score = flow.get((path, symbol.name), 0.0) + own
+            if symbol.name in mentions:
+                score *= MENTIONED_WEIGHT
+            ranked.append(RankedSymbol(symbol=symbol, rank=score))
+    ranked.sort(key=lambda r: (-r.rank, r.symbol.path, r.symbol.start, r.symbol.name))
+    return ranked

@@ -1,0 +1,55 @@
+"""Rendering: the largest map of the best-ranked symbols that fits a token budget.
+
+The map lists files in the order of their best symbol, each file's chosen symbols in line order, with the
+signature line as written and its real line range. How many symbols fit is found by binary search over
+the ranked list, each candidate counted with the real tokenizer: the result is the largest prefix that was
+counted and fits, so the budget holds even where token counts are not additive.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from slmcode.packs.repomap.model import RankedSymbol, RepoMap
+from slmcode.packs.repomap.prompts import FILE_LINE, MAP_HEADER, SYMBOL_LINE
+from slmcode.packs.tokens import TokenCounter, default_counter
+
+
+def chosen_files(chosen: Sequence[RankedSymbol]) -> list[str]:
+    """Paths in the order their best symbol ranks (the ranked list is best first)."""
+    return list(dict.fromkeys(r.symbol.path for r in chosen))
+
+
+def render_text(chosen: Sequence[RankedSymbol]) -> str:
+    if not chosen:
+        return ""
+    by_file: dict[str, list[RankedSymbol]] = {}
+    for r in chosen:
+        by_file.setdefault(r.symbol.path, []).append(r)
+    lines = [MAP_HEADER]
+    for path in chosen_files(chosen):
+        lines.append(FILE_LINE.format(path=path))
+        for r in sorted(by_file[path], key=lambda r: (r.symbol.start, r.symbol.name)):
+            s = r.symbol
+            lines.append(SYMBOL_LINE.format(start=s.start, end=s.end, signature=s.signature.strip()))
+    return "\n".join(lines) + "\n"
+
+
+def fit_map(ranked: Sequence[RankedSymbol], budget_tokens: int, counter: TokenCounter | None = None) -> RepoMap:
+    """The longest ranked prefix whose rendering fits `budget_tokens` (an empty map when nothing fits)."""
+    counter = counter or default_counter()
+    # Each symbol costs at least a token, so more symbols than the budget can never fit: bound the search.
+    low, high = 0, min(len(ranked), max(0, budget_tokens))
+    best_text, best_tokens = "", 0  # low only moves to a prefix just counted, so these always match it
+    while low < high:
+        middle = (low + high + 1) // 2
+        text = render_text(ranked[:middle])
+        tokens = counter.count(text)
+        if tokens <= budget_tokens:
+            low, best_text, best_tokens = middle, text, tokens
+        else:
+            high = middle - 1
+    chosen = tuple(ranked[:low])
+    return RepoMap(
+        text=best_text, tokens=best_tokens, budget=budget_tokens, files=tuple(chosen_files(chosen)), symbols=chosen
+    )
