@@ -1,0 +1,87 @@
+"""Where blocks come from, highest first: the project (.slmcode/blocks/), the user (~/.slmcode/blocks/, or
+$SLMCODE_HOME/blocks/), each folder on SLMCODE_BLOCKS_PATH in order, and the built-in blocks shipped in the
+package. A block (kind and id) from a higher layer hides the same block below it: project blocks always win.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from slmcode.blocks.loader import block_files, load_block_file
+from slmcode.blocks.schema import Block
+from slmcode.errors import BlockError
+
+BUILTIN_DIR = Path(__file__).parent / "builtin"
+PROJECT_BLOCKS = Path(".slmcode") / "blocks"
+PATH_ENV = "SLMCODE_BLOCKS_PATH"
+
+
+@dataclass(frozen=True)
+class Layer:
+    name: str  # project | user | path | builtin
+    folder: Path
+
+
+@dataclass(frozen=True)
+class SourcedBlock:
+    block: Block
+    path: Path
+    layer: str
+    hides: tuple[Path, ...] = ()  # the same block in lower layers, which this one overrides
+
+
+@dataclass(frozen=True)
+class Catalog:
+    """Every visible block by ref ("kind/id"), sorted by ref."""
+
+    blocks: dict[str, SourcedBlock] = field(default_factory=dict)
+
+    def get(self, kind: str, block_id: str) -> SourcedBlock | None:
+        return self.blocks.get(f"{kind}/{block_id}")
+
+    def of_kind(self, kind: str) -> list[SourcedBlock]:
+        return [b for ref, b in self.blocks.items() if ref.startswith(kind + "/")]
+
+    def find(self, name: str) -> list[SourcedBlock]:
+        """Blocks named `name`: a full ref ("pack/python") or a bare id matching any kind."""
+        if name in self.blocks:
+            return [self.blocks[name]]
+        return [b for b in self.blocks.values() if b.block.id == name]
+
+
+def layers(workspace: Path | str, environ: Mapping[str, str] | None = None) -> list[Layer]:
+    environ = os.environ if environ is None else environ
+    home = Path(environ["SLMCODE_HOME"]) if environ.get("SLMCODE_HOME") else Path.home() / ".slmcode"
+    extra = [Path(p) for p in environ.get(PATH_ENV, "").split(os.pathsep) if p]
+    return [
+        Layer("project", Path(workspace) / PROJECT_BLOCKS),
+        Layer("user", home / "blocks"),
+        *(Layer("path", folder) for folder in extra),
+        Layer("builtin", BUILTIN_DIR),
+    ]
+
+
+def _load_layer(layer: Layer) -> dict[str, tuple[Block, Path]]:
+    found: dict[str, tuple[Block, Path]] = {}
+    for path in block_files(layer.folder):
+        for block in load_block_file(path):
+            if block.ref in found:
+                raise BlockError(f"{path}: {block.ref} is defined again (first in {found[block.ref][1]})")
+            found[block.ref] = (block, path)
+    return found
+
+
+def discover_blocks(workspace: Path | str, environ: Mapping[str, str] | None = None) -> Catalog:
+    """All blocks visible from `workspace`; a malformed block anywhere is a BlockError naming its file."""
+    visible: dict[str, SourcedBlock] = {}
+    for layer in layers(workspace, environ):
+        for ref, (block, path) in _load_layer(layer).items():
+            if ref in visible:
+                top = visible[ref]
+                visible[ref] = SourcedBlock(top.block, top.path, top.layer, (*top.hides, path))
+            else:
+                visible[ref] = SourcedBlock(block, path, layer.name)
+    return Catalog(dict(sorted(visible.items())))
