@@ -4,9 +4,9 @@ One `events` table is the timeline: every record gets the next per-run sequence 
 replays a run in the order things happened, across threads and processes. The text of each pack lives in
 `packs`, next to its event, so the timeline stays small to read.
 
-Parallel workers write from threads and a resumed run may write from another process, so every call opens
-its own connection: WAL lets readers and one writer work at once, busy_timeout queues writers, and each
-record is a single committed transaction (a killed process loses nothing it already recorded).
+Parallel workers write from threads and a resumed run may write from another process: threads share the
+store's connection under a lock, WAL lets readers and one writer work at once, busy_timeout queues other
+processes, and each record is one committed transaction (a killed process loses nothing it recorded).
 """
 
 from __future__ import annotations
@@ -14,8 +14,9 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
+import threading
 from collections.abc import Iterator
-from contextlib import closing, contextmanager
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -32,6 +33,7 @@ PACK_TEXT_LIMIT = 64_000
 DATA_LIMIT = 16_000  # one event's data, as JSON
 BUSY_TIMEOUT_S = 30.0
 RESUMABLE = ("running", "interrupted")
+LATEST_FIRST = "ORDER BY started DESC, rowid DESC"  # rowid: runs started in the same millisecond
 SECRET_KEYS = frozenset({"api_key"})
 URL_PASSWORD = re.compile(r"(://[^:/@\s]+:)[^@\s]+@")
 
@@ -118,50 +120,87 @@ def redacted(settings: dict[str, Any]) -> dict[str, Any]:
 def create_schema(db: sqlite_utils.Database) -> None:
     db.enable_wal()
     db["runs"].create(
-        {"run_id": str, "query": str, "workspace": str, "model": str, "settings": str,
-         "status": str, "outcome": str, "started": str, "finished": str},
-        pk="run_id", if_not_exists=True,
+        {
+            "run_id": str,
+            "query": str,
+            "workspace": str,
+            "model": str,
+            "settings": str,
+            "status": str,
+            "outcome": str,
+            "started": str,
+            "finished": str,
+        },
+        pk="run_id",
+        if_not_exists=True,
     )
     db["events"].create(
         {"run_id": str, "seq": int, "ts": str, "kind": str, "role": str, "task_id": str, "data": str},
-        pk=("run_id", "seq"), if_not_exists=True,
+        pk=("run_id", "seq"),
+        if_not_exists=True,
     )
     db["packs"].create(
-        {"run_id": str, "seq": int, "role": str, "task_id": str, "tokens": int, "budget": int,
-         "sections": str, "hash": str, "text": str},
-        pk=("run_id", "seq"), if_not_exists=True,
+        {
+            "run_id": str,
+            "seq": int,
+            "role": str,
+            "task_id": str,
+            "tokens": int,
+            "budget": int,
+            "sections": str,
+            "hash": str,
+            "text": str,
+        },
+        pk=("run_id", "seq"),
+        if_not_exists=True,
     )
     db["packs"].create_index(["run_id", "role", "task_id"], if_not_exists=True)
 
 
 class TraceStore:
-    """Records and replays runs. Cheap to create: nothing touches the disk until the first write."""
+    """Records and replays runs. Cheap to create: nothing touches the disk until the first write.
+
+    One connection per store, opened on first use and shared by the store's threads under a lock.
+    (A connection per call costs ~20 ms here: closing the last connection checkpoints the WAL.)
+    """
 
     def __init__(self, path: Path) -> None:
         self.path = Path(path)
-        self._schema_ready = False
+        self._lock = threading.Lock()
+        self._conn: sqlite3.Connection | None = None
 
     @classmethod
     def for_workspace(cls, workspace: Path) -> TraceStore:
         return cls(state_dir(workspace) / TRACE_FILE)
 
+    def close(self) -> None:
+        with self._lock:
+            if self._conn is not None:
+                self._conn.close()
+                self._conn = None
+
+    def __enter__(self) -> TraceStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
     @contextmanager
-    def _db(self) -> Iterator[sqlite_utils.Database]:
-        # isolation_level=None: we decide where transactions begin (BEGIN IMMEDIATE), not the sqlite3 module.
-        with closing(sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S, isolation_level=None)) as conn:
-            conn.execute("PRAGMA synchronous=NORMAL")  # with WAL: durable across a process crash
-            yield sqlite_utils.Database(conn, execute_plugins=False)
+    def _connection(self) -> Iterator[sqlite3.Connection]:
+        with self._lock:
+            if self._conn is None:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                # isolation_level=None: we decide where transactions begin (BEGIN IMMEDIATE), not sqlite3.
+                conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S, isolation_level=None, check_same_thread=False)
+                conn.execute("PRAGMA synchronous=NORMAL")  # with WAL: a commit survives a process crash
+                create_schema(sqlite_utils.Database(conn, execute_plugins=False))
+                self._conn = conn
+            yield self._conn
 
     @contextmanager
     def _writing(self) -> Iterator[sqlite3.Connection]:
-        """One transaction on a fresh connection; the schema is made on the first write."""
-        if not self._schema_ready:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            with self._db() as db:
-                create_schema(db)
-            self._schema_ready = True
-        with self._db() as db:
-            conn = db.conn
+        """One committed transaction; other processes wait on busy_timeout while it is open."""
+        with self._connection() as conn:
             conn.execute("BEGIN IMMEDIATE")
             try:
                 yield conn
@@ -171,12 +210,12 @@ class TraceStore:
             conn.execute("COMMIT")
 
     def _rows(self, sql: str, params: tuple[Any, ...] = ()) -> list[dict[str, Any]]:
-        if not self.path.exists():
-            return []
-        with self._db() as db:
-            if not db["runs"].exists():
-                return []
-            return list(db.query(sql, params))
+        if self._conn is None and not self.path.exists():
+            return []  # reading never creates a trace file in someone's workspace
+        with self._connection() as conn:
+            cursor = conn.execute(sql, params)
+            names = [d[0] for d in cursor.description]
+            return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
 
     # -- writing ---------------------------------------------------------------------------------------
 
@@ -219,8 +258,16 @@ class TraceStore:
         return int(seq)
 
     def record_pack(
-        self, run_id: str, *, role: str, task_id: str | None, tokens: int, budget: int,
-        sections: list[tuple[str, int]], hash: str, text: str,
+        self,
+        run_id: str,
+        *,
+        role: str,
+        task_id: str | None,
+        tokens: int,
+        budget: int,
+        sections: list[tuple[str, int]],
+        hash: str,
+        text: str,
     ) -> None:
         summary = {"tokens": tokens, "budget": budget, "hash": hash, "sections": [list(s) for s in sections]}
         with self._writing() as conn:
@@ -228,16 +275,36 @@ class TraceStore:
             conn.execute(
                 "INSERT INTO packs (run_id, seq, role, task_id, tokens, budget, sections, hash, text) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (run_id, seq, role, task_id, tokens, budget, json.dumps(summary["sections"]), hash,
-                 clip(text, PACK_TEXT_LIMIT)),
+                (
+                    run_id,
+                    seq,
+                    role,
+                    task_id,
+                    tokens,
+                    budget,
+                    json.dumps(summary["sections"]),
+                    hash,
+                    clip(text, PACK_TEXT_LIMIT),
+                ),
             )
 
     def record_model_call(
-        self, run_id: str, *, role: str, task_id: str | None, latency_ms: float,
-        prompt_tokens: int | None, completion_tokens: int | None, ok: bool,
+        self,
+        run_id: str,
+        *,
+        role: str,
+        task_id: str | None,
+        latency_ms: float,
+        prompt_tokens: int | None,
+        completion_tokens: int | None,
+        ok: bool,
     ) -> None:
-        data = {"latency_ms": round(latency_ms, 1), "prompt_tokens": prompt_tokens,
-                "completion_tokens": completion_tokens, "ok": ok}
+        data = {
+            "latency_ms": round(latency_ms, 1),
+            "prompt_tokens": prompt_tokens,
+            "completion_tokens": completion_tokens,
+            "ok": ok,
+        }
         self.record_event(run_id, "model_call", data, role=role, task_id=task_id)
 
     def record_tool_call(
@@ -254,13 +321,15 @@ class TraceStore:
 
     def runs(self) -> list[RunRow]:
         """Every run, the latest first."""
-        rows = self._rows("SELECT * FROM runs ORDER BY started DESC, run_id")
+        rows = self._rows(f"SELECT * FROM runs {LATEST_FIRST}")
         return [_run_row(r) for r in rows]
 
     def run(self, run_id: str) -> RunRow:
         """One run by its id or a unique prefix of it; RunNotFoundError otherwise."""
-        rows = self._rows("SELECT * FROM runs WHERE run_id = ? OR run_id LIKE ? ESCAPE '\\' ORDER BY started DESC",
-                          (run_id, _like_prefix(run_id)))
+        rows = self._rows(
+            f"SELECT * FROM runs WHERE run_id = ? OR run_id LIKE ? ESCAPE '\\' {LATEST_FIRST}",
+            (run_id, _like_prefix(run_id)),
+        )
         exact = [r for r in rows if r["run_id"] == run_id]
         if exact or len(rows) == 1:
             return _run_row((exact or rows)[0])
@@ -270,14 +339,21 @@ class TraceStore:
 
     def latest_unfinished(self) -> str | None:
         """The latest run that neither finished nor failed: what `slmcode resume` continues by default."""
-        rows = self._rows("SELECT run_id FROM runs WHERE status IN (?, ?) ORDER BY started DESC LIMIT 1", RESUMABLE)
+        rows = self._rows(f"SELECT run_id FROM runs WHERE status IN (?, ?) {LATEST_FIRST} LIMIT 1", RESUMABLE)
         return rows[0]["run_id"] if rows else None
 
     def timeline(self, run_id: str) -> list[Event]:
         rows = self._rows("SELECT * FROM events WHERE run_id = ? ORDER BY seq", (run_id,))
         return [
-            Event(run_id=r["run_id"], seq=r["seq"], ts=r["ts"], kind=r["kind"], role=r["role"],
-                  task_id=r["task_id"], data=json.loads(r["data"]))
+            Event(
+                run_id=r["run_id"],
+                seq=r["seq"],
+                ts=r["ts"],
+                kind=r["kind"],
+                role=r["role"],
+                task_id=r["task_id"],
+                data=json.loads(r["data"]),
+            )
             for r in rows
         ]
 
@@ -292,9 +368,18 @@ class TraceStore:
         if not rows:
             return None
         r = rows[0]
-        return PackRow(run_id=r["run_id"], seq=r["seq"], ts=r["ts"], role=r["role"], task_id=r["task_id"],
-                       tokens=r["tokens"], budget=r["budget"], hash=r["hash"], text=r["text"],
-                       sections=[(str(name), int(n)) for name, n in json.loads(r["sections"])])
+        return PackRow(
+            run_id=r["run_id"],
+            seq=r["seq"],
+            ts=r["ts"],
+            role=r["role"],
+            task_id=r["task_id"],
+            tokens=r["tokens"],
+            budget=r["budget"],
+            hash=r["hash"],
+            text=r["text"],
+            sections=[(str(name), int(n)) for name, n in json.loads(r["sections"])],
+        )
 
 
 def _like_prefix(prefix: str) -> str:
@@ -302,5 +387,13 @@ def _like_prefix(prefix: str) -> str:
 
 
 def _run_row(r: dict[str, Any]) -> RunRow:
-    return RunRow(run_id=r["run_id"], query=r["query"], status=r["status"], started=r["started"],
-                  finished=r["finished"], model=r["model"], outcome=r["outcome"] or "", workspace=r["workspace"])
+    return RunRow(
+        run_id=r["run_id"],
+        query=r["query"],
+        status=r["status"],
+        started=r["started"],
+        finished=r["finished"],
+        model=r["model"],
+        outcome=r["outcome"] or "",
+        workspace=r["workspace"],
+    )
