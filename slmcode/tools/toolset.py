@@ -17,12 +17,11 @@ from langchain_core.tools import BaseTool, StructuredTool
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from slmcode.tools import prompts, workspace
+from slmcode.tools.calls import UNPARSED_KEY
 from slmcode.tools.context import ToolContext
 from slmcode.tools.shell import CappedOutput, run_command
 
 log = logging.getLogger(__name__)
-# Arguments that could not be parsed at all travel under this key, so the call keeps its place in the turn.
-UNPARSED_KEY = "__unparsed_arguments__"
 
 
 class _Args(BaseModel):
