@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 from slmcode.packs.lexical import terms
 
-DIMENSIONS = 1024
+DIMENSIONS = 4096
 EMBEDDER_NAME = f"signed-hashing-{DIMENSIONS}-v1"
 
 

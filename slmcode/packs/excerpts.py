@@ -59,17 +59,19 @@ def merge_windows(windows: Iterable[Window], gap: int = MERGE_GAP) -> list[Windo
 
 
 def enclosing_definition(window: Window, symbols: Sequence[Symbol]) -> Symbol | None:
-    """The smallest definition that contains the whole window; ties by start line, then name."""
-    containing = [s for s in symbols if s.start <= window.start and window.end <= s.end]
+    """The smallest definition holding the window's middle line (where its hits are); ties by start, name."""
+    middle = (window.start + window.end) // 2
+    containing = [s for s in symbols if s.start <= middle <= s.end]
     return min(containing, key=lambda s: (s.end - s.start, s.start, s.name), default=None)
 
 
 def widen(window: Window, symbols: Sequence[Symbol], max_lines: int) -> Window:
-    """The enclosing definition's range when it is at most `max_lines` long, else the window as it is."""
+    """The window joined with its enclosing definition, when the result is at most `max_lines` long."""
     symbol = enclosing_definition(window, symbols)
-    if symbol is None or symbol.end - symbol.start + 1 > max_lines:
+    if symbol is None:
         return window
-    return Window(symbol.start, symbol.end)
+    wide = Window(min(window.start, symbol.start), max(window.end, symbol.end))
+    return wide if wide.size <= max_lines else window
 
 
 def covered(windows: Sequence[Window], window: Window) -> int:

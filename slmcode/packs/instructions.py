@@ -71,7 +71,7 @@ def _globs(raw: object) -> list[str]:
 
 
 def _in_scope(globs: Sequence[str], scope: Sequence[str]) -> bool:
-    spec = pathspec.PathSpec.from_lines("gitwildmatch", globs)
+    spec = pathspec.PathSpec.from_lines("gitignore", globs)
     return any(spec.match_file(path) for path in scope)
 
 
@@ -193,12 +193,13 @@ def _capped(
         kept = _cut_bytes(text, room[path])
         if kept != text:
             cut.append(f"{path}: cut to {MAX_FILE_BYTES} bytes")
-        if len(kept.encode()) > total:  # checked after the file just added
+        crossed = len(kept.encode()) > total  # checked after the file just added
+        if crossed:
             kept = _cut_bytes(kept, total)
             cut.append(f"{path}: cut to fit {MAX_TOTAL_BYTES} bytes in all")
         size = len(kept.encode())
         room[path] -= size
-        total -= size
+        total = 0 if crossed else total - size  # the file that crossed the cap is the last one in
         rendered.append((path, prompts.INSTRUCTION_SOURCE.format(path=path) + "\n" + kept.strip("\n") + "\n"))
     return rendered, total
 

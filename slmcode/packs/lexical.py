@@ -29,6 +29,15 @@ STOPWORDS = frozenset(
 MIN_TERM_CHARS = 2
 
 
+def stem(word: str) -> str:
+    """Plural to singular, crudely: 'migrations' -> 'migration', 'entries' -> 'entry'; enough to match notes."""
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        return word[:-1]
+    return word
+
+
 def split_identifier(word: str) -> list[str]:
     """'compute_budget' -> ['compute', 'budget']; 'RepoMapError' -> ['repo', 'map', 'error']."""
     parts: list[str] = []
@@ -43,7 +52,7 @@ def terms(text: str) -> list[str]:
     for word in _WORD_RE.findall(text):
         whole = word.lower()
         pieces = split_identifier(word)
-        for term in ([whole] if len(pieces) != 1 or pieces[0] != whole else []) + pieces:
+        for term in ([whole] if len(pieces) != 1 or pieces[0] != whole else []) + [stem(p) for p in pieces]:
             if len(term) >= MIN_TERM_CHARS and term not in STOPWORDS:
                 found.append(term)
     return found

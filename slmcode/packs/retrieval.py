@@ -20,6 +20,7 @@ from pathlib import Path
 from slmcode.config import Settings
 from slmcode.packs.embed import EMBEDDER_NAME, cosine, embed, tfidf_scores
 from slmcode.packs.embedcache import EmbeddingCacheError, cached_embeddings
+from slmcode.packs.lexical import terms
 
 MEMORY_FILES: tuple[str, ...] = (".slmcode/MEMORY.md",)
 SUMMARY_DIRS: tuple[str, ...] = (".slmcode/sessions",)
@@ -30,6 +31,7 @@ ABSOLUTE_FLOOR = {"hashing": 0.16, "tfidf": 0.12}
 NOISE_MARGIN = 0.08
 MAX_HITS = 6
 MAX_CHUNK_CHARS = 1200
+MIN_CHUNK_TERMS = 3  # a bare heading says too little, and one hash collision would make it look relevant
 
 _HEADING_RE = re.compile(r"^#{1,6}\s", re.MULTILINE)
 
@@ -99,7 +101,7 @@ def load_corpus(workspace: Path) -> list[Chunk]:
         except OSError:
             continue  # an unreadable note is as good as absent
         chunks += [session_chunk(path, text)] if path.endswith(".json") else chunk_sections(path, text)
-    return [c for c in chunks if c.text]
+    return [c for c in chunks if len(terms(c.text)) >= MIN_CHUNK_TERMS]
 
 
 def session_chunk(path: str, text: str) -> Chunk:

@@ -1,0 +1,86 @@
+"""Excerpt windows: real line numbers, merging, widening to definitions, and visible cuts."""
+
+from __future__ import annotations
+
+import re
+
+from slmcode.packs.excerpts import Window, fit_window, merge_windows, render_window, widen, windows_around
+from slmcode.packs.localize import Candidate, SourceFile, rank_candidates
+from slmcode.packs.repomap.model import Symbol
+from slmcode.packs.selection import select_excerpts
+from slmcode.packs.tokens import default_counter
+
+LINES = tuple(f"line {n} filler text" for n in range(1, 201))
+
+
+def numbered(text: str) -> dict[int, str]:
+    """The code lines of a rendered excerpt, by the line number printed in front of them."""
+    return {int(m.group(1)): m.group(2) for m in re.finditer(r"^\s*(\d+)  (.*)$", text, re.MULTILINE)}
+
+
+def test_rendered_lines_carry_the_files_own_numbers() -> None:
+    text = render_window("a.py", LINES, Window(57, 61))
+    assert text.splitlines()[0] == "### a.py (lines 57-61 of 200)"
+    assert numbered(text) == {n: f"line {n} filler text" for n in range(57, 62)}
+
+
+def test_windows_open_around_hits_and_merge_where_they_overlap_or_touch() -> None:
+    windows = merge_windows(windows_around([10, 14, 40, 47], total_lines=200, context=3))
+    assert windows == [Window(7, 17), Window(37, 50)]
+    assert windows_around([1, 200], total_lines=200) == [Window(1, 4), Window(197, 200)]
+
+
+def test_a_window_widens_to_its_enclosing_definition_when_small_enough() -> None:
+    symbols = (
+        Symbol("a.py", "Big", "class", 1, 150, "class Big:"),
+        Symbol("a.py", "run", "method", 30, 60, "    def run(self):"),
+    )
+    assert widen(Window(40, 45), symbols, max_lines=80) == Window(30, 60)
+    assert widen(Window(27, 33), symbols, max_lines=80) == Window(27, 60)  # keeps the context above
+    assert widen(Window(10, 12), symbols, max_lines=80) == Window(10, 12)  # Big is too long to show whole
+    assert widen(Window(170, 175), symbols, max_lines=80) == Window(170, 175)
+
+
+def test_a_window_that_does_not_fit_is_cut_with_a_marker_naming_the_lines_cut() -> None:
+    counter = default_counter()
+    fitted = fit_window("a.py", LINES, Window(100, 199), budget=120, counter=counter)
+    assert fitted is not None
+    window, text = fitted
+    assert window.start == 100 and 100 < window.end < 199
+    assert text.endswith(f"[... {199 - window.end} lines cut: budget]")
+    assert counter.count(text) <= 120
+    assert max(numbered(text)) == window.end
+
+
+def source() -> SourceFile:
+    lines = [f"# filler line {n}" for n in range(1, 121)]
+    lines[49] = "def apply_discount(order, rate):"
+    lines[50] = "    return order.total * (1 - rate)"
+    lines[89] = "    value = apply_discount(order, 0.1)"
+    symbols = (
+        Symbol("shop/pricing.py", "apply_discount", "function", 50, 56, "def apply_discount(order, rate):"),
+        Symbol("shop/pricing.py", "checkout", "function", 85, 95, "def checkout(order):"),
+    )
+    return SourceFile("shop/pricing.py", tuple(lines), symbols)
+
+
+def test_selected_excerpts_hold_the_lines_the_query_names_with_their_real_numbers() -> None:
+    counter = default_counter()
+    sources = [source()]
+    candidates = rank_candidates(sources, "apply_discount rounds the wrong way")
+    excerpts = select_excerpts(sources, candidates, budget=400, counter=counter)
+    shown = {n: line for e in excerpts for n, line in numbered(e.text).items()}
+    assert shown[50] == "def apply_discount(order, rate):"
+    assert shown[90] == "    value = apply_discount(order, 0.1)"
+    assert [(e.start, e.end) for e in excerpts] == [(47, 56), (85, 95)]  # widened to their definitions
+    assert all(counter.count(e.text) == e.tokens for e in excerpts)
+    assert sum(e.tokens for e in excerpts) <= 400
+
+
+def test_excerpts_never_exceed_their_budget() -> None:
+    counter = default_counter()
+    sources = [source()]
+    candidates = [Candidate("shop/pricing.py", Window(1, 120), 1.0)]
+    excerpts = select_excerpts(sources, candidates, budget=150, counter=counter)
+    assert len(excerpts) == 1 and "lines cut: budget]" in excerpts[0].text
+    assert excerpts[0].tokens <= 150
