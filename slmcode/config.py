@@ -87,6 +87,7 @@ class Settings(BaseModel):
     max_parallel: int = Field(default=2, ge=1)
     max_retries: int = Field(default=2, ge=0)
     max_tasks: int = Field(default=8, ge=1)
+    max_rounds: int = Field(default=2, ge=1)
     think_passes: int = Field(default=1, ge=1)
     clarify_mode: Literal["ask", "auto"] = "auto"
     escalate_timeout_seconds: float = Field(default=300.0, ge=0)

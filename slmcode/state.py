@@ -17,7 +17,8 @@ from typing_extensions import TypedDict
 
 Priority = Literal["must", "should"]
 VerdictStatus = Literal["PASSED", "FAILED", "UNVERIFIED"]
-TaskStatus = Literal["pending", "running", "done", "failed", "escalated", "skipped"]
+TaskStatus = Literal["pending", "running", "review", "rejected", "done", "failed"]
+SETTLED: frozenset[str] = frozenset({"done", "failed"})
 
 WORK_LOG_LIMIT = 60
 
@@ -54,6 +55,11 @@ class Task(BaseModel):
     verdicts: list[Verdict] = Field(default_factory=list)
     review_notes: list[str] = Field(default_factory=list)
     kind: Literal["code", "test"] = "code"
+    allowance: int = 0  # extra attempts granted by escalation
+
+    @property
+    def settled(self) -> bool:
+        return self.status in SETTLED
 
 
 class PRD(BaseModel):
@@ -103,6 +109,7 @@ class RunState(TypedDict, total=False):
     phase: str
     exploration: str
     prd: PRD | None
+    plan: str
     tasks: Annotated[list[Task], merge_tasks]
     board_notes: Annotated[list[str], operator.add]
     qa: QAResult | None

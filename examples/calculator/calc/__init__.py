@@ -1,0 +1,1 @@
+"""A tiny calculator: the example repository slmcode's README runs on."""

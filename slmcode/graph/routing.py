@@ -1,0 +1,52 @@
+"""Edge functions: where the run goes after each phase, read off the state (and the run's settings)."""
+
+from __future__ import annotations
+
+from langgraph.runtime import Runtime
+from langgraph.types import Send
+
+from slmcode.nodes.corrector import attempts_left
+from slmcode.nodes.run_context import RunContext, settings_of
+from slmcode.state import RunState
+
+ROLE_OF_PHASE = {"coordinator": "worker", "corrector": "corrector", "tester": "tester"}
+NEXT_PHASES = ["corrector", "escalate", "coordinator", "tester", "qa"]
+
+
+def next_phase(state: RunState, runtime: Runtime[RunContext]) -> str:
+    """After review or escalation: correct, escalate, schedule more work, test, or QA."""
+    settings = settings_of(runtime)
+    tasks = state.get("tasks", [])
+    rejected = [t for t in tasks if t.status == "rejected"]
+    if any(attempts_left(t, settings) for t in rejected):
+        return "corrector"
+    if rejected:
+        return "escalate"
+    if any(t.kind == "code" and t.status == "pending" for t in tasks):
+        return "coordinator"
+    if any(t.kind == "test" and t.status == "pending" for t in tasks):
+        return "tester"
+    return "qa"
+
+
+def fan_out(state: RunState, runtime: Runtime[RunContext]) -> list[Send] | str:
+    """One worker branch per running task, in the role of the phase that started it; none -> move on."""
+    role = ROLE_OF_PHASE[state["phase"]]
+    sends = [
+        Send("worker", {"run_id": state["run_id"], "query": state["query"], "task": t, "role": role,
+                        "messages": [], "turn": 0})
+        for t in state.get("tasks", []) if t.status == "running"
+    ]
+    return sends or next_phase(state, runtime)
+
+
+def after_join(state: RunState) -> list[str]:
+    """The barrier: verify once no branch is still running; a branch that ends early just stops."""
+    return [] if any(t.status == "running" for t in state.get("tasks", [])) else ["verify"]
+
+
+def after_qa(state: RunState, runtime: Runtime[RunContext]) -> str:
+    qa = state.get("qa")
+    if qa is not None and not qa.passed and state.get("rounds", 1) < settings_of(runtime).max_rounds:
+        return "planner"
+    return "learn"

@@ -1,0 +1,31 @@
+"""The clarify phase: requirements and open questions, answered by the user (clarify_mode ask: a LangGraph
+interrupt) or by the model's own recommendations (auto), locked into the PRD."""
+
+from __future__ import annotations
+
+from langgraph.runtime import Runtime
+from langgraph.types import interrupt
+
+from slmcode.nodes.llm import ask_role
+from slmcode.nodes.prompts import CLARIFY
+from slmcode.nodes.run_context import RunContext, emit, settings_of
+from slmcode.nodes.schemas import Clarification
+from slmcode.state import PRD, RunState
+
+
+def clarify(state: RunState, runtime: Runtime[RunContext]) -> dict:
+    query = state["query"]
+    emit(runtime, state["run_id"], "phase", phase="clarify")
+    answer = ask_role(runtime, state, "clarify", Clarification, CLARIFY.format(query=query))
+    if answer.value is None:
+        prd = PRD(goal=query, requirements=[query])
+        return {"phase": "clarify", "prd": prd, "work_log": [f"clarify: no answer, the request stands as is ({answer.reason})"]}
+    requirements = [r.strip() for r in answer.value.requirements if r.strip()] or [query]
+    questions = answer.value.questions[:3]
+    answers = [f"{q.question} -> {q.recommended}" for q in questions]
+    if questions and settings_of(runtime).clarify_mode == "ask":
+        reply = interrupt({"kind": "clarify", "questions": [q.model_dump() for q in questions]})
+        if isinstance(reply, list) and len(reply) == len(questions):
+            answers = [f"{q.question} -> {a or q.recommended}" for q, a in zip(questions, reply, strict=True)]
+    prd = PRD(goal=query, requirements=requirements, answers=answers)
+    return {"phase": "clarify", "prd": prd, "work_log": [f"clarify: {len(requirements)} requirements locked"]}

@@ -1,0 +1,49 @@
+"""Escalation: a task still rejected after its attempts goes to a human (a LangGraph interrupt). The answer
+"retry: <guidance>" grants one more attempt, "give_up" fails it; "auto" (or no answer before the timeout,
+or --yes) lets the escalate role decide."""
+
+from __future__ import annotations
+
+from langgraph.runtime import Runtime
+from langgraph.types import interrupt
+
+from slmcode.nodes.corrector import attempts_left
+from slmcode.nodes.llm import ask_role
+from slmcode.nodes.prompts import ESCALATE
+from slmcode.nodes.run_context import RunContext, emit, settings_of
+from slmcode.nodes.schemas import Escalation
+from slmcode.nodes.transcript import render_failures
+from slmcode.state import RunState, Task
+
+
+def _human(task: Task, question: str) -> Escalation | None:
+    reply = interrupt({"kind": "escalate", "task_id": task.id, "title": task.title, "question": question,
+                       "choices": ["retry: <guidance>", "give_up", "auto"]})
+    text = str(reply or "auto").strip()
+    if text.lower().startswith("retry"):
+        return Escalation(decision="retry", guidance=text.partition(":")[2].strip())
+    if text.lower().replace(" ", "_").startswith("give"):
+        return Escalation(decision="give_up")
+    return None
+
+
+def escalate(state: RunState, runtime: Runtime[RunContext]) -> dict:
+    settings = settings_of(runtime)
+    stuck = [t for t in state.get("tasks", []) if t.status == "rejected" and not attempts_left(t, settings)]
+    emit(runtime, state["run_id"], "phase", phase="escalate", tasks=[t.id for t in stuck])
+    decided: list[Task] = []
+    log: list[str] = []
+    for task in stuck:
+        question = ESCALATE.format(title=task.title, attempts=task.attempts,
+                                   notes="\n".join(task.review_notes[-3:]), failures=render_failures(task.verdicts))
+        choice = _human(task, question)
+        if choice is None:
+            answer = ask_role(runtime, state, "escalate", Escalation, question, task=task)
+            choice = answer.value or Escalation(decision="give_up")
+        if choice.decision == "retry" and task.allowance == 0:
+            note = f"escalation: retry. {choice.guidance}".strip()
+            decided.append(task.model_copy(update={"allowance": 1, "review_notes": [*task.review_notes, note]}))
+        else:
+            decided.append(task.model_copy(update={"status": "failed"}))
+        log.append(f"escalate: {task.id} -> {decided[-1].status if decided[-1].status == 'failed' else 'retry'}")
+    return {"phase": "escalate", "tasks": decided, "work_log": log}

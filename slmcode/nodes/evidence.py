@@ -1,0 +1,45 @@
+"""Disk evidence for the reviewer: what the changed files look like now, never what the worker claimed."""
+
+from __future__ import annotations
+
+import subprocess
+from collections.abc import Sequence
+from pathlib import Path
+
+from slmcode.state import Verdict
+
+DIFF_CHARS = 1500
+
+
+def _git_diff(workspace: Path, path: str) -> str | None:
+    try:
+        done = subprocess.run(["git", "diff", "--no-color", "--", path], cwd=workspace, capture_output=True,
+                              text=True, timeout=20)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return done.stdout if done.returncode == 0 and done.stdout.strip() else None
+
+
+def disk_evidence(workspace: Path, files: Sequence[str]) -> tuple[str, list[str]]:
+    """(evidence text, files claimed but missing on disk)."""
+    parts: list[str] = []
+    missing: list[str] = []
+    for rel in files:
+        path = workspace / rel
+        if not path.is_file():
+            missing.append(rel)
+            parts.append(f"{rel}: MISSING on disk")
+            continue
+        diff = _git_diff(workspace, rel)
+        if diff is None:
+            head = path.read_text(encoding="utf-8", errors="replace")[:DIFF_CHARS]
+            parts.append(f"{rel} (new or untracked):\n{head}")
+        else:
+            parts.append(diff[:DIFF_CHARS])
+    return "\n".join(parts) or "(no files changed)", missing
+
+
+def verdict_table(verdicts: Sequence[Verdict]) -> str:
+    return "\n".join(
+        f"| {v.status} | {v.criterion.priority} | {v.criterion.text} | {v.criterion.verify or '-'} |" for v in verdicts
+    ) or "(no checks)"

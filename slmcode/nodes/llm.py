@@ -1,0 +1,101 @@
+"""The one path every LLM phase takes: build the role's TaskPack, render it, ask the role's model for a
+schema, record the pack and the calls in the trace, and hand back a typed value or None with the reason."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Generic, TypeVar
+
+from langchain_core.messages import BaseMessage, HumanMessage
+from langgraph.runtime import Runtime
+from pydantic import BaseModel
+
+from slmcode.config import Settings
+from slmcode.errors import RepoMapError
+from slmcode.memory.flywheel import read_memory
+from slmcode.nodes.prompts import SYSTEM, TOOL_CONTRACT
+from slmcode.nodes.run_context import RunContext, emit, settings_of, trace_of, workspace_of
+from slmcode.packs.repomap.build import load_index
+from slmcode.packs.repomap.model import SymbolIndex
+from slmcode.packs.taskpack import TaskPack, build_pack
+from slmcode.providers.factory import chat_model
+from slmcode.providers.structured import Structured, ask_structured
+from slmcode.state import RunState, Task
+
+T = TypeVar("T", bound=BaseModel)
+TOOL_ROLES = frozenset({"worker", "corrector", "tester"})
+
+
+@dataclass(frozen=True)
+class Answer(Generic[T]):
+    value: T | None
+    reason: str = ""
+
+
+def symbol_index(workspace: Path, settings: Settings) -> SymbolIndex | None:
+    """The repo map's index, or None when it cannot be built: a pack without a map still works."""
+    try:
+        return load_index(workspace, settings)
+    except RepoMapError:
+        return None
+
+
+def memory_text(workspace: Path) -> str:
+    snapshot = read_memory(workspace)
+    return "\n".join(f"- {lesson}" for lesson in snapshot.lessons)
+
+
+def pack_for(
+    runtime: Runtime[RunContext], state: RunState, role: str, *, task: Task | None = None,
+    focus_files: Sequence[str] = (),
+) -> TaskPack:
+    """Build `role`'s pack for this run, record it in the trace and stream it as an event."""
+    settings, workspace = settings_of(runtime), workspace_of(runtime)
+    index = symbol_index(workspace, settings)
+    pack = build_pack(
+        role,
+        settings=settings,
+        workspace=workspace,
+        query=state.get("query", ""),
+        system_prompt=SYSTEM[role],
+        tool_contract=TOOL_CONTRACT if role in TOOL_ROLES else "",
+        task=task,
+        focus_files=list(focus_files or (task.focus_files if task else ())),
+        memory=memory_text(workspace),
+        index=index,
+    )
+    run_id = state["run_id"]
+    task_id = task.id if task else None
+    sections = [(s.name, s.tokens) for s in pack.sections]
+    trace_of(runtime).record_pack(
+        run_id, role=role, task_id=task_id, tokens=pack.tokens, budget=pack.budget, sections=sections,
+        hash=pack.hash, text=pack.render(),
+    )
+    emit(runtime, run_id, "pack", role=role, task_id=task_id, tokens=pack.tokens, budget=pack.budget,
+         sections=sections, map=index is not None)
+    return pack
+
+
+def ask_role(
+    runtime: Runtime[RunContext], state: RunState, role: str, schema: type[T], instruction: str, *,
+    task: Task | None = None,
+) -> Answer[T]:
+    """Ask `role` for `schema`; a model that cannot answer gives Answer(None, reason), never an exception."""
+    settings = settings_of(runtime)
+    pack = pack_for(runtime, state, role, task=task)
+    messages: list[BaseMessage] = [*pack.messages(), HumanMessage(instruction)]
+    result = ask_structured(
+        chat_model(settings, role), messages, schema, max_retries=settings.max_retries, mode=settings.structured_output
+    )
+    trace = trace_of(runtime)
+    for call in result.calls:
+        trace.record_model_call(
+            state["run_id"], role=role, task_id=task.id if task else None, latency_ms=call.latency_ms,
+            prompt_tokens=call.prompt_tokens, completion_tokens=call.completion_tokens, ok=result.ok,
+        )
+    if isinstance(result, Structured):
+        return Answer(result.value)
+    emit(runtime, state["run_id"], "model_failure", role=role, reason=result.reason)
+    return Answer(None, f"{role}: {result.reason}")

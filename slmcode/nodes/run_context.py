@@ -1,0 +1,53 @@
+"""What every node of a run can reach besides the state: the run's settings and workspace (LangGraph's
+Runtime context), and `emit`, which streams an event (stream_mode "custom") and records it in the trace."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from langgraph.runtime import Runtime
+
+from slmcode.config import Settings, load_settings
+from slmcode.memory.trace import TraceStore
+
+
+@dataclass
+class RunContext:
+    """Per-run settings. The CLI and API pass `settings`; a LangGraph server client passes plain
+    `workspace` and `overrides` (JSON), and settings are loaded from the workspace's files."""
+
+    workspace: str = "."
+    overrides: dict[str, Any] = field(default_factory=dict)
+    settings: Settings | None = None
+    trace: TraceStore | None = None
+
+    def resolved_settings(self) -> Settings:
+        if self.settings is None:  # loaded once per run, on first use
+            self.settings = load_settings(Path(self.workspace), flags=self.overrides).settings
+        return self.settings
+
+    def trace_store(self) -> TraceStore:
+        if self.trace is None:
+            self.trace = TraceStore.for_workspace(Path(self.workspace).resolve())
+        return self.trace
+
+
+def workspace_of(runtime: Runtime[RunContext]) -> Path:
+    return Path(runtime.context.workspace).resolve()
+
+
+def settings_of(runtime: Runtime[RunContext]) -> Settings:
+    return runtime.context.resolved_settings()
+
+
+def trace_of(runtime: Runtime[RunContext]) -> TraceStore:
+    return runtime.context.trace_store()
+
+
+def emit(runtime: Runtime[RunContext], run_id: str, kind: str, *, role: str | None = None,
+         task_id: str | None = None, **data: Any) -> None:
+    """Stream the event to whoever watches the run, and keep it in the trace."""
+    runtime.stream_writer({"kind": kind, "role": role, "task_id": task_id, **data})
+    trace_of(runtime).record_event(run_id, kind, data, role=role, task_id=task_id)

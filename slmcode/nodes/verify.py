@@ -1,0 +1,26 @@
+"""The verify phase: every criterion of every task awaiting review, run for real through the shell
+whitelist: PASSED, FAILED or UNVERIFIED, with the output as evidence."""
+
+from __future__ import annotations
+
+from langgraph.runtime import Runtime
+
+from slmcode.nodes.quality import quality_for
+from slmcode.nodes.run_context import RunContext, emit, settings_of, trace_of, workspace_of
+from slmcode.state import RunState
+from slmcode.tools.verify import run_criteria
+
+
+def verify(state: RunState, runtime: Runtime[RunContext]) -> dict:
+    settings, workspace = settings_of(runtime), workspace_of(runtime)
+    allowed = quality_for(workspace, settings).commands()
+    checked = []
+    for task in (t for t in state.get("tasks", []) if t.status == "review"):
+        verdicts = run_criteria(task.criteria, workspace=workspace, settings=settings, allowed_commands=allowed)
+        for v in verdicts:
+            trace_of(runtime).record_verdict(state["run_id"], task_id=task.id, criterion=v.criterion.text,
+                                             status=v.status, evidence=v.evidence)
+            emit(runtime, state["run_id"], "verdict", task_id=task.id, criterion=v.criterion.text, status=v.status)
+        checked.append(task.model_copy(update={"verdicts": verdicts}))
+    summary = ", ".join(f"{t.id}: " + "/".join(v.status for v in t.verdicts) for t in checked)
+    return {"phase": "verify", "tasks": checked, "work_log": [f"verify: {summary or 'nothing to check'}"]}

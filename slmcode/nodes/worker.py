@@ -1,0 +1,163 @@
+"""The worker: a ReAct loop of our own, `work -> run_tools -> work ...`, one task per branch.
+
+The loop is two nodes of the run graph joined by Send, not a nested subgraph: every model call and every
+tool step is then its own superstep with its own checkpoint. A subgraph reached through Send restarts
+from scratch after a crash, redoing model calls and edits; this way a killed run resumes at the step it
+was in, and the tool-call journal answers any call that had already run.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import openai
+from langchain_core.messages import AIMessage, AnyMessage, BaseMessage, HumanMessage, ToolMessage
+from langgraph.runtime import Runtime
+from langgraph.types import Command, Send, interrupt
+from typing_extensions import TypedDict
+
+from slmcode.compact.hook import make_pre_model_hook
+from slmcode.compact.ladder import compact_transcript
+from slmcode.compact.offload import offload_tool_output
+from slmcode.errors import EndpointError
+from slmcode.memory import journal
+from slmcode.nodes.llm import pack_for
+from slmcode.nodes.prompts import CORRECT, NUDGE_NO_TOOLS, TURN_LIMIT, WORK
+from slmcode.nodes.quality import quality_for
+from slmcode.nodes.run_context import RunContext, emit, settings_of, trace_of, workspace_of
+from slmcode.nodes.transcript import files_changed, files_read, render_failures
+from slmcode.packs.budget import compute_budget
+from slmcode.packs.profiles import resolve_profile
+from slmcode.packs.skills import discover_skills
+from slmcode.providers.factory import bind_role, chat_model
+from slmcode.state import Task
+from slmcode.tools.repair import repair_tool_calls
+from slmcode.tools.toolset import make_tools, run_tool_call
+from slmcode.tools.context import ToolContext
+
+
+class WorkerInput(TypedDict):
+    """What a worker branch carries from step to step (the Send payload)."""
+
+    run_id: str
+    query: str
+    task: Task
+    role: str  # worker | corrector | tester
+    messages: list[AnyMessage]
+    turn: int
+
+
+def conversation_key(task: Task) -> str:
+    return f"{task.id}/{task.attempts}"
+
+
+def _opening(runtime: Runtime[RunContext], payload: WorkerInput) -> list[BaseMessage]:
+    task, role = payload["task"], payload["role"]
+    pack = pack_for(runtime, {"run_id": payload["run_id"], "query": payload["query"]}, role, task=task)
+    if role == "corrector":
+        failures = render_failures(task.verdicts)
+        notes = "\n".join(f"- {n}" for n in task.review_notes[-5:]) or "- (none)"
+        return [*pack.messages(), HumanMessage(CORRECT.format(notes=notes, failures=failures))]
+    return [*pack.messages(), HumanMessage(WORK)]
+
+
+def _call_model(runtime: Runtime[RunContext], payload: WorkerInput, messages: list[BaseMessage]) -> AIMessage:
+    settings, role = settings_of(runtime), payload["role"]
+    budget = compute_budget(settings, role, bind_role(settings, role).model)
+    view = make_pre_model_hook(settings, window=budget.window)({"messages": messages})["llm_input_messages"]
+    view = compact_transcript(view, settings=settings, budget_tokens=budget.prompt_limit).messages
+    tools = make_tools(ToolContext(workspace=workspace_of(runtime), settings=settings))
+    started = time.perf_counter()
+    try:
+        answer = chat_model(settings, role).bind_tools(tools).invoke(view)
+    except (openai.APIConnectionError, openai.APITimeoutError) as exc:
+        raise EndpointError(f"model server unreachable during {role} {payload['task'].id}: {exc}") from None
+    latency = (time.perf_counter() - started) * 1000
+    usage = answer.usage_metadata or {}
+    trace_of(runtime).record_model_call(
+        payload["run_id"], role=role, task_id=payload["task"].id, latency_ms=latency,
+        prompt_tokens=usage.get("input_tokens"), completion_tokens=usage.get("output_tokens"), ok=True,
+    )
+    assert isinstance(answer, AIMessage)
+    # Repairs malformed arguments and turns calls written as text (no native tool calling) into real ones.
+    return repair_tool_calls(answer, tools)
+
+
+def work(payload: WorkerInput, runtime: Runtime[RunContext]) -> Command:
+    """One model step for one task: start the conversation on the first turn, then ask for the next action."""
+    task, role = payload["task"], payload["role"]
+    key = conversation_key(task)
+    messages = list(payload["messages"])
+    new: list[BaseMessage] = []
+    if not messages:
+        new = _opening(runtime, payload)
+        messages = list(new)
+    answer = _call_model(runtime, payload, messages)
+    turn = payload["turn"] + 1
+    new.append(answer)
+    messages.append(answer)
+    max_turns = resolve_profile(bind_role(settings_of(runtime), role).model, settings_of(runtime)).max_turns
+    update: dict[str, Any] = {"conversations": {key: new}}
+    if answer.tool_calls and turn < max_turns:
+        emit(runtime, payload["run_id"], "turn", role=role, task_id=task.id, turn=turn,
+             calls=[c["name"] for c in answer.tool_calls])
+        return Command(update=update, goto=Send("tools", {**payload, "messages": messages, "turn": turn}))
+    if answer.tool_calls:  # out of turns with calls pending: close the pairs so the transcript stays valid
+        closing = [ToolMessage(TURN_LIMIT, tool_call_id=c["id"], status="error") for c in answer.tool_calls]
+        update["conversations"] = {key: [*new, *closing]}
+        messages += closing
+    elif turn == 1 and not files_changed(messages):
+        # A first answer with no tool call at all is a small model's commonest slip: one nudge.
+        nudge = HumanMessage(NUDGE_NO_TOOLS)
+        update["conversations"] = {key: [*new, nudge]}
+        return Command(update=update, goto=Send("worker", {**payload, "messages": [*messages, nudge], "turn": turn}))
+    changed = files_changed(messages)
+    done = task.model_copy(update={"status": "review", "files_changed": sorted(set(task.files_changed) | set(changed))})
+    summary = answer.content if isinstance(answer.content, str) else ""
+    emit(runtime, payload["run_id"], "task", role=role, task_id=task.id, status="review", turns=turn,
+         files_changed=changed)
+    update |= {"tasks": [done], "work_log": [f"{role} {task.id}: {turn} turns, {len(changed)} files; {summary[:120]}"]}
+    return Command(update=update, goto="join")
+
+
+def _confirm(command: str) -> bool:
+    answer = interrupt({"kind": "shell", "command": command, "question": f"Run `{command}`?"})
+    return bool(answer) and str(answer).lower() not in ("n", "no", "false", "deny")
+
+
+def run_tools(payload: WorkerInput, runtime: Runtime[RunContext]) -> Command:
+    """Run the last answer's tool calls; a call this run already executed is answered from the journal."""
+    settings, workspace = settings_of(runtime), workspace_of(runtime)
+    run_id, task = payload["run_id"], payload["task"]
+    messages = list(payload["messages"])
+    answer = messages[-1]
+    assert isinstance(answer, AIMessage)
+    skills = {s.name: s.body for s in discover_skills(workspace)}
+    ctx = ToolContext(
+        workspace=workspace, settings=settings, run_id=run_id, task_id=task.id,
+        read_paths=files_read(messages), confirm=_confirm, skills=skills.get,
+        allowed_commands=quality_for(workspace, settings).commands(),
+    )
+    tools = make_tools(ctx)
+    results: list[ToolMessage] = []
+    for call in answer.tool_calls:
+        call_key = f"{conversation_key(task)}:{payload['turn']}:{call['id']}"
+        known = journal.recorded(workspace, run_id, call_key)
+        if known is None:
+            message = run_tool_call(tools, call)
+            content = str(message.content)
+            if len(content.encode()) > settings.tool_output_inline_bytes:
+                content = offload_tool_output(content, workspace=workspace, run_id=run_id, name=call["name"],
+                                              limit_bytes=settings.tool_output_inline_bytes,
+                                              kind="log" if call["name"] == "ws_shell" else "text")
+            known = (content, message.status)
+            journal.record(workspace, run_id, call_key, *known)
+            trace_of(runtime).record_tool_call(run_id, task_id=task.id, name=call["name"], args=call["args"],
+                                               ok=known[1] != "error", summary=content[:300])
+            emit(runtime, run_id, "tool", task_id=task.id, name=call["name"], ok=known[1] != "error")
+        results.append(ToolMessage(known[0], tool_call_id=call["id"], name=call["name"], status=known[1]))
+    return Command(
+        update={"conversations": {conversation_key(task): results}},
+        goto=Send("worker", {**payload, "messages": [*messages, *results]}),
+    )
