@@ -17,6 +17,7 @@ from slmcode.packs.budget import compute_budget
 from slmcode.packs.excerpts import Excerpt
 from slmcode.packs.instructions import load_instructions
 from slmcode.packs.localize import Candidate, SourceFile, rank_candidates, read_sources
+from slmcode.packs.repomap.build import load_index, render_map
 from slmcode.packs.repomap.model import RepoMap, SymbolIndex
 from slmcode.packs.retrieval import retrieve
 from slmcode.packs.section_text import (
@@ -39,10 +40,6 @@ MAX_FIT_ROUNDS = 4  # joins can cost a token or two more than their parts; shrin
 def load_repo_index(workspace: Path, settings: Settings) -> tuple[SymbolIndex | None, str]:
     """The workspace's symbol index, or None and the reason it could not be built."""
     try:
-        from slmcode.packs.repomap.build import load_index
-    except ModuleNotFoundError:  # the repo map is built by a sibling part; until it lands, go without
-        return None, "the repo map builder is not installed"
-    try:
         return load_index(workspace, settings), ""
     except RepoMapError as exc:
         return None, str(exc)
@@ -50,8 +47,6 @@ def load_repo_index(workspace: Path, settings: Settings) -> tuple[SymbolIndex | 
 
 def repo_map(index: SymbolIndex, budget_tokens: int, counter: TokenCounter) -> RepoMap:
     """The map of the stable prefix: no query, no focus, so it is the same for every task of a run."""
-    from slmcode.packs.repomap.build import render_map
-
     return render_map(index, budget_tokens=budget_tokens, counter=counter)
 
 
