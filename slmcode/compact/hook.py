@@ -1,0 +1,176 @@
+"""The worker's pre-model hook: the per-request view of its conversation.
+
+It never rewrites the stored conversation and never returns an empty list. Where the view cuts is a pure
+function of the transcript, found by replaying every earlier request point (a fold): a boundary moves only
+when the view it gives would pass the trigger, and then in one jump. Between jumps the elided prefix is
+byte-identical from one request to the next, so an OpenAI-compatible server keeps its KV cache.
+
+Two boundaries move this way. Elision: once the view passes react_compact_at_percent of the room, every
+tool result but the last `keep` loses its content. Dropping: when even that view passes the trigger, the
+oldest whole rounds go, replaced by a resume block (condensed lines, the digest, the carryover) built from
+the dropped messages only, down to DROP_TO_PERCENT of the room. A request still over the room after both
+goes through the compaction ladder's deterministic rungs.
+"""
+
+from __future__ import annotations
+
+import bisect
+import itertools
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from langchain_core.messages import BaseMessage, ToolMessage
+
+from slmcode.compact.carryover import Carryover, carryover_for
+from slmcode.compact.digest import build_digest
+from slmcode.compact.elision import elide_tool_results
+from slmcode.compact.ladder import compact_transcript
+from slmcode.compact.messages import head_length
+from slmcode.compact.pairs import cut_at_or_before, cut_points, ensure_pairs, require_pairs
+from slmcode.compact.prompts import ELIDED_TOOL_RESULT
+from slmcode.compact.resume import prior_brief, resume_allowance, resume_message
+from slmcode.compact.rungs import condensed_brief
+from slmcode.config import Settings
+from slmcode.packs.budget import compute_budget
+from slmcode.packs.profiles import ModelProfile
+from slmcode.packs.tokens import MESSAGE_OVERHEAD_TOKENS, TokenCounter, count_message_tokens, default_counter
+
+# After a drop the view sits at this share of the room: many rounds fit before the next drop.
+DROP_TO_PERCENT = 50
+
+
+@dataclass(frozen=True)
+class Cuts:
+    """Where one request's view cuts: the first `elided` tool results are elided; messages from the end of the
+    head up to `dropped_to` are replaced by the resume block. `slides` counts boundary moves so far."""
+
+    elided: int
+    dropped_to: int
+    slides: int
+
+
+@dataclass(frozen=True)
+class Limits:
+    room: int  # tokens the request's messages may take
+    trigger: int
+    keep: int
+
+    @property
+    def drop_target(self) -> int:
+        return self.room * DROP_TO_PERCENT // 100
+
+
+def message_room(settings: Settings, window: int) -> int:
+    """The tokens the messages of a request may take on a model with this context window: the window less the
+    response and tool-schema reserves, as packs.budget computes them."""
+    budget = compute_budget(settings, "worker", profile=ModelProfile(settings.model, window, 1, "window", "window"))
+    return max(1, budget.prompt_limit - budget.reserve_tools)
+
+
+def plan_cuts(messages: Sequence[BaseMessage], sizes: Sequence[int], limits: Limits, elided_size: int) -> Cuts:
+    """Replay every request point of a well-formed transcript and return the cuts of the last one."""
+    head = head_length(messages)
+    points = cut_points(messages)
+    results = [i for i, m in enumerate(messages) if isinstance(m, ToolMessage)]
+    before = [bisect.bisect_left(results, i) for i in range(len(messages) + 1)]
+    total = [0, *itertools.accumulate(sizes)]
+    saving = [0, *itertools.accumulate(sizes[i] - elided_size for i in results)]
+    resume = resume_allowance(limits.room)
+
+    def view(i: int, e: int, d: int) -> int:
+        low, high = min(e, before[d]), min(e, before[i])
+        saved = saving[high] - saving[low] if high > low else 0
+        return total[head] + (resume if d > head else 0) + total[i] - total[d] - saved
+
+    elided, dropped, slides = 0, head, 0
+    for i in (p for p in points if p > head):
+        count = before[i]
+        if view(i, elided, dropped) > limits.trigger and elided < count - limits.keep:
+            elided, slides = count - limits.keep, slides + 1
+        if view(i, elided, dropped) <= limits.trigger:
+            continue
+        keep_start = cut_at_or_before(points, results[count - limits.keep]) if count >= limits.keep else head
+        # When the kept results alone pass the trigger, dropping older rounds cannot help until the room is full:
+        # dropping anyway would break the cached prefix on every request for nothing.
+        worth_it = view(i, elided, keep_start) <= limits.trigger or view(i, elided, dropped) > limits.room
+        if keep_start > dropped and worth_it:
+            later = (p for p in points if dropped < p <= keep_start and view(i, elided, p) <= limits.drop_target)
+            dropped, slides = next(later, keep_start), slides + 1
+    return Cuts(elided, dropped, slides)
+
+
+def render_view(
+    messages: Sequence[BaseMessage],
+    cuts: Cuts,
+    limits: Limits,
+    *,
+    permission_mode: str,
+    carryover: Carryover | None,
+    counter: TokenCounter,
+) -> list[BaseMessage]:
+    head = head_length(messages)
+    first_result = sum(isinstance(m, ToolMessage) for m in messages[: cuts.dropped_to])
+    body = elide_tool_results(messages[cuts.dropped_to :], cuts.elided, first_index=first_result)
+    if cuts.dropped_to <= head:
+        return [*messages[:head], *body]
+    task = messages[head - 1] if head and messages[head - 1].type == "human" else None
+    system = messages[: head - 1] if task is not None else messages[:head]
+    dropped = messages[head : cuts.dropped_to]
+    # Built from the dropped messages only, so it stays byte-identical until the next drop.
+    resume = resume_message(
+        task,
+        brief_kind="condensed",
+        brief=condensed_brief(prior_brief(task)[1], dropped),
+        digest=build_digest([*([task] if task is not None else []), *dropped]),
+        carryover=carryover_for(messages[: cuts.dropped_to], permission_mode=permission_mode, base=carryover),
+        max_tokens=resume_allowance(limits.room),
+        counter=counter,
+    )
+    return [*system, resume, *body]
+
+
+def request_view(
+    messages: Sequence[BaseMessage],
+    *,
+    settings: Settings,
+    limits: Limits,
+    carryover: Carryover | None = None,
+    counter: TokenCounter | None = None,
+) -> tuple[list[BaseMessage], Cuts]:
+    """The messages to send for this request, and the cuts that made them."""
+    if not messages:
+        raise ValueError("the worker's conversation is empty: there is nothing to send to the model")
+    counter = counter or default_counter()
+    transcript = ensure_pairs(messages)
+    sizes = [count_message_tokens([m], counter) for m in transcript]
+    elided_size = counter.count(ELIDED_TOOL_RESULT) + MESSAGE_OVERHEAD_TOKENS
+    cuts = plan_cuts(transcript, sizes, limits, elided_size)
+    view = render_view(
+        transcript, cuts, limits, permission_mode=settings.permission, carryover=carryover, counter=counter
+    )
+    if count_message_tokens(view, counter) > limits.room:
+        ladder = compact_transcript(
+            view, settings=settings, budget_tokens=limits.room, keep=limits.keep, carryover=carryover, counter=counter
+        )
+        view = ladder.messages
+    return require_pairs(view, "pre_model_hook"), cuts
+
+
+def make_pre_model_hook(
+    settings: Settings, *, window: int, keep: int | None = None
+) -> Callable[[Mapping[str, Any]], dict[str, list[BaseMessage]]]:
+    """The hook for a worker on a model with a `window`-token context. It reads state["messages"] and, when
+    present, state["carryover"] (a Carryover or its dict; change it only between worker runs, since the
+    resume block copies it) and returns {"llm_input_messages": [...]}."""
+    room = message_room(settings, window)
+    limits = Limits(room=room, trigger=int(room * settings.react_compact_at_percent / 100),
+                    keep=keep or settings.react_keep_tool_results)
+
+    def pre_model_hook(state: Mapping[str, Any]) -> dict[str, list[BaseMessage]]:
+        raw = state.get("carryover")
+        carryover = Carryover.model_validate(raw) if raw is not None else None
+        view, _ = request_view(state["messages"], settings=settings, limits=limits, carryover=carryover)
+        return {"llm_input_messages": view}
+
+    return pre_model_hook
