@@ -62,12 +62,15 @@ def parse_block(data: Any, node: yaml.Node | None, source: str) -> Block:
         raise BlockError(f"{_where(source, _line_of(node, ()))}: expected a mapping with api_version and kind")
     if data.get("api_version") != API_VERSION:
         line = _line_of(node, ("api_version",))
-        raise BlockError(f"{_where(source, line)}: field 'api_version': expected '{API_VERSION}', "
-                         f"got {data.get('api_version')!r}")
+        raise BlockError(
+            f"{_where(source, line)}: field 'api_version': expected '{API_VERSION}', got {data.get('api_version')!r}"
+        )
     kind = data.get("kind")
     if kind not in KINDS:
-        raise BlockError(f"{_where(source, _line_of(node, ('kind',)))}: field 'kind': expected one of "
-                         f"{' | '.join(KINDS)}, got {kind!r}")
+        raise BlockError(
+            f"{_where(source, _line_of(node, ('kind',)))}: field 'kind': expected one of "
+            f"{' | '.join(KINDS)}, got {kind!r}"
+        )
     model = MODELS[kind]
     name = f"{kind} '{data.get('id')}'" if isinstance(data.get("id"), str) else kind
     try:
@@ -82,9 +85,7 @@ def parse_block(data: Any, node: yaml.Node | None, source: str) -> Block:
     problems = block.reference_errors() if isinstance(block, PipelineBlock) else []
     if problems:
         loc, expected = problems[0]
-        raise BlockError(
-            f"{_where(source, _line_of(node, loc))}: {name}: field '{_dotted(loc)}': expected {expected}"
-        )
+        raise BlockError(f"{_where(source, _line_of(node, loc))}: {name}: field '{_dotted(loc)}': expected {expected}")
     return block
 
 

@@ -113,8 +113,10 @@ class PipelineBlock(BlockBase):
         for index, slot in enumerate(self.slots):
             if slot.anchor not in names:
                 errors.append(
-                    (("slots", index, slot.position), f"one of this pipeline's phases ({', '.join(names)}), "
-                     f"got '{slot.anchor}'")
+                    (
+                        ("slots", index, slot.position),
+                        f"one of this pipeline's phases ({', '.join(names)}), got '{slot.anchor}'",
+                    )
                 )
         return errors
 
@@ -153,8 +155,13 @@ class QualityBlock(BlockBase):
     _lists = field_validator("install", "format", "lint", "test", "build", mode="before")(_as_list)
 
     def commands(self) -> dict[str, list[str]]:
-        return {"install": self.install, "format": self.format, "lint": self.lint, "test": self.test,
-                "build": self.build}
+        return {
+            "install": self.install,
+            "format": self.format,
+            "lint": self.lint,
+            "test": self.test,
+            "build": self.build,
+        }
 
     def programs(self) -> list[str]:
         """The programs these commands start (first words, sorted): what the shell whitelist admits."""
