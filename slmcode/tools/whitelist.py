@@ -24,11 +24,13 @@ SAFE_UTILITIES = (
 )
 GIT_READ_ONLY = ("status", "diff", "log", "show", "blame", "ls-files", "grep", "rev-parse", "describe", "shortlog")
 # Arguments that make a listed program write files or run other programs: (long prefixes, short letters).
+# Following symlinks while recursing would read outside the workspace, so those flags are refused too.
 FORBIDDEN_ARGS: dict[str, tuple[tuple[str, ...], str]] = {
-    "find": (("-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fls"), ""),
-    "rg": (("--pre",), ""),
+    "find": (("-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fls", "-L", "-H", "-follow"), ""),
+    "rg": (("--pre", "--follow", "-L"), ""),
+    "grep": (("--dereference-recursive",), "R"),
     "sort": (("--output", "--compress-program"), "o"),
-    "tree": (("-o",), ""),
+    "tree": (("-o", "-l"), ""),
     "git": (("--output", "--open-files-in-pager", "--ext-diff", "-O"), ""),
 }
 NULL_DEVICE = "/dev/null"
@@ -56,9 +58,10 @@ def build_whitelist(allowed_commands: Sequence[str] = (), extra_commands: Sequen
 
 
 def _check_path_arg(workspace: Path, value: str) -> None:
-    if value == NULL_DEVICE:
+    if not value or value == NULL_DEVICE:
         return
-    if value.startswith(("/", "~")) or ".." in value.split("/"):
+    # Names outside by spelling, or an existing entry (it may be a symlink pointing out): resolve and check.
+    if value.startswith(("/", "~")) or ".." in value.split("/") or os.path.lexists(workspace / value):
         resolve_path(workspace, value)  # raises Refusal when it points outside
 
 
