@@ -7,12 +7,11 @@ graph's learn and context nodes call.
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
+from slmcode.compact.gate import accept_compaction
 from slmcode.memory.context_file import CONTEXT_FILE, merged_context, parse_context, run_entry
 from slmcode.memory.files import atomic_write_text, memory_lock, read_text, state_dir, sweep_stale_temps
 from slmcode.memory.lessons import MEMORY_FILE, parse_memory, updated_memory
@@ -27,8 +26,6 @@ from slmcode.memory.skills_store import (
     render_skill,
     skill_slug,
 )
-
-GATE_MODULE = "slmcode.compact.gate"
 
 Convention = tuple[str, str, str]  # (name, description, body)
 
@@ -48,18 +45,6 @@ class MemorySnapshot:
     @property
     def is_empty(self) -> bool:
         return not (self.lessons or self.touched or self.skills)
-
-
-def accept_compaction(original: str, candidate: str) -> bool:
-    """Ask the compaction gate (slmcode.compact.gate) whether `candidate` may replace `original`.
-
-    Without the gate module, the deterministic folding is trusted as is: it keeps every heading and the
-    newest paths by construction.
-    """
-    if importlib.util.find_spec(GATE_MODULE) is None:
-        return True
-    verdict = importlib.import_module(GATE_MODULE).accept_compaction(original, candidate)
-    return bool(getattr(verdict, "accepted", verdict))
 
 
 def _write_if_changed(path: Path, text: str, written: list[Path]) -> None:
@@ -104,7 +89,8 @@ def record_learning(
         original = read_text(context_path)
         line = run_entry(run_id, now.date().isoformat(), summary, query)
         merged, compacted = merged_context(original, touched=touched, run_line=line)
-        chosen = compacted if compacted == merged or accept_compaction(merged, compacted) else merged
+        # The folding goes through the same gate as a model's compaction; refused, the merged text stays.
+        chosen = compacted if compacted == merged or accept_compaction(merged, compacted).accepted else merged
         _write_if_changed(context_path, chosen, written)
 
         skill_names = _write_conventions(state, conventions, written)
