@@ -65,8 +65,9 @@ def walk_paths(workspace: Path) -> list[str]:
     """Every file below the workspace that no .gitignore on its way down excludes, vendored folders pruned."""
     found: list[str] = []
     specs: list[tuple[str, pathspec.PathSpec]] = []  # (folder prefix, its .gitignore), shallowest first
-    for folder, dirs, names in os.walk(workspace):
-        rel = Path(folder).relative_to(workspace).as_posix()
+    root = str(workspace)
+    for folder, dirs, names in os.walk(root):
+        rel = os.path.relpath(folder, root).replace(os.sep, "/")
         prefix = "" if rel == "." else rel + "/"
         specs = [(p, s) for p, s in specs if prefix.startswith(p)]
         if ".gitignore" in names:
@@ -89,6 +90,7 @@ def discover(workspace: Path, max_file_bytes: int) -> Discovery:
     if paths is None:
         paths = walk_paths(workspace)
     result = Discovery()
+    root = str(workspace)
     for path in paths:
         if language_for_path(path) is None:
             continue  # not code any grammar reads: not counted, most files of a repo are like this
@@ -99,7 +101,7 @@ def discover(workspace: Path, max_file_bytes: int) -> Discovery:
             result.skip("generated")
             continue
         try:
-            info = (workspace / path).lstat()
+            info = os.lstat(os.path.join(root, path))
         except OSError:
             result.skip("unreadable")
             continue

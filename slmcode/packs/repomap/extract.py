@@ -2,8 +2,9 @@
 
 A tags query marks a definition with @definition.<kind> and its name with @name. The node it marks is not
 always the definition's full extent (C marks the declarator, Swift marks a method's whole class), so the
-range comes from the declaration that owns the name. References are every identifier the file spells,
-counted: cheaper than a second query and language-agnostic; names no file defines never reach the graph.
+range comes from the declaration that owns the name. References are the names the query's @reference
+patterns mark (calls, types, `new`), counted, as in aider; for a grammar whose queries mark none (C, C++,
+Kotlin) every identifier the file spells counts, less the spelling at each of its own definitions.
 """
 
 from __future__ import annotations
@@ -53,11 +54,16 @@ def _owner(name_node: Node, marked: Node) -> Node:
     return node if node.type in _DECLARATOR_OWNERS else marked
 
 
-def _found_definitions(grammar: Grammar, root: Node) -> list[_Found]:
+def _tags(grammar: Grammar, root: Node) -> tuple[list[_Found], Counter[bytes]]:
+    """Definitions (one per name node) and the names the reference patterns mark, counted."""
     by_name_node: dict[tuple[int, int], _Found] = {}
+    references: Counter[bytes] = Counter()
     for pattern, captures in QueryCursor(grammar.query).matches(root):
         names = captures.get("name", ())
         for capture, nodes in captures.items():
+            if capture.startswith("reference."):
+                references.update(n.text or b"" for n in names)
+                continue
             if not capture.startswith("definition."):
                 continue
             kind = capture.removeprefix("definition.")
@@ -70,7 +76,7 @@ def _found_definitions(grammar: Grammar, root: Node) -> list[_Found]:
                     if seen is None or pattern < seen.pattern:
                         text = (name_node.text or b"").decode("utf-8", "replace")
                         by_name_node[key] = _Found(text, kind, _owner(name_node, marked), name_node, pattern)
-    return [by_name_node[key] for key in sorted(by_name_node)]
+    return [by_name_node[key] for key in sorted(by_name_node)], references
 
 
 def _refine_methods(found: list[_Found]) -> list[str]:
@@ -97,10 +103,9 @@ def _signature(lines: list[bytes], row: int) -> str:
     return line.decode("utf-8", "replace").rstrip()[:SIGNATURE_MAX_CHARS]
 
 
-def count_identifiers(source: bytes) -> tuple[tuple[str, ...], tuple[int, ...]]:
-    counts = Counter(IDENTIFIER.findall(source))
-    names = sorted(counts)
-    return tuple(n.decode("ascii") for n in names), tuple(counts[n] for n in names)
+def _sorted_counts(counts: Counter[bytes]) -> tuple[tuple[str, ...], tuple[int, ...]]:
+    names = sorted(n for n in counts if n)
+    return tuple(n.decode("utf-8", "replace") for n in names), tuple(counts[n] for n in names)
 
 
 def extract_symbols(path: str, source: bytes, grammar: Grammar, parser: Parser) -> FileSymbols:
@@ -109,7 +114,12 @@ def extract_symbols(path: str, source: bytes, grammar: Grammar, parser: Parser) 
     root = tree.root_node
     if root.has_error and _mostly_error(root):
         raise ParseFailure(f"{path}: {grammar.spec.name} grammar cannot parse it")
-    found = sorted(_found_definitions(grammar, root), key=lambda f: (f.node.start_byte, -f.node.end_byte))
+    found, references = _tags(grammar, root)
+    found.sort(key=lambda f: (f.node.start_byte, -f.node.end_byte))
+    if not grammar.has_references:
+        references = Counter(IDENTIFIER.findall(source))
+        references.subtract(f.name.encode() for f in found)
+        references = +references  # drops the names only spelled where they are defined
     kinds = _refine_methods(found)
     lines = source.split(b"\n")
     definitions = tuple(
@@ -123,7 +133,7 @@ def extract_symbols(path: str, source: bytes, grammar: Grammar, parser: Parser) 
         )
         for f, kind in zip(found, kinds, strict=True)
     )
-    names, counts = count_identifiers(source)
+    names, counts = _sorted_counts(references)
     return FileSymbols(
         path=path, language=grammar.spec.name, definitions=definitions, references=names, reference_counts=counts
     )

@@ -59,20 +59,15 @@ def definers_by_name(index: SymbolIndex) -> dict[str, list[str]]:
     return definers
 
 
-def build_graph(index: SymbolIndex, mentioned: Collection[str]) -> ReferenceGraph:
-    definers = definers_by_name(index)
+def build_graph(
+    index: SymbolIndex, mentioned: Collection[str], definers: dict[str, list[str]] | None = None
+) -> ReferenceGraph:
+    definers = definers_by_name(index) if definers is None else definers
     graph = ReferenceGraph(nodes=sorted(index.files))
     for user in graph.nodes:
-        entry = index.files[user]
-        own = {}
-        for symbol in entry.definitions:  # a file spells each name it defines at least once
-            own[symbol.name] = own.get(symbol.name, 0) + 1
-        for name, count in zip(entry.references, entry.reference_counts or (1,) * len(entry.references), strict=True):
+        for name, uses in index.files[user].uses().items():
             files = definers.get(name)
             if not files or len(files) > MAX_DEFINERS:
-                continue
-            uses = count - own.get(name, 0)
-            if uses <= 0:
                 continue
             weight = identifier_weight(name, mentioned, len(files)) * math.sqrt(uses)
             for definer in files:

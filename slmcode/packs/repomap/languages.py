@@ -9,10 +9,11 @@ JavaScript, so TypeScript and TSX read JavaScript's tags.scm first, as the gramm
 from __future__ import annotations
 
 import importlib
+import posixpath
 from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib import resources
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 from types import MappingProxyType
 
 from tree_sitter import Language, Query
@@ -68,7 +69,7 @@ _BY_EXTENSION: Mapping[str, LanguageSpec] = MappingProxyType(
 
 def language_for_path(path: str) -> LanguageSpec | None:
     """The language a file is written in, by its extension; None when no grammar reads it."""
-    return _BY_EXTENSION.get(PurePosixPath(path).suffix.lower())
+    return _BY_EXTENSION.get(posixpath.splitext(path)[1].lower())
 
 
 def _wheel_tags(import_name: str) -> str:
@@ -89,6 +90,7 @@ class Grammar:
     spec: LanguageSpec
     language: Language
     query: Query
+    has_references: bool  # False: the queries mark no references, extraction falls back to every identifier
 
 
 def load_grammar(spec: LanguageSpec) -> Grammar:
@@ -97,8 +99,10 @@ def load_grammar(spec: LanguageSpec) -> Grammar:
     language = Language(getattr(module, spec.entry)())
     source = query_source(spec)
     query = Query(language, source)
-    # References come from the text (extract.count_identifiers); matching reference patterns would only cost.
+    has_references = False
     for index in range(query.pattern_count):
-        if "@definition." not in source[query.start_byte_for_pattern(index) : query.end_byte_for_pattern(index)]:
-            query.disable_pattern(index)
-    return Grammar(spec=spec, language=language, query=query)
+        pattern = source[query.start_byte_for_pattern(index) : query.end_byte_for_pattern(index)]
+        has_references = has_references or "@reference." in pattern
+        if "@definition." not in pattern and "@reference." not in pattern:
+            query.disable_pattern(index)  # package names, imports: matching them would only cost
+    return Grammar(spec=spec, language=language, query=query, has_references=has_references)

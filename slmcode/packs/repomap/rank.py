@@ -10,34 +10,36 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 
-from slmcode.packs.repomap.graph import MENTIONED_WEIGHT, ReferenceGraph, build_graph
+from slmcode.packs.repomap.graph import MENTIONED_WEIGHT, ReferenceGraph, build_graph, definers_by_name
 from slmcode.packs.repomap.model import RankedSymbol, SymbolIndex
 from slmcode.packs.repomap.query import is_path, query_identifiers
 
 DAMPING = 0.85
 MAX_ITERATIONS = 100
-TOLERANCE = 1e-9
+TOLERANCE = 1e-6
 OWN_FILE_SHARE = 0.01  # of a file's rank, split over its definitions: orders the unreferenced ones
 
 
 def pagerank(graph: ReferenceGraph, restart: dict[str, float], damping: float = DAMPING) -> dict[str, float]:
-    """Power iteration. `restart` (normalised here) is where the walk teleports and where dangling files
-    send their rank; empty means uniform."""
+    """Power iteration, stopping as networkx does (L1 change under N x 1e-6). `restart` (normalised here) is
+    where the walk teleports and where dangling files send their rank; empty means uniform."""
     nodes = graph.nodes
     if not nodes:
         return {}
     total = sum(restart.values())
     teleport = {n: restart.get(n, 0.0) / total for n in nodes} if total > 0 else {n: 1 / len(nodes) for n in nodes}
     out_weight: dict[str, float] = {}
+    for (user, _), weight in graph.edges.items():
+        out_weight[user] = out_weight.get(user, 0.0) + weight
     incoming: dict[str, list[tuple[str, float]]] = {n: [] for n in nodes}
     for (user, definer), weight in sorted(graph.edges.items()):
-        out_weight[user] = out_weight.get(user, 0.0) + weight
-        incoming[definer].append((user, weight))
+        incoming[definer].append((user, weight / out_weight[user]))
+    dangling_nodes = [n for n in nodes if n not in out_weight]
     rank = dict(teleport)
     for _ in range(MAX_ITERATIONS):
-        dangling = sum(rank[n] for n in nodes if n not in out_weight)
+        dangling = sum(rank[n] for n in dangling_nodes)
         new = {
-            n: damping * (sum(rank[u] * w / out_weight[u] for u, w in incoming[n]) + dangling * teleport[n])
+            n: damping * (sum(rank[u] * share for u, share in incoming[n]) + dangling * teleport[n])
             + (1 - damping) * teleport[n]
             for n in nodes
         }
@@ -48,23 +50,29 @@ def pagerank(graph: ReferenceGraph, restart: dict[str, float], damping: float = 
     return rank
 
 
-def restart_weights(index: SymbolIndex, mentions: Collection[str], focus_files: Sequence[str]) -> dict[str, float]:
-    """Equal restart mass for each file the query or the focus points to."""
-    names = {m for m in mentions if not is_path(m)}
-    paths = [m.strip("/") for m in mentions if is_path(m)]
-    chosen = {f for f in focus_files if f in index.files}
-    for path, entry in index.files.items():
-        named = any(path == p or path.endswith("/" + p) or path.startswith(p + "/") for p in paths if p)
-        if named or (names and any(s.name in names for s in entry.definitions)):
-            chosen.add(path)
-    return {path: 1.0 for path in sorted(chosen)}
+def restart_weights(
+    index: SymbolIndex, mentions: Collection[str], focus_files: Sequence[str], definers: dict[str, list[str]]
+) -> dict[str, float]:
+    """Restart mass: 1 for each focus file and each file whose path the query names; each identifier the query
+    mentions adds 1 shared among the files defining it, so a name defined once points harder than `run`."""
+    weights: dict[str, float] = {f: 1.0 for f in focus_files if f in index.files}
+    paths = [m.strip("/") for m in mentions if is_path(m) and m.strip("/")]
+    for path in index.files:
+        if any(path == p or path.endswith("/" + p) or path.startswith(p + "/") for p in paths):
+            weights[path] = weights.get(path, 0.0) + 1.0
+    for name in sorted(m for m in mentions if not is_path(m)):
+        files = definers.get(name, ())
+        for path in files:
+            weights[path] = weights.get(path, 0.0) + 1.0 / len(files)
+    return dict(sorted(weights.items()))
 
 
 def rank_symbols(index: SymbolIndex, *, query: str = "", focus_files: Sequence[str] = ()) -> list[RankedSymbol]:
     """Every definition of the index with a score, best first; ties by path, line, name."""
     mentions = set(query_identifiers(query))
-    graph = build_graph(index, mentions)
-    file_rank = pagerank(graph, restart_weights(index, mentions, focus_files))
+    definers = definers_by_name(index)
+    graph = build_graph(index, mentions, definers)
+    file_rank = pagerank(graph, restart_weights(index, mentions, focus_files, definers))
     out_weight: dict[str, float] = {}
     for (user, _), weight in graph.edges.items():
         out_weight[user] = out_weight.get(user, 0.0) + weight
@@ -79,8 +87,8 @@ def rank_symbols(index: SymbolIndex, *, query: str = "", focus_files: Sequence[s
         own = file_rank[path] * OWN_FILE_SHARE / max(1, len(definitions))
         for symbol in definitions:
             score = flow.get((path, symbol.name), 0.0) + own
-            if symbol.name in mentions:
-                score *= MENTIONED_WEIGHT
+            if symbol.name in mentions:  # what the query names comes first, above what merely relates to it
+                score = max(score * MENTIONED_WEIGHT, file_rank[path])
             ranked.append(RankedSymbol(symbol=symbol, rank=score))
     ranked.sort(key=lambda r: (-r.rank, r.symbol.path, r.symbol.start, r.symbol.name))
     return ranked
