@@ -12,13 +12,13 @@ processes, and each record is one committed transaction (a killed process loses 
 from __future__ import annotations
 
 import json
+import os
 import re
+import socket
 import sqlite3
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -26,95 +26,26 @@ import sqlite_utils
 
 from slmcode.errors import RunNotFoundError
 from slmcode.memory.files import state_dir
+from slmcode.memory.trace_rows import (
+    PACK_TEXT_LIMIT,
+    Event,
+    PackRow,
+    RunRow,
+    clip,
+    encode_data,
+    event_from_row,
+    now,
+    pack_from_row,
+    redacted,
+    run_from_row,
+)
+
+__all__ = ["Event", "PackRow", "RunRow", "TraceStore"]
 
 TRACE_FILE = "trace.sqlite"
-TEXT_LIMIT = 4_000  # evidence, summaries, each string inside event data
-PACK_TEXT_LIMIT = 64_000
-DATA_LIMIT = 16_000  # one event's data, as JSON
 BUSY_TIMEOUT_S = 30.0
 RESUMABLE = ("running", "interrupted")
 LATEST_FIRST = "ORDER BY started DESC, rowid DESC"  # rowid: runs started in the same millisecond
-SECRET_KEYS = frozenset({"api_key"})
-URL_PASSWORD = re.compile(r"(://[^:/@\s]+:)[^@\s]+@")
-
-
-@dataclass(frozen=True)
-class RunRow:
-    run_id: str
-    query: str
-    status: str
-    started: str
-    finished: str | None
-    model: str
-    outcome: str
-    workspace: str = ""
-
-
-@dataclass(frozen=True)
-class Event:
-    run_id: str
-    seq: int
-    ts: str
-    kind: str
-    role: str | None
-    task_id: str | None
-    data: dict[str, Any]
-
-
-@dataclass(frozen=True)
-class PackRow:
-    run_id: str
-    seq: int
-    ts: str
-    role: str
-    task_id: str | None
-    tokens: int
-    budget: int
-    sections: list[tuple[str, int]]
-    hash: str
-    text: str
-
-
-def now() -> str:
-    return datetime.now(UTC).isoformat(timespec="milliseconds")
-
-
-def clip(text: str, limit: int = TEXT_LIMIT) -> str:
-    """Cut text to `limit` characters and say how much was cut, so a reader knows it is partial."""
-    if len(text) <= limit:
-        return text
-    return f"{text[:limit]}…[+{len(text) - limit} chars]"
-
-
-def bounded(value: Any) -> Any:
-    """The value with every string clipped: one huge tool output must not bloat the trace."""
-    if isinstance(value, str):
-        return clip(value)
-    if isinstance(value, dict):
-        return {str(k): bounded(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [bounded(v) for v in value]
-    return value
-
-
-def encode_data(data: dict[str, Any]) -> str:
-    text = json.dumps(bounded(data), default=str, sort_keys=True)
-    if len(text) > DATA_LIMIT:
-        text = json.dumps({"truncated": True, "preview": clip(text, TEXT_LIMIT)})
-    return text
-
-
-def redacted(settings: dict[str, Any]) -> dict[str, Any]:
-    """Settings as stored: no API key, no password inside a database URL."""
-    out: dict[str, Any] = {}
-    for key, value in settings.items():
-        if key in SECRET_KEYS and value:
-            out[key] = "***"
-        elif isinstance(value, str):
-            out[key] = URL_PASSWORD.sub(r"\1***@", value)
-        else:
-            out[key] = value
-    return out
 
 
 def create_schema(db: sqlite_utils.Database) -> None:
@@ -130,6 +61,8 @@ def create_schema(db: sqlite_utils.Database) -> None:
             "outcome": str,
             "started": str,
             "finished": str,
+            "pid": int,
+            "host": str,
         },
         pk="run_id",
         if_not_exists=True,
@@ -223,10 +156,19 @@ class TraceStore:
         """Record a new run, or mark a resumed one running again (its query and start time stay)."""
         with self._writing() as conn:
             conn.execute(
-                "INSERT INTO runs (run_id, query, workspace, model, settings, status, outcome, started, finished) "
-                "VALUES (?, ?, ?, ?, ?, 'running', '', ?, NULL) "
-                "ON CONFLICT(run_id) DO UPDATE SET status = 'running', finished = NULL",
-                (run_id, clip(query), str(workspace), model, json.dumps(redacted(settings), default=str), now()),
+                "INSERT INTO runs (run_id, query, workspace, model, settings, status, outcome, started, finished, "
+                "pid, host) VALUES (?, ?, ?, ?, ?, 'running', '', ?, NULL, ?, ?) ON CONFLICT(run_id) DO UPDATE "
+                "SET status = 'running', finished = NULL, pid = excluded.pid, host = excluded.host",
+                (
+                    run_id,
+                    clip(query),
+                    str(workspace),
+                    model,
+                    json.dumps(redacted(settings), default=str),
+                    now(),
+                    os.getpid(),
+                    socket.gethostname(),
+                ),
             )
         self.record_event(run_id, "run_started", {"query": query, "model": model})
 
@@ -322,7 +264,7 @@ class TraceStore:
     def runs(self) -> list[RunRow]:
         """Every run, the latest first."""
         rows = self._rows(f"SELECT * FROM runs {LATEST_FIRST}")
-        return [_run_row(r) for r in rows]
+        return [run_from_row(r) for r in rows]
 
     def run(self, run_id: str) -> RunRow:
         """One run by its id or a unique prefix of it; RunNotFoundError otherwise."""
@@ -332,7 +274,7 @@ class TraceStore:
         )
         exact = [r for r in rows if r["run_id"] == run_id]
         if exact or len(rows) == 1:
-            return _run_row((exact or rows)[0])
+            return run_from_row((exact or rows)[0])
         if rows:
             raise RunNotFoundError(f"run id '{run_id}' is ambiguous: {', '.join(r['run_id'] for r in rows[:5])}")
         raise RunNotFoundError(f"no run '{run_id}' in {self.path}")
@@ -344,18 +286,12 @@ class TraceStore:
 
     def timeline(self, run_id: str) -> list[Event]:
         rows = self._rows("SELECT * FROM events WHERE run_id = ? ORDER BY seq", (run_id,))
-        return [
-            Event(
-                run_id=r["run_id"],
-                seq=r["seq"],
-                ts=r["ts"],
-                kind=r["kind"],
-                role=r["role"],
-                task_id=r["task_id"],
-                data=json.loads(r["data"]),
-            )
-            for r in rows
-        ]
+        return [event_from_row(r) for r in rows]
+
+    def pack_roles(self, run_id: str) -> list[str]:
+        """The roles that received a pack in the run, in name order."""
+        rows = self._rows("SELECT DISTINCT role FROM packs WHERE run_id = ? ORDER BY role", (run_id,))
+        return [r["role"] for r in rows]
 
     def pack(self, run_id: str, role: str, task_id: str | None = None) -> PackRow | None:
         """The last pack `role` received in the run (for `task_id`, when given)."""
@@ -367,33 +303,8 @@ class TraceStore:
         rows = self._rows(sql + " ORDER BY p.seq DESC LIMIT 1", params)
         if not rows:
             return None
-        r = rows[0]
-        return PackRow(
-            run_id=r["run_id"],
-            seq=r["seq"],
-            ts=r["ts"],
-            role=r["role"],
-            task_id=r["task_id"],
-            tokens=r["tokens"],
-            budget=r["budget"],
-            hash=r["hash"],
-            text=r["text"],
-            sections=[(str(name), int(n)) for name, n in json.loads(r["sections"])],
-        )
+        return pack_from_row(rows[0])
 
 
 def _like_prefix(prefix: str) -> str:
     return re.sub(r"([\\%_])", r"\\\1", prefix) + "%"
-
-
-def _run_row(r: dict[str, Any]) -> RunRow:
-    return RunRow(
-        run_id=r["run_id"],
-        query=r["query"],
-        status=r["status"],
-        started=r["started"],
-        finished=r["finished"],
-        model=r["model"],
-        outcome=r["outcome"] or "",
-        workspace=r["workspace"],
-    )

@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from slmcode.errors import RunNotFoundError
-from slmcode.memory.trace import PACK_TEXT_LIMIT, TEXT_LIMIT, TraceStore
+from slmcode.memory.trace import TraceStore
+from slmcode.memory.trace_rows import PACK_TEXT_LIMIT, TEXT_LIMIT
 
 
 def started(store: TraceStore, run_id: str, query: str = "add greet()") -> None:

@@ -1,0 +1,121 @@
+"""How `slmcode status` and `slmcode trace` show runs and events: one short line per event, times relative
+to the run's start, whether a run marked running is really still alive, and the Rich tables that hold them."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+from datetime import datetime
+from typing import Any
+
+from rich.console import Group
+from rich.table import Table
+from rich.text import Text
+
+from slmcode.memory.trace_rows import Event, PackRow, RunRow
+
+LINE_LIMIT = 160
+
+
+def first_line(text: str, limit: int = LINE_LIMIT) -> str:
+    line = text.strip().splitlines()[0] if text.strip() else ""
+    return line if len(line) <= limit else line[: limit - 1] + "…"
+
+
+def elapsed(start: str, ts: str) -> str:
+    """`ts` as seconds after `start`, e.g. '+12.3s'."""
+    seconds = (datetime.fromisoformat(ts) - datetime.fromisoformat(start)).total_seconds()
+    return f"+{seconds:.1f}s"
+
+
+def compact(data: Any) -> str:
+    return json.dumps(data, sort_keys=True, separators=(",", ":"), default=str)
+
+
+def describe(event: Event) -> str:
+    """One line saying what happened, in the words of the event's kind."""
+    d = event.data
+    if d.get("truncated"):
+        return "(too large to keep; truncated) " + first_line(str(d.get("preview", "")))
+    if event.kind == "run_started":
+        return first_line(str(d.get("query", "")))
+    if event.kind == "run_finished":
+        return first_line(f"{d.get('status')}: {d.get('outcome', '')}")
+    if event.kind == "pack":
+        sections = ", ".join(f"{name} {tokens}" for name, tokens in d.get("sections", []))
+        return first_line(f"{d.get('tokens')}/{d.get('budget')} tokens, hash {str(d.get('hash'))[:10]}: {sections}")
+    if event.kind == "model_call":
+        failed = "" if d.get("ok") else ", FAILED"
+        return (
+            f"{d.get('latency_ms', 0):.0f} ms, prompt {d.get('prompt_tokens')} "
+            f"+ completion {d.get('completion_tokens')} tokens{failed}"
+        )
+    if event.kind == "tool_call":
+        outcome = "ok" if d.get("ok") else "error"
+        return first_line(f"{d.get('name')}({compact(d.get('args', {}))}) {outcome}: {d.get('summary', '')}")
+    if event.kind == "verdict":
+        evidence = first_line(str(d.get("evidence", "")), 60)
+        return first_line(f"{d.get('status')} {d.get('criterion')}" + (f": {evidence}" if evidence else ""))
+    return first_line(compact(d))
+
+
+def process_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)  # signal 0: checks existence, sends nothing
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # it exists, owned by someone else
+    return True
+
+
+def shown_status(run: RunRow) -> str:
+    """The recorded status, except a 'running' run whose process is gone on this machine: it was killed."""
+    if run.status != "running" or run.pid is None or run.host != socket.gethostname():
+        return run.status
+    return "running" if process_alive(run.pid) else "stopped"
+
+
+STATUS_STYLE = {"done": "green", "failed": "red", "running": "yellow", "stopped": "magenta", "interrupted": "magenta"}
+
+
+def runs_table(runs: list[RunRow]) -> Table:
+    table = Table("run", "status", "started", "took", "model", "task", "outcome")
+    for run in runs:
+        status = shown_status(run)
+        table.add_row(
+            run.run_id,
+            f"[{STATUS_STYLE.get(status, 'white')}]{status}[/]",
+            run.started[:19].replace("T", " "),
+            elapsed(run.started, run.finished) if run.finished else "",
+            run.model,
+            Text(first_line(run.query, 60)),
+            Text(first_line(run.outcome, 60)),
+        )
+    return table
+
+
+def timeline_table(events: list[Event]) -> Table:
+    table = Table("#", "time", "kind", "role", "task", "what")
+    start = events[0].ts if events else ""
+    for event in events:
+        table.add_row(
+            str(event.seq),
+            elapsed(start, event.ts),
+            event.kind,
+            event.role or "",
+            event.task_id or "",
+            Text(describe(event)),  # Text: brackets in tool output are not Rich markup
+        )
+    return table
+
+
+def pack_header(pack: PackRow) -> Group:
+    """Which pack this is, its size against the budget, and the tokens of each section."""
+    whose = f"{pack.role} pack" + (f" for task {pack.task_id}" if pack.task_id else "")
+    summary = f"{whose}: {pack.tokens}/{pack.budget} tokens, hash {pack.hash}, event #{pack.seq} at {pack.ts}"
+    table = Table("section", "tokens")
+    for name, tokens in pack.sections:
+        table.add_row(name, str(tokens))
+    return Group(Text(summary), table)
