@@ -95,14 +95,20 @@ def _dotted(loc: tuple[int | str, ...]) -> str:
 
 def parse_blocks(text: str, source: str) -> list[Block]:
     """Every non-empty document of a YAML text as a block."""
+    # One pass keeps each document's node (for line numbers) next to its data; libyaml when present.
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)(text)
+    pairs: list[tuple[Any, yaml.Node]] = []
     try:
-        documents = list(yaml.safe_load_all(text))
-        nodes = list(yaml.compose_all(text, Loader=yaml.SafeLoader))
+        while loader.check_node():
+            node = loader.get_node()
+            pairs.append((loader.construct_document(node), node))
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         problem = getattr(exc, "problem", None) or "not valid YAML"
         raise BlockError(f"{_where(source, mark.line + 1 if mark else None)}: broken YAML ({problem})") from None
-    return [parse_block(d, n, source) for d, n in zip(documents, nodes, strict=True) if d is not None]
+    finally:
+        loader.dispose()
+    return [parse_block(data, node, source) for data, node in pairs if data is not None]
 
 
 def load_block_file(path: Path) -> list[Block]:
