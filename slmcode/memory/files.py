@@ -62,12 +62,19 @@ def read_text(path: Path) -> str:
         return ""
 
 
-def sweep_stale_temps(folder: Path) -> list[Path]:
-    """Delete temp files a killed writer left behind. Only call while holding the memory lock:
-    then no live writer owns any of them."""
-    if not folder.is_dir():
-        return []
-    stale = sorted(p for p in folder.rglob(f".*{TEMP_SUFFIX}") if p.is_file())
+def temp_pattern(relative: str) -> str:
+    """The glob matching temp files atomic_write_text leaves for `relative` (a path or glob under a folder)."""
+    folder, _, name = relative.rpartition("/")
+    return f"{folder}/.{name}.*{TEMP_SUFFIX}" if folder else f".{name}.*{TEMP_SUFFIX}"
+
+
+def sweep_stale_temps(folder: Path, targets: list[str]) -> list[Path]:
+    """Delete temp files a killed writer left behind for `targets` (globs relative to `folder`).
+
+    Only call while holding the memory lock, and only for files written under it: then no live writer
+    owns any of them. Other files' temps in the folder are not ours to touch.
+    """
+    stale = sorted({p for target in targets for p in folder.glob(temp_pattern(target)) if p.is_file()})
     for path in stale:
         path.unlink(missing_ok=True)
     return stale

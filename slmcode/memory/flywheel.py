@@ -29,6 +29,9 @@ from slmcode.memory.skills_store import (
 
 Convention = tuple[str, str, str]  # (name, description, body)
 
+# Every file written under the memory lock, as globs under .slmcode/ (for sweeping a killed run's temps).
+LOCKED_FILES = [MEMORY_FILE, CONTEXT_FILE, SKILLS_INDEX, f"{LEARNED_DIR.as_posix()}/*/{SKILL_FILE}", "sessions/*.json"]
+
 
 @dataclass(frozen=True)
 class MemorySnapshot:
@@ -81,7 +84,7 @@ def record_learning(
     now = now or datetime.now(UTC)
     written: list[Path] = []
     with memory_lock(workspace) as state:
-        sweep_stale_temps(state)
+        sweep_stale_temps(state, LOCKED_FILES)
         memory_path = state / MEMORY_FILE
         _write_if_changed(memory_path, updated_memory(read_text(memory_path), lessons), written)
 

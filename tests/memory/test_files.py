@@ -97,11 +97,14 @@ def test_killing_the_learn_step_mid_write_leaves_every_memory_file_whole(tmp_pat
 def test_stale_temp_files_are_swept_under_the_lock(tmp_path: Path) -> None:
     state = tmp_path / ".slmcode"
     state.mkdir()
-    stale = state / ".MEMORY.md.abc123.tmp"
-    stale.write_text("half a write")
+    (state / "sessions").mkdir()
+    stale = [state / ".MEMORY.md.abc123.tmp", state / "sessions/.run-1.json.x1.tmp"]
+    foreign = state / ".config.yaml.def456.tmp"  # another writer's, not under the memory lock
+    for path in [*stale, foreign]:
+        path.write_text("half a write")
     with memory_lock(tmp_path) as folder:
-        assert sweep_stale_temps(folder) == [stale]
-    assert not stale.exists()
+        assert sweep_stale_temps(folder, ["MEMORY.md", "sessions/*.json"]) == stale
+    assert not any(p.exists() for p in stale) and foreign.exists()
 
 
 def test_lock_is_exclusive_and_times_out_with_a_clear_error(tmp_path: Path) -> None:
