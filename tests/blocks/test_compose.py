@@ -117,3 +117,13 @@ def test_team_budgets_follow_roles_and_agent_shares(ws: Path) -> None:
     assert sorted(budgets) == ["planner", "security-reviewer", "worker"]
     assert budgets["planner"].role_share == 0.7 and budgets["security-reviewer"].role_share == 0.5
     assert budgets["worker"].available > budgets["planner"].available > budgets["security-reviewer"].available
+
+
+def test_a_project_pack_brings_its_agents_and_must_name_real_blocks(ws: Path) -> None:
+    project_block(ws, "pack.yaml", "kind: pack\nid: go\nquality: go\nagents: [security-reviewer]\n"
+                  "detect: {markers: [go.mod], extensions: [.go], priority: 99}\n")  # fmt: skip
+    resolved = resolve_pipeline(ws, Settings(), env(ws))
+    assert "security-reviewer" in resolved.agents and resolved.sources["pack/go"].startswith("project ")
+    project_block(ws, "pack.yaml", "kind: pack\nid: go\npipeline: lean\ndetect: {markers: [go.mod]}\n")
+    with pytest.raises(BlockError, match=r"pack\.yaml: field 'pipeline': expected a pipeline block id, got 'lean'"):
+        resolve_pipeline(ws, Settings(), env(ws))
