@@ -26,6 +26,8 @@ _DECLARATION_TYPES = frozenset({"method", "singleton_method", "class", "module",
 # C and C++ mark the declarator; its definition is the enclosing function or declaration.
 _DECLARATOR_OWNERS = frozenset({"function_definition", "declaration", "field_declaration", "template_declaration"})
 _CLASS_KINDS = frozenset({"class", "interface", "struct", "enum", "trait", "object"})
+# Go's tags.scm calls every type_spec a type; what it declares says more.
+_TYPE_BODIES = {"struct_type": "struct", "interface_type": "interface"}
 
 
 class ParseFailure(Exception):
@@ -75,7 +77,10 @@ def _tags(grammar: Grammar, root: Node) -> tuple[list[_Found], Counter[bytes]]:
                     # the more specific one, as in tree-sitter's own tags tool.
                     if seen is None or pattern < seen.pattern:
                         text = (name_node.text or b"").decode("utf-8", "replace")
-                        by_name_node[key] = _Found(text, kind, _owner(name_node, marked), name_node, pattern)
+                        owner = _owner(name_node, marked)
+                        body = owner.child_by_field_name("type") if kind == "type" else None
+                        refined = _TYPE_BODIES.get(body.type, kind) if body is not None else kind
+                        by_name_node[key] = _Found(text, refined, owner, name_node, pattern)
     return [by_name_node[key] for key in sorted(by_name_node)], references
 
 

@@ -17,6 +17,7 @@ from slmcode.packs.repomap.query import is_path, query_identifiers
 DAMPING = 0.85
 MAX_ITERATIONS = 100
 TOLERANCE = 1e-6
+NAMED_BONUS = 1.0
 OWN_FILE_SHARE = 0.01  # of a file's rank, split over its definitions: orders the unreferenced ones
 
 
@@ -50,16 +51,24 @@ def pagerank(graph: ReferenceGraph, restart: dict[str, float], damping: float = 
     return rank
 
 
+def named_files(index: SymbolIndex, mentions: Collection[str]) -> list[str]:
+    """Files whose path (or a folder of it, or a path suffix such as `cli.py`) the query mentions."""
+    paths = [m.strip("/") for m in mentions if is_path(m) and m.strip("/")]
+    return [
+        path
+        for path in sorted(index.files)
+        if any(path == p or path.endswith("/" + p) or path.startswith(p + "/") for p in paths)
+    ]
+
+
 def restart_weights(
     index: SymbolIndex, mentions: Collection[str], focus_files: Sequence[str], definers: dict[str, list[str]]
 ) -> dict[str, float]:
     """Restart mass: 1 for each focus file and each file whose path the query names; each identifier the query
     mentions adds 1 shared among the files defining it, so a name defined once points harder than `run`."""
     weights: dict[str, float] = {f: 1.0 for f in focus_files if f in index.files}
-    paths = [m.strip("/") for m in mentions if is_path(m) and m.strip("/")]
-    for path in index.files:
-        if any(path == p or path.endswith("/" + p) or path.startswith(p + "/") for p in paths):
-            weights[path] = weights.get(path, 0.0) + 1.0
+    for path in named_files(index, mentions):
+        weights[path] = weights.get(path, 0.0) + 1.0
     for name in sorted(m for m in mentions if not is_path(m)):
         files = definers.get(name, ())
         for path in files:
@@ -81,14 +90,18 @@ def rank_symbols(index: SymbolIndex, *, query: str = "", focus_files: Sequence[s
         for name, weight in carried:
             key = (definer, name)
             flow[key] = flow.get(key, 0.0) + file_rank[user] * weight / out_weight[user]
+    named = set(named_files(index, mentions))
     ranked: list[RankedSymbol] = []
     for path in graph.nodes:
         definitions = index.files[path].definitions
         own = file_rank[path] * OWN_FILE_SHARE / max(1, len(definitions))
         for symbol in definitions:
             score = flow.get((path, symbol.name), 0.0) + own
-            if symbol.name in mentions:  # what the query names comes first, above what merely relates to it
-                score = max(score * MENTIONED_WEIGHT, file_rank[path])
+            # What the query names comes first: ranks sum to 1, so a whole unit more puts it above the rest.
+            if symbol.name in mentions:
+                score = score * MENTIONED_WEIGHT + NAMED_BONUS
+            elif path in named:
+                score += NAMED_BONUS
             ranked.append(RankedSymbol(symbol=symbol, rank=score))
     ranked.sort(key=lambda r: (-r.rank, r.symbol.path, r.symbol.start, r.symbol.name))
     return ranked
