@@ -1,0 +1,205 @@
+"""Localisation benchmark: does the pack built from a change's description hold the lines the change touched?
+
+For every non-merge commit of the given git repositories (default: this one) the parent tree is exported to a
+temporary folder, the commit message is the query, and three contexts of the same token budget are built:
+  pack        build_pack("worker", query=message, budget_tokens=B) with the real repo map
+  bm25-files  BM25 over whole files, best first, until B is full (the last file cut to fit)
+  bm25-chunks BM25 over 40-line chunks, best first, until B is full (the last chunk cut to fit)
+All three see the same candidate files: those the repo map indexes at the parent (code files). A hunk counts
+when its file exists at the parent and is a candidate; its parent lines are [start, start+len-1], or, for a
+pure insertion, the two lines around the insertion point.
+  hunk recall  share of hunks with at least one parent line inside the context's code
+  hunk cover   share of hunks with all their parent lines inside the context's code
+  file recall  share of (commit, touched file) pairs with some code of that file in the context
+
+Usage: python bench/localization.py [REPO ...] [--budgets 2000,4000,8000] [--limit N]
+Prints a table; nothing here is a test and nothing asserts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import re
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from rank_bm25 import BM25Okapi
+
+from slmcode.config import Settings
+from slmcode.packs.builder import build_pack
+from slmcode.packs.lexical import terms
+from slmcode.packs.repomap.build import load_index
+from slmcode.packs.tokens import default_counter
+
+CHUNK_LINES = 40
+SYSTEM_PROMPT = "You are the worker of a small coding team. Make the change the task asks for."
+_HUNK_RE = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+\d+(?:,\d+)? @@", re.MULTILINE)
+
+
+@dataclass(frozen=True)
+class Hunk:
+    path: str
+    start: int
+    end: int
+
+
+@dataclass(frozen=True)
+class Change:
+    repo: Path
+    sha: str
+    parent: str
+    message: str
+    hunks: tuple[Hunk, ...]
+
+
+def git(repo: Path, *args: str) -> str:
+    return subprocess.run(["git", "-C", str(repo), *args], check=True, capture_output=True, text=True).stdout
+
+
+def changes(repo: Path) -> list[Change]:
+    found = []
+    for line in git(repo, "log", "--no-merges", "--format=%H %P").splitlines():
+        parts = line.split()
+        if len(parts) != 2:
+            continue  # the root commit has no parent to localise against
+        sha, parent = parts
+        message = git(repo, "log", "-1", "--format=%B", sha).strip()
+        hunks: list[Hunk] = []
+        diff = git(repo, "diff", "-U0", "--no-renames", "--diff-filter=M", parent, sha)
+        for file_diff in re.split(r"^diff --git ", diff, flags=re.MULTILINE)[1:]:
+            path_match = re.search(r"^--- a/(.+)$", file_diff, re.MULTILINE)
+            if path_match is None:
+                continue
+            for m in _HUNK_RE.finditer(file_diff):
+                start, length = int(m.group(1)), int(m.group(2) or "1")
+                hunks.append(Hunk(path_match.group(1), max(1, start), start + 1 if length == 0 else start + length - 1))
+        found.append(Change(repo, sha, parent, message, tuple(hunks)))
+    return found
+
+
+def export(repo: Path, sha: str, target: Path) -> None:
+    data = subprocess.run(["git", "-C", str(repo), "archive", sha], check=True, capture_output=True).stdout
+    with tarfile.open(fileobj=io.BytesIO(data)) as archive:
+        archive.extractall(target, filter="data")
+
+
+def read_lines(root: Path, path: str) -> list[str]:
+    return (root / path).read_text(encoding="utf-8", errors="replace").splitlines()
+
+
+def fill(units: list[tuple[str, int, int]], root: Path, budget: int) -> dict[str, list[tuple[int, int]]]:
+    """Take (path, start, end) units in order until `budget` tokens are used; the last one cut to fit."""
+    counter = default_counter()
+    used = 0
+    shown: dict[str, list[tuple[int, int]]] = {}
+    for path, start, end in units:
+        lines = read_lines(root, path)[start - 1 : end]
+        text = f"### {path}\n" + "\n".join(lines)
+        cost = counter.count(text) + 2
+        if used + cost > budget:
+            low, high = 0, len(lines)
+            while low < high:  # longest head that fits
+                mid = (low + high + 1) // 2
+                if counter.count(f"### {path}\n" + "\n".join(lines[:mid])) + 2 <= budget - used:
+                    low = mid
+                else:
+                    high = mid - 1
+            if low:
+                shown.setdefault(path, []).append((start, start + low - 1))
+            break
+        used += cost
+        shown.setdefault(path, []).append((start, end))
+    return shown
+
+
+def bm25_files(root: Path, paths: list[str], query: str, budget: int) -> dict[str, list[tuple[int, int]]]:
+    docs = [terms(p.replace("/", " ")) + terms("\n".join(read_lines(root, p))) for p in paths]
+    scores = BM25Okapi(docs).get_scores(terms(query))
+    ranked = sorted(range(len(paths)), key=lambda i: (-scores[i], paths[i]))
+    return fill([(paths[i], 1, max(1, len(read_lines(root, paths[i])))) for i in ranked], root, budget)
+
+
+def bm25_chunks(root: Path, paths: list[str], query: str, budget: int) -> dict[str, list[tuple[int, int]]]:
+    units = []
+    for p in paths:
+        n = len(read_lines(root, p))
+        units += [(p, s, min(n, s + CHUNK_LINES - 1)) for s in range(1, n + 1, CHUNK_LINES)]
+    docs = [terms(p.replace("/", " ")) + terms("\n".join(read_lines(root, p)[s - 1 : e])) for p, s, e in units]
+    scores = BM25Okapi(docs).get_scores(terms(query))
+    ranked = sorted(range(len(units)), key=lambda i: (-scores[i], units[i]))
+    return fill([units[i] for i in ranked], root, budget)
+
+
+def score(hunks: list[Hunk], shown: dict[str, list[tuple[int, int]]]) -> tuple[int, int, set[str]]:
+    """(hunks touched, hunks covered, files shown among the hunks' files)."""
+    def inside(line: int, path: str) -> bool:
+        return any(s <= line <= e for s, e in shown.get(path, []))
+
+    touched = sum(any(inside(n, h.path) for n in range(h.start, h.end + 1)) for h in hunks)
+    whole = sum(all(inside(n, h.path) for n in range(h.start, h.end + 1)) for h in hunks)
+    return touched, whole, {h.path for h in hunks if h.path in shown}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("repos", nargs="*", default=[str(Path(__file__).resolve().parents[1])])
+    parser.add_argument("--budgets", default="2000,4000,8000")
+    parser.add_argument("--limit", type=int, default=0)
+    args = parser.parse_args()
+    budgets = [int(b) for b in args.budgets.split(",")]
+    methods = ("pack", "bm25-files", "bm25-chunks")
+    totals = {(m, b): [0, 0, 0] for m in methods for b in budgets}  # touched, covered, files
+    n_hunks = n_files = n_changes = skipped_hunks = 0
+    settings = Settings()
+    started = time.perf_counter()
+    for repo in args.repos:
+        todo = [c for c in changes(Path(repo)) if c.hunks]
+        for change in todo[: args.limit or None]:
+            with tempfile.TemporaryDirectory() as folder:
+                root = Path(folder)
+                export(change.repo, change.parent, root)
+                index = load_index(root, settings)
+                paths = sorted(index.files)
+                hunks = [h for h in change.hunks if h.path in index.files]
+                skipped_hunks += len(change.hunks) - len(hunks)
+                if not hunks:
+                    continue
+                n_changes += 1
+                n_hunks += len(hunks)
+                n_files += len({h.path for h in hunks})
+                for budget in budgets:
+                    pack = build_pack("worker", settings=settings, workspace=root, query=change.message,
+                                      system_prompt=SYSTEM_PROMPT, index=index, budget_tokens=budget)
+                    shown_pack: dict[str, list[tuple[int, int]]] = {}
+                    for e in pack.excerpts:
+                        shown_pack.setdefault(e.path, []).append((e.start, e.end))
+                    contexts = {
+                        "pack": shown_pack,
+                        "bm25-files": bm25_files(root, paths, change.message, budget),
+                        "bm25-chunks": bm25_chunks(root, paths, change.message, budget),
+                    }
+                    for method, shown in contexts.items():
+                        touched, whole, files = score(hunks, shown)
+                        row = totals[(method, budget)]
+                        row[0] += touched
+                        row[1] += whole
+                        row[2] += len(files)
+            print(f"  {change.sha[:8]} {len(hunks):3d} hunks  {change.message.splitlines()[0][:70]}", file=sys.stderr)
+    print(f"changes {n_changes}, hunks {n_hunks} (+{skipped_hunks} outside the indexed files, not counted), "
+          f"touched files {n_files}; {time.perf_counter() - started:.0f} s")
+    print(f"{'budget':>6}  {'method':<12} {'hunk recall':>11} {'hunk cover':>10} {'file recall':>11}")
+    for budget in budgets:
+        for method in methods:
+            touched, whole, files = totals[(method, budget)]
+            print(f"{budget:>6}  {method:<12} {touched / max(1, n_hunks):>11.3f} {whole / max(1, n_hunks):>10.3f} "
+                  f"{files / max(1, n_files):>11.3f}")
+
+
+if __name__ == "__main__":
+    main()
