@@ -68,13 +68,24 @@ def test_selected_excerpts_hold_the_lines_the_query_names_with_their_real_number
     counter = default_counter()
     sources = [source()]
     candidates = rank_candidates(sources, "apply_discount rounds the wrong way")
-    excerpts = select_excerpts(sources, candidates, budget=400, counter=counter)
+    excerpts = select_excerpts(sources, candidates, budget=400, counter=counter, breadth_share=1.0)
     shown = {n: line for e in excerpts for n, line in numbered(e.text).items()}
     assert shown[50] == "def apply_discount(order, rate):"
     assert shown[90] == "    value = apply_discount(order, 0.1)"
     assert [(e.start, e.end) for e in excerpts] == [(47, 56), (85, 95)]  # widened to their definitions
     assert all(counter.count(e.text) == e.tokens for e in excerpts)
     assert sum(e.tokens for e in excerpts) <= 400
+
+
+def test_leftover_budget_deepens_the_chosen_file_up_to_the_whole_file() -> None:
+    counter = default_counter()
+    sources = [source()]
+    candidates = rank_candidates(sources, "apply_discount rounds the wrong way")
+    narrow = select_excerpts(sources, candidates, budget=400, counter=counter, breadth_share=0.4)
+    assert sum(e.end - e.start + 1 for e in narrow) > 21  # grown beyond the two definitions
+    assert sum(e.tokens for e in narrow) <= 400
+    whole = select_excerpts(sources, candidates, budget=5000, counter=counter)
+    assert [(e.start, e.end) for e in whole] == [(1, 120)]
 
 
 def test_excerpts_never_exceed_their_budget() -> None:
