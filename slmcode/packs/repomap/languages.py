@@ -2,7 +2,8 @@
 
 Each wheel ships its own queries/tags.scm and we use it as is. Our own .scm in ./queries/ only fill a gap:
 a language whose wheel ships no tags.scm (Kotlin), or definitions a wheel's tags.scm leaves out that
-ctags reports (named `<language>-extra.scm`). TypeScript's tags.scm holds only what TypeScript adds to
+ctags reports (`<language>-extra.scm`: Java constructors, enums and records; TypeScript enums and type
+aliases; Go interface methods; Rust trait method signatures). TypeScript's tags.scm holds only what TypeScript adds to
 JavaScript, so TypeScript and TSX read JavaScript's tags.scm first, as the grammar itself extends it.
 """
 
@@ -35,7 +36,7 @@ class LanguageSpec:
 
 LANGUAGES: tuple[LanguageSpec, ...] = (
     LanguageSpec("python", (".py", ".pyi"), "tree_sitter_python", "language", ("tree_sitter_python",)),
-    LanguageSpec("go", (".go",), "tree_sitter_go", "language", ("tree_sitter_go",)),
+    LanguageSpec("go", (".go",), "tree_sitter_go", "language", ("tree_sitter_go",), ("go-extra.scm",)),
     LanguageSpec(
         "javascript", (".js", ".jsx", ".mjs", ".cjs"), "tree_sitter_javascript", "language",
         ("tree_sitter_javascript",),
@@ -48,7 +49,7 @@ LANGUAGES: tuple[LanguageSpec, ...] = (
         "tsx", (".tsx",), "tree_sitter_typescript", "language_tsx",
         ("tree_sitter_javascript", "tree_sitter_typescript"), ("typescript-extra.scm",),
     ),
-    LanguageSpec("rust", (".rs",), "tree_sitter_rust", "language", ("tree_sitter_rust",)),
+    LanguageSpec("rust", (".rs",), "tree_sitter_rust", "language", ("tree_sitter_rust",), ("rust-extra.scm",)),
     LanguageSpec("java", (".java",), "tree_sitter_java", "language", ("tree_sitter_java",), ("java-extra.scm",)),
     LanguageSpec("c", (".c", ".h"), "tree_sitter_c", "language", ("tree_sitter_c",)),
     LanguageSpec(

@@ -55,7 +55,7 @@ def test_deleted_and_renamed_files_drop_out(tmp_path: Path) -> None:
     (tmp_path / "store.rs").rename(tmp_path / "kept.rs")
     index, calls = build(tmp_path)
     assert "store.go" not in index and "store.rs" not in index
-    assert index["kept.rs"] == ["Store", "Reader", "put", "load_store", "Mode"]
+    assert index["kept.rs"] == ["Store", "Reader", "get", "put", "load_store", "Mode"]
     assert calls == []  # the renamed file's bytes were known: reused by content hash, not reparsed
     again = load_index(tmp_path, Settings())
     assert all(s.path == "kept.rs" for s in again.files["kept.rs"].definitions)

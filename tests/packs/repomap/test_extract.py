@@ -28,6 +28,7 @@ def test_go_structs_interfaces_methods_functions() -> None:
     assert definitions("store.go") == [
         ("Store", "struct", 3, 5),
         ("Reader", "interface", 7, 9),
+        ("Get", "method", 8, 8),  # an interface's method, from our go-extra.scm
         ("Put", "method", 11, 13),
         ("NewStore", "function", 15, 17),
     ]
@@ -58,6 +59,7 @@ def test_rust_types_traits_methods_functions() -> None:
     assert definitions("store.rs") == [
         ("Store", "class", 1, 3),
         ("Reader", "interface", 5, 7),
+        ("get", "method", 6, 6),  # a trait's method signature, from our rust-extra.scm
         ("put", "method", 10, 12),  # inside impl: a method, not also a function
         ("load_store", "function", 15, 17),
         ("Mode", "class", 19, 22),
