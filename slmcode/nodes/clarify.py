@@ -19,7 +19,8 @@ def clarify(state: RunState, runtime: Runtime[RunContext]) -> dict:
     answer = ask_role(runtime, state, "clarify", Clarification, CLARIFY.format(query=query))
     if answer.value is None:
         prd = PRD(goal=query, requirements=[query])
-        return {"phase": "clarify", "prd": prd, "work_log": [f"clarify: no answer, the request stands as is ({answer.reason})"]}
+        note = f"clarify: no answer, the request stands as is ({answer.reason})"
+        return {"phase": "clarify", "prd": prd, "work_log": [note]}
     requirements = [r.strip() for r in answer.value.requirements if r.strip()] or [query]
     questions = answer.value.questions[:3]
     answers = [f"{q.question} -> {q.recommended}" for q in questions]

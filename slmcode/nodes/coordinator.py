@@ -38,7 +38,7 @@ def coordinate(state: RunState, runtime: Runtime[RunContext]) -> dict:
     if not stuck:
         return {"phase": "coordinator"}
     # Pending tasks none of which can start: their dependencies can never settle (a cycle or a bad id).
-    failed = [t.model_copy(update={"status": "failed", "review_notes": [*t.review_notes, "blocked: unmet dependencies"]})
-              for t in stuck]
+    blocked = "blocked: unmet dependencies"
+    failed = [t.model_copy(update={"status": "failed", "review_notes": [*t.review_notes, blocked]}) for t in stuck]
     return {"phase": "coordinator", "tasks": failed,
             "board_notes": [f"{t.id} blocked by {', '.join(t.depends_on)}" for t in stuck]}

@@ -17,9 +17,10 @@ from slmcode.errors import RepoMapError
 from slmcode.memory.flywheel import read_memory
 from slmcode.nodes.prompts import SYSTEM, TOOL_CONTRACT
 from slmcode.nodes.run_context import RunContext, emit, settings_of, trace_of, workspace_of
+from slmcode.packs.builder import build_pack
 from slmcode.packs.repomap.build import load_index
 from slmcode.packs.repomap.model import SymbolIndex
-from slmcode.packs.taskpack import TaskPack, build_pack
+from slmcode.packs.taskpack import TaskPack
 from slmcode.providers.factory import chat_model
 from slmcode.providers.structured import Structured, ask_structured
 from slmcode.state import RunState, Task
@@ -68,7 +69,7 @@ def pack_for(
     )
     run_id = state["run_id"]
     task_id = task.id if task else None
-    sections = [(s.name, s.tokens) for s in pack.sections]
+    sections = [(name, tokens) for name, tokens, _ in pack.sections]
     trace_of(runtime).record_pack(
         run_id, role=role, task_id=task_id, tokens=pack.tokens, budget=pack.budget, sections=sections,
         hash=pack.hash, text=pack.render(),

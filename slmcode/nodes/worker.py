@@ -32,9 +32,9 @@ from slmcode.packs.profiles import resolve_profile
 from slmcode.packs.skills import discover_skills
 from slmcode.providers.factory import bind_role, chat_model
 from slmcode.state import Task
+from slmcode.tools.context import ToolContext
 from slmcode.tools.repair import repair_tool_calls
 from slmcode.tools.toolset import make_tools, run_tool_call
-from slmcode.tools.context import ToolContext
 
 
 class WorkerInput(TypedDict):

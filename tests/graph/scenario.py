@@ -1,0 +1,87 @@
+"""A scripted team for end-to-end runs: the fake model's answers per role, and a small git repository."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from slmcode.nodes.prompts import SYSTEM
+from tests.fake_llm import FakeLLM, Reply, tool_call
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "calculator"
+
+DIVIDE_BUGGY = '''
+
+def divide(a: float, b: float) -> float:
+    """Return a divided by b."""
+    return a * b
+'''
+MULTIPLY_END = '''    """Return the product of a and b."""
+    return a * b
+'''
+TEST_DIVIDE = '''
+
+def test_divide() -> None:
+    assert ops.divide(6, 3) == 2
+'''
+
+
+def make_repo(root: Path) -> Path:
+    repo = root / "calculator"
+    shutil.copytree(EXAMPLE, repo, ignore=shutil.ignore_patterns(".slmcode", "__pycache__", ".pytest_cache"))
+    env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t",
+           "GIT_COMMITTER_EMAIL": "t@t"}
+    for args in (["init", "-q"], ["add", "-A"], ["commit", "-qm", "init"]):
+        subprocess.run(["git", *args], cwd=repo, check=True, env=env)
+    return repo
+
+
+def python_on_path() -> str:
+    """PATH with this interpreter's folder first, so `python -m pytest` in a verify command finds pytest."""
+    return f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"
+
+
+def js(value: object) -> str:
+    return json.dumps(value)
+
+
+def script_planning(fake: FakeLLM) -> None:
+    fake.on(SYSTEM["clarify"], js({"requirements": ["calc.ops has divide(a, b)"], "questions": []}))
+    fake.on(SYSTEM["scope_judge"], js({"criteria": [
+        {"text": "the tests pass", "priority": "must", "verify": "python -m pytest -q"}]}))
+    fake.on(SYSTEM["planner"], js({"steps": [{"step": "add divide and its test",
+                                              "files": ["calc/ops.py", "tests/test_ops.py"]}]}))
+    fake.on(SYSTEM["splitter"], js({"tasks": [{
+        "title": "Add divide", "description": "Add divide(a, b) to calc/ops.py and a test in tests/test_ops.py",
+        "focus_files": ["calc/ops.py", "tests/test_ops.py"],
+        "criteria": [{"text": "the tests pass", "priority": "must", "verify": "python -m pytest -q"}]}]}))
+    fake.on(SYSTEM["learn"], js({"lessons": ["Run python -m pytest -q after every edit in calc/."]}))
+    fake.on(SYSTEM["reviewer"], js({"approve": True, "notes": []}))
+    fake.on(SYSTEM["escalate"], js({"decision": "give_up", "guidance": ""}))
+
+
+def script_buggy_worker_then_fix(fake: FakeLLM, *, fix: bool = True) -> None:
+    """The worker adds divide with a bug and its test; the corrector fixes the bug (or, fix=False, gives up)."""
+    fake.on(SYSTEM["worker"],
+            Reply(tool_calls=[tool_call("ws_read", path="calc/ops.py")]),
+            Reply(tool_calls=[tool_call("ws_edit", path="calc/ops.py", old_str=MULTIPLY_END,
+                                        new_str=MULTIPLY_END + DIVIDE_BUGGY)]),
+            Reply(tool_calls=[tool_call("ws_read", path="tests/test_ops.py")]),
+            Reply(tool_calls=[tool_call("ws_edit", path="tests/test_ops.py",
+                                        old_str="    assert ops.multiply(4, 3) == 12\n",
+                                        new_str="    assert ops.multiply(4, 3) == 12\n" + TEST_DIVIDE)]),
+            Reply(content="Added divide and its test."))
+    if not fix:
+        fake.on(SYSTEM["corrector"], Reply(content="I cannot fix it."))
+    fake.on(SYSTEM["corrector"],
+            Reply(tool_calls=[tool_call("ws_read", path="calc/ops.py")]),
+            Reply(tool_calls=[tool_call("ws_edit", path="calc/ops.py", old_str='by b."""\n    return a * b',
+                                        new_str='by b."""\n    return a / b')]),
+            Reply(tool_calls=[tool_call("ws_shell", command="python -m pytest -q")]),
+            Reply(content="Fixed divide."))
+    fake.on(SYSTEM["tester"], Reply(tool_calls=[tool_call("ws_shell", command="python -m pytest -q")]),
+            Reply(content="Tests pass."))

@@ -1,0 +1,93 @@
+"""End-to-end runs of the real compiled graph against the scripted model server over HTTP."""
+
+from __future__ import annotations
+
+import itertools
+from pathlib import Path
+
+import pytest
+
+from slmcode import api
+from slmcode.compact.pairs import validate_pairs
+from slmcode.nodes.prompts import SYSTEM
+from tests.fake_llm import FakeLLM
+from tests.graph.scenario import make_repo, python_on_path, script_buggy_worker_then_fix, script_planning
+
+
+@pytest.fixture
+def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("PATH", python_on_path())
+    monkeypatch.setenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")  # the fixture's pytest starts in 0.5 s, not 3
+    return make_repo(tmp_path)
+
+
+def run(fake: FakeLLM, repo: Path, query: str = "Add a divide operation", **settings: object) -> api.RunResult:
+    events: list[dict] = []
+    result = api.run(query, repo, base_url=fake.url, model="qwen2.5-coder:7b", on_event=events.append,
+                     request_retries=0, **settings)
+    result.events = events  # type: ignore[attr-defined]
+    return result
+
+
+def test_a_rejected_first_attempt_is_corrected_and_the_run_ends_done(fake_llm: FakeLLM, repo: Path) -> None:
+    script_planning(fake_llm)
+    script_buggy_worker_then_fix(fake_llm)
+    result = run(fake_llm, repo)
+    assert result.outcome == "done", result.outcome
+    code = next(t for t in result.tasks if t.kind == "code")
+    assert code.status == "done" and code.attempts == 2
+    assert any("check failed" in note for note in code.review_notes)
+    assert [v.status for v in code.verdicts] == ["PASSED"]
+    assert code.files_changed == ["calc/ops.py", "tests/test_ops.py"]
+    assert "return a / b" in (repo / "calc" / "ops.py").read_text()
+    assert result.qa is not None and result.qa.passed
+    phases = [e["phase"] for e in result.events if e["kind"] == "phase"]
+    for phase in ("context", "clarify", "scope_judge", "planner", "splitter", "coordinator", "corrector",
+                  "tester", "qa", "learn"):
+        assert phase in phases
+    assert "Run python -m pytest -q after every edit" in (repo / ".slmcode" / "MEMORY.md").read_text()
+
+
+def test_every_request_fits_and_holds_no_orphan(fake_llm: FakeLLM, repo: Path) -> None:
+    from langchain_core.messages import convert_to_messages
+
+    from slmcode.config import Settings
+    from slmcode.packs.budget import compute_budget
+    from slmcode.packs.tokens import count_message_tokens
+
+    script_planning(fake_llm)
+    script_buggy_worker_then_fix(fake_llm)
+    run(fake_llm, repo)
+    limit = compute_budget(Settings(), "worker", "qwen2.5-coder:7b").prompt_limit
+    for request in fake_llm.requests:
+        assert count_message_tokens(request["messages"]) <= limit
+        assert validate_pairs(convert_to_messages(request["messages"])) == []
+
+
+def test_the_worker_prompt_prefix_is_stable_between_iterations(fake_llm: FakeLLM, repo: Path) -> None:
+    script_planning(fake_llm)
+    script_buggy_worker_then_fix(fake_llm)
+    run(fake_llm, repo)
+    worker = [r["messages"] for r in fake_llm.requests if r["messages"][0]["content"].startswith(SYSTEM["worker"])]
+    assert len(worker) >= 4
+    for before, after in itertools.pairwise(worker):
+        assert after[: len(before)] == before  # each request extends the previous one
+
+
+def test_a_failing_verify_command_ends_failed_honestly(fake_llm: FakeLLM, repo: Path) -> None:
+    script_planning(fake_llm)
+    script_buggy_worker_then_fix(fake_llm, fix=False)
+    result = run(fake_llm, repo, max_retries=1)
+    assert result.status == "failed" and not result.ok
+    code = next(t for t in result.tasks if t.kind == "code")
+    assert code.status == "failed"
+    assert code.verdicts[0].status == "FAILED" and "divide" in code.verdicts[0].evidence
+    assert "failed" in result.outcome and code.id in result.outcome
+
+
+def test_a_model_that_answers_garbage_is_handled(fake_llm: FakeLLM, repo: Path) -> None:
+    fake_llm.default = "I am a banana."
+    result = run(fake_llm, repo, max_retries=2, max_rounds=1)
+    assert result.status == "failed"
+    assert result.outcome.startswith("failed: ")
+    assert all(t.status in ("done", "failed") for t in result.tasks)
