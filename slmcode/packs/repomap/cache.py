@@ -19,7 +19,7 @@ from slmcode.errors import RepoMapError
 from slmcode.packs.repomap.model import FileSymbols, Symbol
 
 # Bump when the extraction or the payload changes: old rows are then dropped, not misread.
-FORMAT_VERSION = "2"
+FORMAT_VERSION = "4"
 OK = "ok"
 FAILED = "failed"
 

@@ -56,6 +56,12 @@ def _owner(name_node: Node, marked: Node) -> Node:
     return node if node.type in _DECLARATOR_OWNERS else marked
 
 
+def _in_module_body(node: Node) -> bool:
+    """Rust's tags.scm calls every function in a declaration_list a method, but a `mod { }` body is one too."""
+    body = node.parent
+    return body is not None and body.type == "declaration_list" and getattr(body.parent, "type", "") == "mod_item"
+
+
 def _tags(grammar: Grammar, root: Node) -> tuple[list[_Found], Counter[bytes]]:
     """Definitions (one per name node) and the names the reference patterns mark, counted."""
     by_name_node: dict[tuple[int, int], _Found] = {}
@@ -78,8 +84,9 @@ def _tags(grammar: Grammar, root: Node) -> tuple[list[_Found], Counter[bytes]]:
                     if seen is None or pattern < seen.pattern:
                         text = (name_node.text or b"").decode("utf-8", "replace")
                         owner = _owner(name_node, marked)
-                        body = owner.child_by_field_name("type") if kind == "type" else None
-                        refined = _TYPE_BODIES.get(body.type, kind) if body is not None else kind
+                        kind_here = "function" if kind == "method" and _in_module_body(owner) else kind
+                        body = owner.child_by_field_name("type") if kind_here == "type" else None
+                        refined = _TYPE_BODIES.get(body.type, kind_here) if body is not None else kind_here
                         by_name_node[key] = _Found(text, refined, owner, name_node, pattern)
     return [by_name_node[key] for key in sorted(by_name_node)], references
 

@@ -2,9 +2,10 @@
 
 Each wheel ships its own queries/tags.scm and we use it as is. Our own .scm in ./queries/ only fill a gap:
 a language whose wheel ships no tags.scm (Kotlin), or definitions a wheel's tags.scm leaves out that
-ctags reports (`<language>-extra.scm`: Java constructors, enums and records; TypeScript enums and type
-aliases; Go interface methods; Rust trait method signatures). TypeScript's tags.scm holds only what TypeScript adds to
-JavaScript, so TypeScript and TSX read JavaScript's tags.scm first, as the grammar itself extends it.
+ctags reports (`<language>-extra.scm`: Java constructors, enums and records; JavaScript private methods;
+TypeScript enums and type aliases; Go interface methods; Rust trait method signatures and associated
+types). TypeScript's tags.scm holds only what TypeScript adds to JavaScript, so TypeScript and TSX read
+JavaScript's tags.scm first, as the grammar itself extends it.
 """
 
 from __future__ import annotations
@@ -39,15 +40,15 @@ LANGUAGES: tuple[LanguageSpec, ...] = (
     LanguageSpec("go", (".go",), "tree_sitter_go", "language", ("tree_sitter_go",), ("go-extra.scm",)),
     LanguageSpec(
         "javascript", (".js", ".jsx", ".mjs", ".cjs"), "tree_sitter_javascript", "language",
-        ("tree_sitter_javascript",),
+        ("tree_sitter_javascript",), ("javascript-extra.scm",),
     ),
     LanguageSpec(
         "typescript", (".ts", ".mts", ".cts"), "tree_sitter_typescript", "language_typescript",
-        ("tree_sitter_javascript", "tree_sitter_typescript"), ("typescript-extra.scm",),
+        ("tree_sitter_javascript", "tree_sitter_typescript"), ("javascript-extra.scm", "typescript-extra.scm"),
     ),
     LanguageSpec(
         "tsx", (".tsx",), "tree_sitter_typescript", "language_tsx",
-        ("tree_sitter_javascript", "tree_sitter_typescript"), ("typescript-extra.scm",),
+        ("tree_sitter_javascript", "tree_sitter_typescript"), ("javascript-extra.scm", "typescript-extra.scm"),
     ),
     LanguageSpec("rust", (".rs",), "tree_sitter_rust", "language", ("tree_sitter_rust",), ("rust-extra.scm",)),
     LanguageSpec("java", (".java",), "tree_sitter_java", "language", ("tree_sitter_java",), ("java-extra.scm",)),
