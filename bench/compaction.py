@@ -199,9 +199,9 @@ def run() -> None:
     started = time.perf_counter()
     batched, slides = [], 0
     for stored in snapshots:
-        view, cuts = request_view(stored, settings=settings, limits=limits, counter=counter)
-        batched.append(view)
-        slides = cuts.slides
+        view = request_view(stored, settings=settings, limits=limits, counter=counter)
+        batched.append(view.messages)
+        slides = view.cuts.slides
     hook_ms = (time.perf_counter() - started) * 1000 / len(snapshots)
     naive = [every_request_view(s, limits, counter) for s in snapshots]
     over = [count_message_tokens(v, counter) for v in naive]

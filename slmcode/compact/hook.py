@@ -25,7 +25,7 @@ from langchain_core.messages import BaseMessage, ToolMessage
 from slmcode.compact.carryover import Carryover, carryover_for
 from slmcode.compact.digest import build_digest
 from slmcode.compact.elision import elide_tool_results
-from slmcode.compact.ladder import compact_transcript
+from slmcode.compact.ladder import LadderResult, compact_transcript
 from slmcode.compact.messages import head_length
 from slmcode.compact.pairs import cut_at_or_before, cut_points, ensure_pairs, require_pairs
 from slmcode.compact.prompts import ELIDED_TOOL_RESULT
@@ -51,6 +51,13 @@ class Cuts:
 
 
 @dataclass(frozen=True)
+class RequestView:
+    messages: list[BaseMessage]
+    cuts: Cuts
+    ladder: LadderResult | None  # set when the cut view was still over the room and went through the ladder
+
+
+@dataclass(frozen=True)
 class Limits:
     room: int  # tokens the request's messages may take
     trigger: int
@@ -66,6 +73,12 @@ def message_room(settings: Settings, window: int) -> int:
     response and tool-schema reserves, as packs.budget computes them."""
     budget = compute_budget(settings, "worker", profile=ModelProfile(settings.model, window, 1, "window", "window"))
     return max(1, budget.prompt_limit - budget.reserve_tools)
+
+
+def limits_for(settings: Settings, window: int, keep: int | None = None) -> Limits:
+    room = message_room(settings, window)
+    trigger = int(room * settings.react_compact_at_percent / 100)
+    return Limits(room=room, trigger=trigger, keep=keep or settings.react_keep_tool_results)
 
 
 def plan_cuts(messages: Sequence[BaseMessage], sizes: Sequence[int], limits: Limits, elided_size: int) -> Cuts:
@@ -137,8 +150,8 @@ def request_view(
     limits: Limits,
     carryover: Carryover | None = None,
     counter: TokenCounter | None = None,
-) -> tuple[list[BaseMessage], Cuts]:
-    """The messages to send for this request, and the cuts that made them."""
+) -> RequestView:
+    """The messages to send for this request, and how they were cut."""
     if not messages:
         raise ValueError("the worker's conversation is empty: there is nothing to send to the model")
     counter = counter or default_counter()
@@ -149,12 +162,19 @@ def request_view(
     view = render_view(
         transcript, cuts, limits, permission_mode=settings.permission, carryover=carryover, counter=counter
     )
+    ladder = None
     if count_message_tokens(view, counter) > limits.room:
         ladder = compact_transcript(
-            view, settings=settings, budget_tokens=limits.room, keep=limits.keep, carryover=carryover, counter=counter
+            view,
+            settings=settings,
+            budget_tokens=limits.room,
+            keep=limits.keep,
+            carryover=carryover,
+            counter=counter,
+            source=transcript,
         )
         view = ladder.messages
-    return require_pairs(view, "pre_model_hook"), cuts
+    return RequestView(require_pairs(view, "pre_model_hook"), cuts, ladder)
 
 
 def make_pre_model_hook(
@@ -163,14 +183,12 @@ def make_pre_model_hook(
     """The hook for a worker on a model with a `window`-token context. It reads state["messages"] and, when
     present, state["carryover"] (a Carryover or its dict; change it only between worker runs, since the
     resume block copies it) and returns {"llm_input_messages": [...]}."""
-    room = message_room(settings, window)
-    limits = Limits(room=room, trigger=int(room * settings.react_compact_at_percent / 100),
-                    keep=keep or settings.react_keep_tool_results)
+    limits = limits_for(settings, window, keep)
 
     def pre_model_hook(state: Mapping[str, Any]) -> dict[str, list[BaseMessage]]:
         raw = state.get("carryover")
         carryover = Carryover.model_validate(raw) if raw is not None else None
-        view, _ = request_view(state["messages"], settings=settings, limits=limits, carryover=carryover)
-        return {"llm_input_messages": view}
+        view = request_view(state["messages"], settings=settings, limits=limits, carryover=carryover)
+        return {"llm_input_messages": view.messages}
 
     return pre_model_hook

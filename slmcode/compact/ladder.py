@@ -13,9 +13,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from langchain_core.messages import BaseMessage
+from langchain_core.messages import BaseMessage, ToolMessage
 
 from slmcode.compact.carryover import Carryover
+from slmcode.compact.elision import is_elided
 from slmcode.compact.pairs import ensure_pairs, require_pairs
 from slmcode.compact.rungs import RUNG_FUNCTIONS, RungContext, RungFailed
 from slmcode.config import Settings
@@ -73,8 +74,10 @@ def compact_transcript(
     carryover: Carryover | None = None,
     keep: int | None = None,
     counter: TokenCounter | None = None,
+    source: Sequence[BaseMessage] | None = None,
 ) -> LadderResult:
-    """Run the ladder until `messages` fit `budget_tokens` with the hysteresis margin to spare."""
+    """Run the ladder until `messages` fit `budget_tokens` with the hysteresis margin to spare. `source` is the
+    stored transcript `messages` were cut from, when they are a view (the digest reads tool results there)."""
     state = state or LadderState()
     counter = counter or default_counter()
     current = require_pairs(ensure_pairs(messages), "ensure_pairs")
@@ -90,6 +93,8 @@ def compact_transcript(
         counter=counter,
         carryover=carryover,
         summarize=summarize,
+        originals={m.tool_call_id: m for m in [*(source or ()), *messages] if isinstance(m, ToolMessage)
+                   and not is_elided(m)},
     )
     breaker = state.breaker_open(settings)
     paused = state.paused_at is not None and tokens < state.paused_at + margin

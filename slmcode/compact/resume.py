@@ -21,6 +21,7 @@ from slmcode.packs.tokens import TokenCounter, count_tokens
 # Upper bound of a resume block: on big windows it need not grow past this to carry the digest and carryover.
 RESUME_MAX_TOKENS = 1000
 DIGEST_SHRINK_STEP = 200  # bytes
+PROTECTED_BLOCKS = frozenset({"task_focus", "plan"})
 
 
 def resume_allowance(budget_tokens: int) -> int:
@@ -39,6 +40,13 @@ def prior_brief(task: BaseMessage | None) -> tuple[str, str]:
     """(kind, brief) left by an earlier compaction in the task message, or ("", "")."""
     data = resume_data(task) if task is not None else {}
     return str(data.get("kind", "")), str(data.get("brief", ""))
+
+
+def prior_resume_text(task: BaseMessage | None) -> str:
+    """The brief and digest an earlier compaction left in the task message, as the compactor should read them."""
+    data = resume_data(task) if task is not None else {}
+    digest = Digest.from_dict(data["digest"]).render() if isinstance(data.get("digest"), dict) else ""
+    return "\n".join(part for part in (str(data.get("brief", "")), digest) if part.strip())
 
 
 def _render_block(brief_kind: str, brief: Sequence[str], digest: Digest, blocks: Sequence[tuple[str, str]]) -> str:
@@ -61,20 +69,22 @@ def resume_message(
     max_tokens: int,
     counter: TokenCounter | None = None,
 ) -> HumanMessage:
-    """The task message with a resume block whose tokens stay within `max_tokens` where trimming allows:
-    brief lines go first (oldest first for condensed lines), then the work log, then digest items, then the
-    other carryover blocks from the last."""
+    """The task message with a resume block whose tokens stay within `max_tokens` where trimming allows.
+    Condensed lines are the cheapest to lose (oldest first); an LLM brief is the dearest (it cost a model
+    call), so it goes last, from its end. In between: carryover blocks from the last (work log first), digest
+    items, and last of all the task focus and the plan."""
     brief_lines = [line for line in brief.splitlines() if line.strip()]
     blocks = carryover.blocks()
     digest_limit = len(digest.render().encode())
+    condensed = brief_kind == "condensed"
     while True:
         block = _render_block(brief_kind, brief_lines, digest, blocks)
         if count_tokens(block, counter) <= max_tokens:
             break
-        if len(brief_lines) > 1:
-            brief_lines.pop(1 if brief_kind == "condensed" else -1)  # condensed: keep the header line
-        elif blocks and blocks[-1][0] == "work_log":
-            blocks.pop()
+        if condensed and len(brief_lines) > 1:
+            brief_lines.pop(1)  # keep the header line
+        elif blocks and blocks[-1][0] not in PROTECTED_BLOCKS:
+            blocks.pop()  # work log, skills, verified work, recent files: the digest overlaps most of them
         elif not digest.is_empty():
             digest_limit -= DIGEST_SHRINK_STEP
             digest = fit_bytes(digest, max(digest_limit, 0))

@@ -4,15 +4,15 @@ smaller well-formed one, or raises RungFailed saying why it could not.
 microcompact  tombstone old tool results and oversized ones
 collapse      head/tail-collapse oversized blocks (message text and string arguments of tool calls)
 condense      replace turns older than the keep window with one line each (capped), the digest and carryover
-summarize     the compactor role's model writes a structured brief of the older turns
+summarize     the compactor role's model writes a structured brief of all but the last few rounds
 truncate      drop the oldest whole rounds until the transcript fits
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 
 from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
 
@@ -32,7 +32,7 @@ from slmcode.compact.prompts import (
     CONDENSED_HEADER,
     CONDENSED_OMITTED,
 )
-from slmcode.compact.resume import prior_brief, resume_allowance, resume_message
+from slmcode.compact.resume import prior_brief, prior_resume_text, resume_allowance, resume_message
 from slmcode.config import Settings
 from slmcode.errors import SlmcodeError
 from slmcode.packs.budget import compute_budget
@@ -59,9 +59,22 @@ class RungContext:
     counter: TokenCounter
     carryover: Carryover | None = None
     summarize: Callable[[str], str] | None = None
+    # Tool results as stored, by tool_call_id: the digest reads exit codes and errors from them even after
+    # an earlier rung (or the hook) tombstoned their content.
+    originals: Mapping[str, ToolMessage] = field(default_factory=dict)
+
+    def original(self, message: BaseMessage) -> BaseMessage:
+        if isinstance(message, ToolMessage):
+            return self.originals.get(message.tool_call_id, message)
+        return message
 
     def tokens(self, messages: Sequence[BaseMessage]) -> int:
         return count_message_tokens(messages, self.counter)
+
+    @property
+    def brief_keep(self) -> int:
+        """Tool results the LLM rung keeps verbatim: fewer than condense keeps, since the brief covers the rest."""
+        return max(1, self.keep // 2)
 
     @property
     def block_tokens(self) -> int:
@@ -152,29 +165,32 @@ def replace_older(messages: list[BaseMessage], ctx: RungContext, start: int, *, 
     head = head_length(messages)
     task = messages[head - 1] if head and messages[head - 1].type == "human" else None
     system = messages[: head - 1] if task is not None else messages[:head]
-    dropped = ([task] if task is not None else []) + messages[head:start]  # the task carries earlier digests
+    # The task message carries earlier digests; tombstoned results are read as they were stored.
+    dropped = ([task] if task is not None else []) + [ctx.original(m) for m in messages[head:start]]
     resume = resume_message(
         task,
         brief_kind=kind,
         brief=brief,
         digest=build_digest(dropped),
-        carryover=carryover_for(messages, permission_mode=ctx.settings.permission, base=ctx.carryover),
+        carryover=carryover_for(
+            [ctx.original(m) for m in messages], permission_mode=ctx.settings.permission, base=ctx.carryover
+        ),
         max_tokens=resume_allowance(ctx.budget_tokens),
         counter=ctx.counter,
     )
     return require_pairs([*system, resume, *messages[start:]], kind)
 
 
-def _older_part(messages: list[BaseMessage], ctx: RungContext) -> tuple[int, int]:
+def _older_part(messages: list[BaseMessage], keep: int) -> tuple[int, int]:
     head = head_length(messages)
-    start = keep_window_start(messages, ctx.keep, floor=head)
+    start = keep_window_start(messages, keep, floor=head)
     if start <= head:
         raise RungFailed("nothing is older than the keep window")
     return head, start
 
 
 def condense(messages: list[BaseMessage], ctx: RungContext) -> list[BaseMessage]:
-    head, start = _older_part(messages, ctx)
+    head, start = _older_part(messages, ctx.keep)
     _, previous = prior_brief(messages[head - 1] if head else None)
     return replace_older(messages, ctx, start, kind="condensed", brief=condensed_brief(previous, messages[head:start]))
 
@@ -220,8 +236,8 @@ def compactor_limit(settings: Settings) -> int:
 def summarize(messages: list[BaseMessage], ctx: RungContext) -> list[BaseMessage]:
     if ctx.summarize is None:
         raise RungFailed("no compactor model")
-    head, start = _older_part(messages, ctx)
-    _, previous = prior_brief(messages[head - 1] if head else None)
+    head, start = _older_part(messages, ctx.brief_keep)
+    previous = prior_resume_text(messages[head - 1] if head else None)
     starts = [head, *(p for p in round_starts(messages, head) if head < p < start)]
 
     def prompt_tokens(first: int) -> int:
