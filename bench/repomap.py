@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -43,9 +44,10 @@ from slmcode.config import Settings
 from slmcode.packs.repomap.build import load_index
 index = load_index(Path(sys.argv[1]), Settings())
 seconds = time.perf_counter() - t
-print(json.dumps({"seconds": seconds, "files": len(index.files),
-    "self_kb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
-    "children_kb": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss}))
+me, workers = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+print(json.dumps({"seconds": seconds, "files": len(index.files), "self_kb": me.ru_maxrss,
+    "children_kb": workers.ru_maxrss,
+    "cpu": me.ru_utime + me.ru_stime + workers.ru_utime + workers.ru_stime}))
 """
 
 SITE = Path(sysconfig.get_paths()["purelib"])
@@ -103,17 +105,22 @@ def cold_build(workspace: Path) -> dict:
 def ctags_build(workspace: Path, files: list[str], out: Path) -> tuple[float, int]:
     listing = out.with_suffix(".list")
     listing.write_text("\n".join(files) + "\n")
+    out.unlink(missing_ok=True)  # ctags refuses to overwrite a file that does not look like its own tags file
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     subprocess.run(["ctags", "-L", str(listing), "--output-format=json", "--fields=+neKZ", "-f", str(out)],
                    cwd=workspace, check=True, capture_output=True)
     seconds = time.perf_counter() - start
-    return seconds, sum(1 for _ in out.open())
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+    return seconds, cpu, sum(1 for _ in out.open())
 
 
-def timed(fn: Callable[[], object]) -> float:
-    start = time.perf_counter()
+def timed(fn: Callable[[], object]) -> tuple[float, float]:
+    """Wall and CPU seconds (this process) of one call."""
+    start, cpu = time.perf_counter(), time.process_time()
     fn()
-    return time.perf_counter() - start
+    return time.perf_counter() - start, time.process_time() - cpu
 
 
 def speed(rounds: int, scratch: Path) -> None:
@@ -135,29 +142,38 @@ def speed(rounds: int, scratch: Path) -> None:
     warm_child = subprocess.run([sys.executable, "-c", CHILD, str(workspace)], capture_output=True, text=True)
     warm_mem = json.loads(warm_child.stdout)
 
-    ctags_s = statistics.median(t for t, _ in theirs)
-    cold_s = statistics.median(r["seconds"] for r in ours)
-    cold_wall = statistics.median(r["wall"] for r in ours)
+    def med(values: list[float]) -> float:
+        return statistics.median(values)
+
+    ctags_s, ctags_cpu = med([t for t, _, _ in theirs]), med([c for _, c, _ in theirs])
+    cold_s, cold_cpu = med([r["seconds"] for r in ours]), med([r["cpu"] for r in ours])
+    best_ratio = min(r["seconds"] for r in ours) / min(t for t, _, _ in theirs)
+    cold_wall = med([r["wall"] for r in ours])
     peak_self = max(r["self_kb"] for r in ours) / 1024
     peak_worker = max(r["children_kb"] for r in ours) / 1024
     print(f"\nPart 1: Python stdlib Lib tree, {len(files)} files, {lines:,} lines, {os.cpu_count()} cores, "
-          f"load average {os.getloadavg()[0]:.1f}; median of {rounds}")
-    print(f"{'measure':44} {'value':>10}  {'target':>10}")
+          f"load average {os.getloadavg()[0]:.1f} at the end; median of {rounds} unless said")
+    print(f"{'measure':46} {'value':>12}  {'target':>8}")
     rows = [
         ("ctags -L (same files, json), wall s", f"{ctags_s:.2f}", ""),
+        ("ctags CPU s", f"{ctags_cpu:.2f}", ""),
         ("cold build, load_index in a fresh process, s", f"{cold_s:.2f}", ""),
         ("cold build incl. interpreter start, wall s", f"{cold_wall:.2f}", ""),
-        ("cold / ctags (load_index)", f"{cold_s / ctags_s:.2f}x", "<= 3x"),
-        ("cold / ctags (with interpreter start)", f"{cold_wall / ctags_s:.2f}x", "<= 3x"),
-        ("warm build (nothing changed), s", f"{statistics.median(warm):.3f}", "<= 0.3"),
-        ("one file changed, s", f"{statistics.median(changed):.3f}", "<= 0.5"),
+        ("cold build CPU s (process + parse workers)", f"{cold_cpu:.2f}", ""),
+        ("cold / ctags, wall (medians)", f"{cold_s / ctags_s:.2f}x", "<= 3x"),
+        ("cold / ctags, wall (best of each)", f"{best_ratio:.2f}x", "<= 3x"),
+        ("cold / ctags, CPU", f"{cold_cpu / ctags_cpu:.2f}x", ""),
+        ("warm build (nothing changed), wall s", f"{med([w for w, _ in warm]):.3f}", "<= 0.3"),
+        ("warm build, CPU s", f"{med([c for _, c in warm]):.3f}", ""),
+        ("one file changed, wall s", f"{med([w for w, _ in changed]):.3f}", "<= 0.5"),
+        ("one file changed, CPU s", f"{med([c for _, c in changed]):.3f}", ""),
         ("peak RSS cold: build process, MB", f"{peak_self:.0f}", "<= 400"),
         ("peak RSS cold: largest parse worker, MB", f"{peak_worker:.0f}", "<= 400"),
         ("peak RSS warm build process, MB", f"{warm_mem['self_kb'] / 1024:.0f}", "<= 400"),
-        ("ctags tags / our definitions", f"{theirs[0][1]} / {sum_definitions(workspace)}", ""),
+        ("ctags tags / our definitions", f"{theirs[0][2]} / {sum_definitions(workspace)}", ""),
     ]
     for name, value, target in rows:
-        print(f"{name:44} {value:>10}  {target:>10}")
+        print(f"{name:46} {value:>12}  {target:>8}")
     print("all times: time.perf_counter; memory: resource.getrusage ru_maxrss (peak resident set)")
 
 

@@ -52,6 +52,9 @@ def _reconcile(
         if row is not None and row.mtime_ns == c.mtime_ns and row.size == c.size:
             unchanged.append(row.entry(c.path))
             continue
+        if row is None and not vanished_by_digest:
+            to_parse.append(c)  # a new file and no old one it could be a rename of: no need to hash it here
+            continue
         try:
             digest = content_digest((workspace / c.path).read_bytes())
         except OSError:
