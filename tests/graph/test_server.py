@@ -1,0 +1,170 @@
+"""The graph served by `langgraph dev` (langgraph.json at the repository root), driven through langgraph_sdk.
+
+The server is a separate process: it reaches the scripted model (tests/fake_llm, in this process) over
+loopback, gets the run's settings only through `context`, and checkpoints the state with its own saver,
+so the state's pydantic items go through its serializer and come back as JSON to the client.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from slmcode.memory.trace import TraceStore
+from slmcode.nodes.prompts import SYSTEM
+from tests.fake_llm import FakeLLM
+from tests.graph.scenario import js, make_repo, python_on_path, script_buggy_worker_then_fix, script_planning
+
+pytestmark = pytest.mark.slow
+
+ROOT = Path(__file__).resolve().parents[2]  # where langgraph.json is
+LANGGRAPH = Path(sys.executable).parent / "langgraph"
+START_TIMEOUT_S = 120.0  # the server imports the graph on start: ~7 s alone, far more on a busy machine
+STOP_TIMEOUT_S = 15.0
+QUESTION = {"question": "What should divide(a, 0) do?", "recommended": "raise ZeroDivisionError"}
+ANSWER = "return float('inf')"
+
+
+@dataclass
+class Server:
+    url: str
+    log: Path
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def wait_until_up(url: str, process: subprocess.Popen[bytes], log: Path) -> None:
+    """Poll /ok until the server answers; it answers only once the graph has loaded."""
+    deadline = time.monotonic() + START_TIMEOUT_S
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            pytest.fail(f"langgraph dev exited with {process.returncode}:\n{log.read_text()[-4000:]}")
+        try:
+            with urllib.request.urlopen(f"{url}/ok", timeout=2) as response:
+                if response.status == 200:
+                    return
+        except (urllib.error.URLError, ConnectionError, TimeoutError):
+            pass
+        time.sleep(0.25)
+    pytest.fail(f"langgraph dev did not answer within {START_TIMEOUT_S:.0f} s:\n{log.read_text()[-4000:]}")
+
+
+def stop(process: subprocess.Popen[bytes]) -> None:
+    """Stop the server and everything it started (its own process group)."""
+    if process.poll() is not None:
+        return
+    os.killpg(process.pid, signal.SIGTERM)
+    try:
+        process.wait(timeout=STOP_TIMEOUT_S)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait(timeout=STOP_TIMEOUT_S)
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Server]:
+    if not LANGGRAPH.exists():
+        pytest.skip("langgraph-cli[inmem] is not installed (pip install -e '.[dev]')")
+    port = free_port()
+    env = {
+        **os.environ,
+        "LANGGRAPH_CLI_NO_ANALYTICS": "1",
+        "LANGGRAPH_NO_VERSION_CHECK": "true",
+        "PATH": python_on_path(),  # the verify commands' `python -m pytest` must find pytest
+        "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1",
+    }
+    log = tmp_path / "langgraph-dev.log"  # outside the project: a file written inside it means a reload
+    command = [str(LANGGRAPH), "dev", "--no-browser", "--no-reload", "--port", str(port), "--host", "127.0.0.1"]
+    with log.open("wb") as out:
+        process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
+                                   start_new_session=True)
+    try:
+        url = f"http://127.0.0.1:{port}"
+        wait_until_up(url, process, log)
+        yield Server(url, log)
+    finally:
+        stop(process)
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    return make_repo(tmp_path)
+
+
+def stream(client: Any, thread_id: str, **run: Any) -> list[tuple[str, Any]]:
+    """One run on the thread, streamed to its end; an error event fails the test with the server's message."""
+    parts = [(p.event, p.data) for p in client.runs.stream(thread_id, "slmcode", stream_mode=["updates", "custom"],
+                                                           **run)]
+    errors = [data for event, data in parts if event == "error"]
+    assert not errors, errors
+    return parts
+
+
+def interrupts_in(parts: list[tuple[str, Any]]) -> list[dict[str, Any]]:
+    return [i for event, data in parts if event == "updates" for i in data.get("__interrupt__", [])]
+
+
+def test_a_full_run_through_langgraph_dev_with_a_clarify_interrupt(server: Server, fake_llm: FakeLLM,
+                                                                     repo: Path) -> None:
+    from langgraph_sdk import get_sync_client
+
+    # The clarify node runs again from its start when resumed, so it asks the model a second time.
+    fake_llm.on(SYSTEM["clarify"], js({"requirements": ["calc.ops has divide(a, b)"], "questions": [QUESTION]}),
+                times=2)
+    script_planning(fake_llm)
+    script_buggy_worker_then_fix(fake_llm)
+    client = get_sync_client(url=server.url, timeout=120)
+    thread_id = client.threads.create()["thread_id"]
+    context = {"workspace": str(repo), "overrides": {"base_url": fake_llm.url, "model": "qwen2.5-coder:7b",
+                                                     "clarify_mode": "ask", "request_retries": 0}}
+    start = {"run_id": thread_id, "query": "Add a divide operation", "workspace": str(repo), "phase": "start",
+             "rounds": 0}
+
+    first = stream(client, thread_id, input=start, context=context)
+    asked = interrupts_in(first)
+    assert [i["value"] for i in asked] == [{"kind": "clarify", "questions": [QUESTION]}]
+    assert client.threads.get_state(thread_id)["next"] == ["clarify"]
+
+    # Answer, and stop again before the first review: the next run must rebuild the tasks (pydantic items)
+    # from the server's own checkpoint.
+    stream(client, thread_id, command={"resume": [ANSWER]}, context=context, interrupt_before=["reviewer"])
+    paused = client.threads.get_state(thread_id)
+    assert paused["next"] == ["reviewer"]
+    code = next(t for t in paused["values"]["tasks"] if t["kind"] == "code")
+    assert code["status"] == "review" and code["verdicts"][0]["status"] == "FAILED", code["verdicts"]
+
+    last = stream(client, thread_id, input=None, context=context)
+    final = client.threads.get_state(thread_id)
+    values = final["values"]
+    assert final["next"] == [] and values["outcome"] == "done", values.get("outcome")
+    assert {t["id"]: t["status"] for t in values["tasks"]} == {"r1t1": "done", "r1test": "done"}
+    code = next(t for t in values["tasks"] if t["kind"] == "code")
+    assert code["attempts"] == 2 and [v["status"] for v in code["verdicts"]] == ["PASSED"]
+    assert code["files_changed"] == ["calc/ops.py", "tests/test_ops.py"]
+    assert f"{QUESTION['question']} -> {ANSWER}" in values["prd"]["answers"]
+    assert values["qa"]["passed"] is True
+    assert "return a / b" in (repo / "calc" / "ops.py").read_text()
+
+    # `context` reached the nodes: the model calls went to its base_url with its model, the trace to its workspace.
+    assert {r["model"] for r in fake_llm.requests} == {"qwen2.5-coder:7b"}
+    phases = [d["phase"] for e, d in last if e == "custom" and d.get("kind") == "phase"]
+    assert phases[-3:] == ["tester", "qa", "learn"]
+    with TraceStore.for_workspace(repo) as trace:
+        kinds = {e.kind for e in trace.timeline(thread_id)}
+    assert {"phase", "pack", "tool", "verdict"} <= kinds
