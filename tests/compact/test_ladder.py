@@ -68,7 +68,7 @@ def test_condensing_replaces_old_turns_with_lines_the_digest_and_the_carryover()
     for block in ("<condensed>", "<digest>", "<recent_files>", "<plan>"):
         assert block in resume.content
     assert "permission mode: auto" in resume.content
-    assert "pytest -q tests/t57.py -> exit 1" in resume.content  # exit status read from the stored result
+    assert "pytest -q tests/t51.py -> exit 1" in resume.content  # exit status read from the stored result
     assert validate_pairs(result.messages) == []
     tool_ids = [m.tool_call_id for m in result.messages if isinstance(m, ToolMessage)]
     assert tool_ids[-5:] == [f"c{n}" for n in range(55, 60)]

@@ -33,14 +33,14 @@ def test_ensure_pairs_answers_a_crashed_call_with_an_error_and_drops_orphans() -
     assert all(getattr(m, "tool_call_id", None) != "q" for m in fixed)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=30, deadline=None)
 @given(transcripts())
 def test_well_formed_transcripts_pass_and_come_back_unchanged(messages: list) -> None:
     assert validate_pairs(messages) == []
     assert ensure_pairs(messages) == messages
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(broken_transcripts())
 def test_ensure_pairs_always_yields_a_well_formed_transcript_keeping_every_turn(messages: list) -> None:
     fixed = ensure_pairs(messages)
@@ -49,7 +49,7 @@ def test_ensure_pairs_always_yields_a_well_formed_transcript_keeping_every_turn(
     assert [m for m in fixed if not isinstance(m, ToolMessage)] == turns
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=30, deadline=None)
 @given(transcripts())
 def test_every_cut_point_splits_into_two_well_formed_halves(messages: list) -> None:
     for point in cut_points(messages):
@@ -57,7 +57,7 @@ def test_every_cut_point_splits_into_two_well_formed_halves(messages: list) -> N
         assert validate_pairs(messages[point:]) == []
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=30, deadline=None)
 @given(transcripts(react_only=True))
 def test_keep_window_holds_the_last_results_and_starts_on_a_round(messages: list) -> None:
     start = keep_window_start(messages, 5)
