@@ -18,6 +18,7 @@ from typing import Any
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.types import Command
 
+from slmcode.blocks.compose import resolve_pipeline
 from slmcode.config import Settings, load_settings
 from slmcode.errors import RunNotFoundError, WorkspaceError
 from slmcode.graph.builder import build_graph
@@ -42,6 +43,7 @@ class RunResult:
     tasks: list[Task] = field(default_factory=list)
     qa: QAResult | None = None
     lessons: list[str] = field(default_factory=list)
+    work_log: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -84,7 +86,7 @@ def model_endpoint(settings: Settings) -> Iterator[Settings]:
     from slmcode.providers.embedded import embedded_server
 
     with embedded_server(settings) as server:
-        yield settings.model_copy(update={"base_url": server.base_url})
+        yield settings.model_copy(update={"base_url": server.base_url, "server_dialect": "llama-cpp-python"})
 
 
 def _drive(graph: CompiledStateGraph, first: Any, config: dict[str, Any], context: RunContext,
@@ -111,13 +113,16 @@ def _execute(workspace: Path, run_id: str, first: Any, overrides: dict[str, Any]
     status, outcome = "failed", "interrupted"
     try:
         with model_endpoint(settings) as live, open_checkpointer(live, workspace, ephemeral=ephemeral) as saver:
-            graph = build_graph(saver)
-            context = RunContext(workspace=str(workspace), overrides=overrides, settings=live, trace=trace)
+            pipeline = resolve_pipeline(workspace, live)
+            graph = build_graph(saver, pipeline.phases)
+            context = RunContext(workspace=str(workspace), overrides=overrides, settings=live, trace=trace,
+                                 pipeline=pipeline)
             config = {"configurable": {"thread_id": run_id}, "recursion_limit": RECURSION_LIMIT}
             values = _drive(graph, first, config, context, on_event, answer)
         outcome = values.get("outcome", "failed: the run ended without an outcome")
         status = "done" if outcome == "done" else "failed"
-        return RunResult(run_id, status, outcome, values.get("tasks", []), values.get("qa"), values.get("lessons", []))
+        return RunResult(run_id, status, outcome, values.get("tasks", []), values.get("qa"),
+                         values.get("lessons", []), values.get("work_log", []))
     finally:
         trace.finish_run(run_id, status=status if outcome != "interrupted" else "interrupted", outcome=outcome)
         trace.close()

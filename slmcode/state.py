@@ -8,7 +8,7 @@ keyed by id, so two workers never overwrite each other's task.
 from __future__ import annotations
 
 import operator
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from langchain_core.messages import AnyMessage
 from langgraph.graph.message import add_messages
@@ -118,4 +118,4 @@ class RunState(TypedDict, total=False):
     conversations: Annotated[dict[str, list[AnyMessage]], merge_conversations]
     rounds: int
     outcome: str
-    extra: dict[str, Any]
+    aborted: bool  # a slot with fail_mode abort failed: the run ends

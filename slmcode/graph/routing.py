@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
+from langgraph.graph import END
 from langgraph.runtime import Runtime
 from langgraph.types import Send
 
@@ -40,7 +44,7 @@ def fan_out(state: RunState, runtime: Runtime[RunContext]) -> list[Send] | str:
     return sends or next_phase(state, runtime)
 
 
-def after_join(state: RunState) -> list[str]:
+def after_join(state: RunState, runtime: Runtime[RunContext]) -> list[str]:
     """The barrier: verify once no branch is still running; a branch that ends early just stops."""
     return [] if any(t.status == "running" for t in state.get("tasks", [])) else ["verify"]
 
@@ -50,3 +54,29 @@ def after_qa(state: RunState, runtime: Runtime[RunContext]) -> str:
     if qa is not None and not qa.passed and state.get("rounds", 1) < settings_of(runtime).max_rounds:
         return "planner"
     return "learn"
+
+
+Path = Callable[[RunState, Runtime[RunContext]], Any]
+
+
+def after_slot(state: RunState, runtime: Runtime[RunContext]) -> str:
+    """A slot with fail_mode abort that failed ends the run; otherwise the chain goes on."""
+    return END if state.get("aborted") else "next"
+
+
+def guarded(path: Path) -> Path:
+    """`path`, unless a slot just aborted the run."""
+
+    def route(state: RunState, runtime: Runtime[RunContext]) -> Any:
+        return END if state.get("aborted") else path(state, runtime)
+
+    route.__name__ = path.__name__
+    return route
+
+
+def always(target: str) -> Path:
+    def route(state: RunState, runtime: Runtime[RunContext]) -> str:
+        return target
+
+    route.__name__ = f"to_{target}"
+    return route

@@ -30,3 +30,9 @@ def clarify(state: RunState, runtime: Runtime[RunContext]) -> dict:
             answers = [f"{q.question} -> {a or q.recommended}" for q, a in zip(questions, reply, strict=True)]
     prd = PRD(goal=query, requirements=requirements, answers=answers)
     return {"phase": "clarify", "prd": prd, "work_log": [f"clarify: {len(requirements)} requirements locked"]}
+
+
+def lock_request(state: RunState, runtime: Runtime[RunContext]) -> dict:
+    """Stands in for clarify when the pipeline skips it: the request, as given, is the requirement."""
+    return {"phase": "clarify", "prd": PRD(goal=state["query"], requirements=[state["query"]]),
+            "work_log": ["clarify: skipped by the pipeline; the request stands as is"]}

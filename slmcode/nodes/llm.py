@@ -48,9 +48,15 @@ def memory_text(workspace: Path) -> str:
     return "\n".join(f"- {lesson}" for lesson in snapshot.lessons)
 
 
+def system_prompt_for(runtime: Runtime[RunContext], role: str) -> str:
+    """The role's system prompt: a project agent block's prompt when one overrides the built-in agent."""
+    phase = next((p for p in runtime.context.resolved_pipeline().phases if p.name == role), None)
+    return phase.prompt if phase and phase.prompt else SYSTEM.get(role, SYSTEM["worker"])
+
+
 def pack_for(
     runtime: Runtime[RunContext], state: RunState, role: str, *, task: Task | None = None,
-    focus_files: Sequence[str] = (),
+    focus_files: Sequence[str] = (), system_prompt: str | None = None,
 ) -> TaskPack:
     """Build `role`'s pack for this run, record it in the trace and stream it as an event."""
     settings, workspace = settings_of(runtime), workspace_of(runtime)
@@ -60,7 +66,7 @@ def pack_for(
         settings=settings,
         workspace=workspace,
         query=state.get("query", ""),
-        system_prompt=SYSTEM[role],
+        system_prompt=system_prompt or system_prompt_for(runtime, role),
         tool_contract=TOOL_CONTRACT if role in TOOL_ROLES else "",
         task=task,
         focus_files=list(focus_files or (task.focus_files if task else ())),

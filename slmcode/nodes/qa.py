@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from langgraph.runtime import Runtime
 
-from slmcode.nodes.quality import quality_for
+from slmcode.nodes.quality import quality_of
 from slmcode.nodes.run_context import RunContext, emit, settings_of, trace_of, workspace_of
 from slmcode.state import Criterion, QAResult, RunState
 from slmcode.tools.verify import run_criteria
@@ -13,7 +13,7 @@ from slmcode.tools.verify import run_criteria
 
 def run_qa(state: RunState, runtime: Runtime[RunContext]) -> dict:
     settings, workspace = settings_of(runtime), workspace_of(runtime)
-    quality = quality_for(workspace, settings)
+    quality = quality_of(runtime)
     emit(runtime, state["run_id"], "phase", phase="qa", command=quality.test)
     if not quality.test:
         result = QAResult(passed=False, reason="no test command for this project: nothing proves the change")

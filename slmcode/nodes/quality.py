@@ -1,12 +1,14 @@
-"""The project's quality commands (install, test, lint, build): from the active language pack when the
-building blocks name one, else a small detection of the common cases, so a run always has a test command."""
+"""The project's quality commands (install, test, lint, build): from the active language pack's quality
+block, else a small detection of the common cases, so a run always has a test command."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from slmcode.config import Settings
+from langgraph.runtime import Runtime
+
+from slmcode.nodes.run_context import RunContext
 
 
 @dataclass(frozen=True)
@@ -32,5 +34,15 @@ def _detected(workspace: Path) -> Quality:
     return Quality(test="python -m pytest -q")
 
 
-def quality_for(workspace: Path, settings: Settings) -> Quality:
-    return _detected(workspace)
+def quality_of(runtime: Runtime[RunContext]) -> Quality:
+    """The active language pack's commands (project blocks first), else the detected defaults."""
+    workspace = Path(runtime.context.workspace).resolve()
+    block = runtime.context.resolved_pipeline().quality
+    if block is None or not block.test:
+        return _detected(workspace)
+    return Quality(test=_first(block.test), install=_first(block.install), lint=_first(block.lint),
+                   build=_first(block.build), extra=(*block.test[1:], *block.format))
+
+
+def _first(commands: list[str]) -> str | None:
+    return commands[0] if commands else None

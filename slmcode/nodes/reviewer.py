@@ -36,6 +36,7 @@ def _decide(task: Task, state: RunState, runtime: Runtime[RunContext]) -> tuple[
 
 
 def review(state: RunState, runtime: Runtime[RunContext]) -> dict:
+    emit(runtime, state["run_id"], "phase", phase="reviewer")
     reviewed: list[Task] = []
     for task in (t for t in state.get("tasks", []) if t.status == "review"):
         approve, notes = _decide(task, state, runtime)

@@ -9,6 +9,7 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
+from slmcode.blocks.compose import ResolvedPipeline, resolve_pipeline
 from slmcode.config import Settings, load_settings
 from slmcode.memory.trace import TraceStore
 
@@ -22,11 +23,17 @@ class RunContext:
     overrides: dict[str, Any] = field(default_factory=dict)
     settings: Settings | None = None
     trace: TraceStore | None = None
+    pipeline: ResolvedPipeline | None = None
 
     def resolved_settings(self) -> Settings:
         if self.settings is None:  # loaded once per run, on first use
             self.settings = load_settings(Path(self.workspace), flags=self.overrides).settings
         return self.settings
+
+    def resolved_pipeline(self) -> ResolvedPipeline:
+        if self.pipeline is None:
+            self.pipeline = resolve_pipeline(Path(self.workspace).resolve(), self.resolved_settings())
+        return self.pipeline
 
     def trace_store(self) -> TraceStore:
         if self.trace is None:

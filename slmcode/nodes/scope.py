@@ -7,8 +7,8 @@ from langgraph.runtime import Runtime
 
 from slmcode.nodes.llm import ask_role
 from slmcode.nodes.prompts import SCOPE
-from slmcode.nodes.quality import quality_for
-from slmcode.nodes.run_context import RunContext, emit, settings_of, workspace_of
+from slmcode.nodes.quality import quality_of
+from slmcode.nodes.run_context import RunContext, emit
 from slmcode.nodes.schemas import Scope
 from slmcode.state import Criterion, RunState
 
@@ -23,7 +23,7 @@ def judge_scope(state: RunState, runtime: Runtime[RunContext]) -> dict:
     prd = state["prd"]
     assert prd is not None, "clarify runs before the scope judge"
     emit(runtime, state["run_id"], "phase", phase="scope_judge")
-    test_command = quality_for(workspace_of(runtime), settings_of(runtime)).test
+    test_command = quality_of(runtime).test
     requirements = "\n".join(f"- {r}" for r in prd.requirements)
     answer = ask_role(runtime, state, "scope_judge", Scope,
                       SCOPE.format(requirements=requirements, test_command=test_command or "none"))
@@ -32,3 +32,12 @@ def judge_scope(state: RunState, runtime: Runtime[RunContext]) -> dict:
         criteria.append(test_suite_criterion(test_command))
     note = f"scope_judge: {len(criteria)} criteria" + (f" ({answer.reason})" if answer.reason else "")
     return {"phase": "scope_judge", "prd": prd.model_copy(update={"criteria": criteria}), "work_log": [note]}
+
+
+def default_scope(state: RunState, runtime: Runtime[RunContext]) -> dict:
+    """Stands in for the scope judge when the pipeline skips it: the test suite is the one criterion."""
+    prd = state["prd"]
+    assert prd is not None
+    criteria = [test_suite_criterion(quality_of(runtime).test)]
+    return {"phase": "scope_judge", "prd": prd.model_copy(update={"criteria": criteria}),
+            "work_log": ["scope_judge: skipped by the pipeline; the test suite is the criterion"]}

@@ -9,8 +9,8 @@ from langgraph.runtime import Runtime
 
 from slmcode.nodes.llm import ask_role
 from slmcode.nodes.prompts import SPLIT, TEST_TASK_DESCRIPTION, TEST_TASK_TITLE
-from slmcode.nodes.quality import quality_for
-from slmcode.nodes.run_context import RunContext, emit, settings_of, workspace_of
+from slmcode.nodes.quality import quality_of
+from slmcode.nodes.run_context import RunContext, emit, settings_of
 from slmcode.nodes.schemas import Split, TaskDraft
 from slmcode.nodes.scope import test_suite_criterion
 from slmcode.state import PRD, RunState, Task
@@ -73,7 +73,7 @@ def split(state: RunState, runtime: Runtime[RunContext]) -> dict:
         tasks = sanitise([TaskDraft(title=prd.goal, description=state.get("plan", ""))], prd,
                          max_tasks=1, round_no=round_no)
         notes.append("splitter: no usable tasks; the whole goal is one task")
-    test_command = quality_for(workspace_of(runtime), settings).test
+    test_command = quality_of(runtime).test
     tasks.append(tester_task(tasks, test_command, round_no))
     for task in tasks:
         emit(runtime, state["run_id"], "task", task_id=task.id, title=task.title, status=task.status)

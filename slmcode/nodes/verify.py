@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from langgraph.runtime import Runtime
 
-from slmcode.nodes.quality import quality_for
+from slmcode.nodes.quality import quality_of
 from slmcode.nodes.run_context import RunContext, emit, settings_of, trace_of, workspace_of
 from slmcode.state import RunState
 from slmcode.tools.verify import run_criteria
@@ -13,7 +13,8 @@ from slmcode.tools.verify import run_criteria
 
 def verify(state: RunState, runtime: Runtime[RunContext]) -> dict:
     settings, workspace = settings_of(runtime), workspace_of(runtime)
-    allowed = quality_for(workspace, settings).commands()
+    emit(runtime, state["run_id"], "phase", phase="verify")
+    allowed = quality_of(runtime).commands()
     checked = []
     for task in (t for t in state.get("tasks", []) if t.status == "review"):
         verdicts = run_criteria(task.criteria, workspace=workspace, settings=settings, allowed_commands=allowed)

@@ -24,7 +24,7 @@ from slmcode.errors import EndpointError
 from slmcode.memory import journal
 from slmcode.nodes.llm import pack_for
 from slmcode.nodes.prompts import CORRECT, NUDGE_NO_TOOLS, TURN_LIMIT, WORK
-from slmcode.nodes.quality import quality_for
+from slmcode.nodes.quality import quality_of
 from slmcode.nodes.run_context import RunContext, emit, settings_of, trace_of, workspace_of
 from slmcode.nodes.transcript import files_changed, files_read, render_failures
 from slmcode.packs.budget import compute_budget
@@ -137,7 +137,7 @@ def run_tools(payload: WorkerInput, runtime: Runtime[RunContext]) -> Command:
     ctx = ToolContext(
         workspace=workspace, settings=settings, run_id=run_id, task_id=task.id,
         read_paths=files_read(messages), confirm=_confirm, skills=skills.get,
-        allowed_commands=quality_for(workspace, settings).commands(),
+        allowed_commands=quality_of(runtime).commands(),
     )
     tools = make_tools(ctx)
     results: list[ToolMessage] = []

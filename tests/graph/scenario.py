@@ -30,9 +30,17 @@ def test_divide() -> None:
 '''
 
 
+def _runtime_files(folder: str, names: list[str]) -> set[str]:
+    """What a run of the example leaves behind; its .slmcode/blocks is part of the example."""
+    skip = {n for n in names if n in ("__pycache__", ".pytest_cache")}
+    if Path(folder).name == ".slmcode":
+        skip |= {n for n in names if n != "blocks"}
+    return skip
+
+
 def make_repo(root: Path) -> Path:
     repo = root / "calculator"
-    shutil.copytree(EXAMPLE, repo, ignore=shutil.ignore_patterns(".slmcode", "__pycache__", ".pytest_cache"))
+    shutil.copytree(EXAMPLE, repo, ignore=_runtime_files)
     env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t",
            "GIT_COMMITTER_EMAIL": "t@t"}
     for args in (["init", "-q"], ["add", "-A"], ["commit", "-qm", "init"]):
@@ -74,7 +82,10 @@ def script_buggy_worker_then_fix(fake: FakeLLM, *, fix: bool = True) -> None:
             Reply(tool_calls=[tool_call("ws_edit", path="tests/test_ops.py",
                                         old_str="    assert ops.multiply(4, 3) == 12\n",
                                         new_str="    assert ops.multiply(4, 3) == 12\n" + TEST_DIVIDE)]),
-            Reply(content="Added divide and its test."))
+            Reply(tool_calls=[tool_call("ws_read", path="calc/cli.py")]),
+            Reply(tool_calls=[tool_call("ws_edit", path="calc/cli.py", old_str='"multiply": ops.multiply}',
+                                        new_str='"multiply": ops.multiply, "divide": ops.divide}')]),
+            Reply(content="Added divide, its test and the command."))
     if not fix:
         fake.on(SYSTEM["corrector"], Reply(content="I cannot fix it."))
     fake.on(SYSTEM["corrector"],

@@ -38,7 +38,7 @@ def test_a_rejected_first_attempt_is_corrected_and_the_run_ends_done(fake_llm: F
     assert code.status == "done" and code.attempts == 2
     assert any("check failed" in note for note in code.review_notes)
     assert [v.status for v in code.verdicts] == ["PASSED"]
-    assert code.files_changed == ["calc/ops.py", "tests/test_ops.py"]
+    assert code.files_changed == ["calc/cli.py", "calc/ops.py", "tests/test_ops.py"]
     assert "return a / b" in (repo / "calc" / "ops.py").read_text()
     assert result.qa is not None and result.qa.passed
     phases = [e["phase"] for e in result.events if e["kind"] == "phase"]
