@@ -272,14 +272,19 @@ def resume(
     raise typer.Exit(0 if result.ok else 1)
 
 
+def _announce(event: dict[str, Any]) -> None:
+    if event.get("kind") in ("run_started", "run_resumed"):
+        err_console.print(f"{event['kind'].replace('_', ' ')} {event['run_id']}", highlight=False)
+
+
 def _run_with_view(start: Any, workspace: Path, yes: bool, as_json: bool) -> Any:
     from slmcode.api import auto_answer
     from slmcode.view import RunView, result_table, terminal_answerer
 
     timeout = settings_for(workspace).settings.escalate_timeout_seconds
     answer = auto_answer if yes else terminal_answerer(console, timeout)
-    if as_json:
-        result = start(None, answer)
+    if as_json:  # the run id goes to stderr at the start, so stdout stays one JSON document
+        result = start(lambda event: _announce(event), answer)
         print_json({"run_id": result.run_id, "status": result.status, "outcome": result.outcome, "ok": result.ok,
                     "tasks": [t.model_dump(mode="json") for t in result.tasks],
                     "qa": result.qa.model_dump(mode="json") if result.qa else None})
