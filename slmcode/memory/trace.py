@@ -250,10 +250,18 @@ class TraceStore:
         self.record_event(run_id, "model_call", data, role=role, task_id=task_id)
 
     def record_tool_call(
-        self, run_id: str, *, task_id: str | None, name: str, args: dict[str, Any], ok: bool, summary: str
+        self,
+        run_id: str,
+        *,
+        task_id: str | None,
+        name: str,
+        args: dict[str, Any],
+        ok: bool,
+        summary: str,
+        role: str = "worker",
     ) -> None:
         data = {"name": name, "args": args, "ok": ok, "summary": summary}
-        self.record_event(run_id, "tool_call", data, role="worker", task_id=task_id)
+        self.record_event(run_id, "tool_call", data, role=role, task_id=task_id)
 
     def record_verdict(self, run_id: str, *, task_id: str | None, criterion: str, status: str, evidence: str) -> None:
         data = {"criterion": criterion, "status": status, "evidence": evidence}

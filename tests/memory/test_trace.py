@@ -110,7 +110,7 @@ def test_timeline_replays_every_record_in_order(store: TraceStore) -> None:
         [["system", 300], ["task", 600]],
     )
     assert call.data == {"latency_ms": 812.2, "prompt_tokens": 900, "completion_tokens": 40, "ok": True}
-    assert tool.data["name"] == "ws_write" and tool.data["args"] == {"path": "app.py"}
+    assert tool.data["name"] == "ws_write" and tool.data["args"] == {"path": "app.py"} and tool.role == "worker"
     assert (verdict.task_id, verdict.data["status"]) == ("t1", "PASSED")
     assert store.timeline("other") == []
 
@@ -209,3 +209,9 @@ def test_processes_writing_at_once_lose_nothing_even_when_killed(store: TraceSto
     assert [e.seq for e in events] == list(range(1, 122))
     for name in ("p1", "p2"):
         assert [e.data["i"] for e in events if e.task_id == name] == list(range(60))
+
+
+def test_tool_calls_name_the_role_that_made_them(store: TraceStore) -> None:
+    started(store, "r1")
+    store.record_tool_call("r1", task_id="t1", name="ws_shell", args={}, ok=True, summary="", role="corrector")
+    assert store.timeline("r1")[-1].role == "corrector"
