@@ -94,7 +94,9 @@ def _drive(graph: CompiledStateGraph, first: Any, config: dict[str, Any], contex
     """Stream the run; answer every interrupt and go on, until the graph ends."""
     payload = first
     while True:
-        for mode, chunk in graph.stream(payload, config, context=context, stream_mode=["custom", "updates"]):
+        # durability="sync": a checkpoint is on disk before the next step starts, so a kill loses no step.
+        stream = graph.stream(payload, config, context=context, stream_mode=["custom", "updates"], durability="sync")
+        for mode, chunk in stream:
             if mode == "custom" and on_event is not None:
                 on_event(chunk)
         snapshot = graph.get_state(config)
