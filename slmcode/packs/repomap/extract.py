@@ -62,16 +62,12 @@ def _in_module_body(node: Node) -> bool:
     return body is not None and body.type == "declaration_list" and getattr(body.parent, "type", "") == "mod_item"
 
 
-def _tags(grammar: Grammar, root: Node) -> tuple[list[_Found], Counter[bytes]]:
-    """Definitions (one per name node) and the names the reference patterns mark, counted."""
+def _definitions(grammar: Grammar, root: Node) -> list[_Found]:
+    """Definitions, one per name node, in name order."""
     by_name_node: dict[tuple[int, int], _Found] = {}
-    references: Counter[bytes] = Counter()
-    for pattern, captures in QueryCursor(grammar.query).matches(root):
+    for pattern, captures in QueryCursor(grammar.definitions).matches(root):
         names = captures.get("name", ())
         for capture, nodes in captures.items():
-            if capture.startswith("reference."):
-                references.update(n.text or b"" for n in names)
-                continue
             if not capture.startswith("definition."):
                 continue
             kind = capture.removeprefix("definition.")
@@ -88,7 +84,18 @@ def _tags(grammar: Grammar, root: Node) -> tuple[list[_Found], Counter[bytes]]:
                         body = owner.child_by_field_name("type") if kind_here == "type" else None
                         refined = _TYPE_BODIES.get(body.type, kind_here) if body is not None else kind_here
                         by_name_node[key] = _Found(text, refined, owner, name_node, pattern)
-    return [by_name_node[key] for key in sorted(by_name_node)], references
+    return [by_name_node[key] for key in sorted(by_name_node)]
+
+
+def _references(grammar: Grammar, root: Node, source: bytes, found: list[_Found]) -> Counter[bytes]:
+    """Names the reference patterns mark, counted; without such patterns, every identifier the file spells
+    less the spelling at each of its own definitions."""
+    if grammar.references is not None:
+        names = QueryCursor(grammar.references).captures(root).get("name", [])
+        return Counter(n.text or b"" for n in names)
+    counts = Counter(IDENTIFIER.findall(source))
+    counts.subtract(f.name.encode() for f in found)
+    return +counts  # drops the names only spelled where they are defined
 
 
 def _refine_methods(found: list[_Found]) -> list[str]:
@@ -126,12 +133,8 @@ def extract_symbols(path: str, source: bytes, grammar: Grammar, parser: Parser) 
     root = tree.root_node
     if root.has_error and _mostly_error(root):
         raise ParseFailure(f"{path}: {grammar.spec.name} grammar cannot parse it")
-    found, references = _tags(grammar, root)
-    found.sort(key=lambda f: (f.node.start_byte, -f.node.end_byte))
-    if not grammar.has_references:
-        references = Counter(IDENTIFIER.findall(source))
-        references.subtract(f.name.encode() for f in found)
-        references = +references  # drops the names only spelled where they are defined
+    found = sorted(_definitions(grammar, root), key=lambda f: (f.node.start_byte, -f.node.end_byte))
+    references = _references(grammar, root, source, found)
     kinds = _refine_methods(found)
     lines = source.split(b"\n")
     definitions = tuple(

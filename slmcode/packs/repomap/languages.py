@@ -91,20 +91,37 @@ def query_source(spec: LanguageSpec) -> str:
 class Grammar:
     spec: LanguageSpec
     language: Language
-    query: Query
-    has_references: bool  # False: the queries mark no references, extraction falls back to every identifier
+    definitions: Query  # the patterns marking @definition.<kind>, read match by match (name and extent)
+    references: Query | None  # the @reference patterns, capturing @name only; None: the queries mark none
+
+
+def _keep_patterns(query: Query, source: str, marker: str) -> int:
+    """Disable every pattern of `query` that lacks `marker`; returns how many remain."""
+    kept = 0
+    for index in range(query.pattern_count):
+        if marker in source[query.start_byte_for_pattern(index) : query.end_byte_for_pattern(index)]:
+            kept += 1
+        else:
+            query.disable_pattern(index)
+    return kept
 
 
 def load_grammar(spec: LanguageSpec) -> Grammar:
-    """Load a grammar and compile its tags queries (about a millisecond to tens of milliseconds each)."""
+    """Load a grammar and compile its tags queries (a few to tens of milliseconds each).
+
+    Definitions and references run as two queries: a definition needs its match (which name belongs to
+    which node), a reference only its name, and reading captures alone costs a fraction of reading matches.
+    """
     module = importlib.import_module(spec.module)
     language = Language(getattr(module, spec.entry)())
     source = query_source(spec)
-    query = Query(language, source)
-    has_references = False
-    for index in range(query.pattern_count):
-        pattern = source[query.start_byte_for_pattern(index) : query.end_byte_for_pattern(index)]
-        has_references = has_references or "@reference." in pattern
-        if "@definition." not in pattern and "@reference." not in pattern:
-            query.disable_pattern(index)  # package names, imports: matching them would only cost
-    return Grammar(spec=spec, language=language, query=query, has_references=has_references)
+    definitions = Query(language, source)
+    _keep_patterns(definitions, source, "@definition.")
+    references: Query | None = Query(language, source)
+    if _keep_patterns(references, source, "@reference.") == 0:
+        references = None
+    else:
+        for index in range(references.capture_count):
+            if (name := references.capture_name(index)) != "name":
+                references.disable_capture(name)
+    return Grammar(spec=spec, language=language, definitions=definitions, references=references)

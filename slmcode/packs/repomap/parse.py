@@ -19,7 +19,8 @@ from slmcode.packs.repomap.extract import Extractor, ParseFailure
 
 PARALLEL_MIN_FILES = 64
 MAX_WORKERS = 4
-BATCH_FILES = 48
+BATCH_FILES = 48  # the smallest batch; a batch loads its grammars afresh, so large builds use fewer, larger ones
+BATCHES_PER_WORKER = 6  # enough for a smooth progress bar and an even spread over the workers
 
 Progress = Callable[[int, int], None]
 
@@ -65,7 +66,8 @@ def parse_files(workspace: Path, candidates: Sequence[Candidate], on_progress: P
             if on_progress:
                 on_progress(len(entries), total)
         return entries
-    batches = [candidates[start : start + BATCH_FILES] for start in range(0, total, BATCH_FILES)]
+    size = max(BATCH_FILES, -(-total // (workers * BATCHES_PER_WORKER)))
+    batches = [candidates[start : start + size] for start in range(0, total, size)]
     results: dict[int, list[Entry]] = {}
     done = 0
     # fork: workers inherit the loaded modules, so a batch starts at once; they touch no shared state.
