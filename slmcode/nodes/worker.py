@@ -9,7 +9,6 @@ was in, and the tool-call journal answers any call that had already run.
 from __future__ import annotations
 
 import time
-from typing import Any
 
 import openai
 from langchain_core.messages import AIMessage, AnyMessage, BaseMessage, HumanMessage, ToolMessage
@@ -87,38 +86,32 @@ def _call_model(runtime: Runtime[RunContext], payload: WorkerInput, messages: li
 def work(payload: WorkerInput, runtime: Runtime[RunContext]) -> Command:
     """One model step for one task: start the conversation on the first turn, then ask for the next action."""
     task, role = payload["task"], payload["role"]
-    key = conversation_key(task)
-    messages = list(payload["messages"])
-    new: list[BaseMessage] = []
-    if not messages:
-        new = _opening(runtime, payload)
-        messages = list(new)
+    messages = list(payload["messages"]) or _opening(runtime, payload)
     answer = _call_model(runtime, payload, messages)
     turn = payload["turn"] + 1
-    new.append(answer)
     messages.append(answer)
     max_turns = resolve_profile(bind_role(settings_of(runtime), role).model, settings_of(runtime)).max_turns
-    update: dict[str, Any] = {"conversations": {key: new}}
     if answer.tool_calls and turn < max_turns:
         emit(runtime, payload["run_id"], "turn", role=role, task_id=task.id, turn=turn,
              calls=[c["name"] for c in answer.tool_calls])
-        return Command(update=update, goto=Send("tools", {**payload, "messages": messages, "turn": turn}))
+        return Command(goto=Send("tools", {**payload, "messages": messages, "turn": turn}))
     if answer.tool_calls:  # out of turns with calls pending: close the pairs so the transcript stays valid
-        closing = [ToolMessage(TURN_LIMIT, tool_call_id=c["id"], status="error") for c in answer.tool_calls]
-        update["conversations"] = {key: [*new, *closing]}
-        messages += closing
+        messages += [ToolMessage(TURN_LIMIT, tool_call_id=c["id"], status="error") for c in answer.tool_calls]
     elif turn == 1 and not files_changed(messages):
         # A first answer with no tool call at all is a small model's commonest slip: one nudge.
-        nudge = HumanMessage(NUDGE_NO_TOOLS)
-        update["conversations"] = {key: [*new, nudge]}
-        return Command(update=update, goto=Send("worker", {**payload, "messages": [*messages, nudge], "turn": turn}))
+        return Command(goto=Send("worker", {**payload, "messages": [*messages, HumanMessage(NUDGE_NO_TOOLS)],
+                                            "turn": turn}))
     changed = files_changed(messages)
     done = task.model_copy(update={"status": "review", "files_changed": sorted(set(task.files_changed) | set(changed))})
     summary = answer.content if isinstance(answer.content, str) else ""
     emit(runtime, payload["run_id"], "task", role=role, task_id=task.id, status="review", turns=turn,
          files_changed=changed)
-    update |= {"tasks": [done], "work_log": [f"{role} {task.id}: {turn} turns, {len(changed)} files; {summary[:120]}"]}
-    return Command(update=update, goto="join")
+    # The conversation joins the run state once, when the branch ends: while it runs, the Send payload carries
+    # it, and writing it to the state at every step would re-save it whole in every checkpoint.
+    return Command(goto="join", update={
+        "tasks": [done], "conversations": {conversation_key(task): messages},
+        "work_log": [f"{role} {task.id}: {turn} turns, {len(changed)} files; {summary[:120]}"],
+    })
 
 
 def _confirm(command: str) -> bool:
@@ -157,7 +150,4 @@ def run_tools(payload: WorkerInput, runtime: Runtime[RunContext]) -> Command:
                                                ok=known[1] != "error", summary=content[:300])
             emit(runtime, run_id, "tool", task_id=task.id, name=call["name"], ok=known[1] != "error")
         results.append(ToolMessage(known[0], tool_call_id=call["id"], name=call["name"], status=known[1]))
-    return Command(
-        update={"conversations": {conversation_key(task): results}},
-        goto=Send("worker", {**payload, "messages": [*messages, *results]}),
-    )
+    return Command(goto=Send("worker", {**payload, "messages": [*messages, *results]}))
