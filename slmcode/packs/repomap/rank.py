@@ -52,12 +52,15 @@ def pagerank(graph: ReferenceGraph, restart: dict[str, float], damping: float = 
 
 
 def named_files(index: SymbolIndex, mentions: Collection[str]) -> list[str]:
-    """Files whose path (or a folder of it, or a path suffix such as `cli.py`) the query mentions."""
+    """Files the query names: by path, a folder of it, a path suffix such as `cli.py`, or the bare file name
+    without its extension (`the hook` names compact/hook.py)."""
     paths = [m.strip("/") for m in mentions if is_path(m) and m.strip("/")]
+    words = {m for m in mentions if not is_path(m)}
     return [
         path
         for path in sorted(index.files)
         if any(path == p or path.endswith("/" + p) or path.startswith(p + "/") for p in paths)
+        or path.rsplit("/", 1)[-1].rsplit(".", 1)[0] in words
     ]
 
 
@@ -69,10 +72,15 @@ def restart_weights(
     weights: dict[str, float] = {f: 1.0 for f in focus_files if f in index.files}
     for path in named_files(index, mentions):
         weights[path] = weights.get(path, 0.0) + 1.0
-    for name in sorted(m for m in mentions if not is_path(m)):
+    names = sorted(m for m in mentions if not is_path(m))
+    for name in names:
         files = definers.get(name, ())
         for path in files:
             weights[path] = weights.get(path, 0.0) + 1.0 / len(files)
+    # A word naming a folder ("in compact") points at the files in it, as in aider.
+    for path in sorted(index.files):
+        if set(names) & set(path.split("/")[:-1]):
+            weights[path] = weights.get(path, 0.0) + 1.0
     return dict(sorted(weights.items()))
 
 

@@ -50,6 +50,11 @@ def test_a_mentioned_path_and_focus_files_steer_the_map(tmp_path: Path) -> None:
     assert render_map(index, focus_files=["app/main.py"]).symbols[0].symbol.name in {"charge_invoice", "log"}
 
 
+def test_a_bare_file_name_in_the_query_names_that_file(tmp_path: Path) -> None:
+    result = render_map(project(tmp_path), query="the report module is slow")
+    assert result.files[0] == "app/report.py"
+
+
 def test_map_lists_signatures_with_real_line_ranges(tmp_path: Path) -> None:
     text = render_map(project(tmp_path), query="charge_invoice").text
     assert "app/billing.py:\n" in text
