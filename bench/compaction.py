@@ -15,17 +15,17 @@ import itertools
 import json
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
 
 from slmcode.compact.digest import build_digest
 from slmcode.compact.elision import elide_all_but
-from slmcode.compact.hook import Limits, message_room, request_view
-from slmcode.compact.ladder import compact_transcript
+from slmcode.compact.hook import Limits, limits_for, request_view
+from slmcode.compact.ladder import RUNG_FUNCTIONS, compact_transcript
 from slmcode.compact.messages import head_length
 from slmcode.compact.pairs import keep_window_start
-from slmcode.compact.rungs import RUNG_FUNCTIONS, RungContext, RungFailed
+from slmcode.compact.rungs import RungContext, RungFailed
 from slmcode.config import Settings
 from slmcode.packs.tokens import count_message_tokens, default_counter
 
@@ -69,7 +69,9 @@ def pytest_log(rng: random.Random, failing: int) -> tuple[str, int]:
     return "\n".join(lines) + f"\nexit code {code}", code
 
 
-def synthetic_run(seed: int = SEED, iterations: int = ITERATIONS) -> list[list[BaseMessage]]:
+def synthetic_run(
+    seed: int = SEED, iterations: int = ITERATIONS, read_lines: int = READ_LINES
+) -> list[list[BaseMessage]]:
     """The stored transcript at every request point of one worker run."""
     rng = random.Random(seed)
     messages: list[BaseMessage] = [
@@ -85,7 +87,7 @@ def synthetic_run(seed: int = SEED, iterations: int = ITERATIONS) -> list[list[B
         thought = rng.choice(["", "", f"Looking at {path} next.", "The discount is applied twice; fixing it."])
         call_id = f"call_{step}"
         if kind == "read":
-            call, result = ("ws_read", {"path": path, "offset": 0, "limit": 60}), code_file(rng, path, READ_LINES)
+            call, result = ("ws_read", {"path": path, "offset": 0, "limit": 60}), code_file(rng, path, read_lines)
         elif kind == "search":
             call = ("ws_search", {"pattern": "discount", "path": "src"})
             result = "\n".join(f"{rng.choice(FILES)}:{rng.randint(1, 300)}:    value = discount(items)"
@@ -164,22 +166,25 @@ def fake_compactor(prompt: str) -> str:
 
 
 def digest_recall(stored: list[BaseMessage], keep: int) -> tuple[str, str]:
+    """Of the distinct files and commands in the dropped part, how many the digest names, out of as many as the
+    caps allow (12 files, 5 commands); and whether every one it names was really in the dropped part."""
     head = head_length(stored)
     dropped = stored[head : keep_window_start(stored, keep, floor=head)]
     digest = build_digest(dropped)
-    files, commands = [], []
+    files, commands = set(), set()
     for m in dropped:
         for c in getattr(m, "tool_calls", []):
             if c["name"] in ("ws_read", "ws_edit", "ws_write"):
-                files.append(c["args"]["path"])
+                files.add(c["args"]["path"])
             if c["name"] == "ws_shell":
-                commands.append(c["args"]["command"])
-    text = digest.render()
-    want_files, want_cmds = list(dict.fromkeys(reversed(files)))[:12], list(dict.fromkeys(reversed(commands)))[:5]
-    got_f = sum(f in text for f in want_files)
-    got_c = sum(c in text for c in want_cmds)
-    return (f"{got_f}/{len(want_files)} ({len(set(files))} distinct dropped)",
-            f"{got_c}/{len(want_cmds)} ({len(set(commands))} distinct dropped)")
+                commands.add(c["args"]["command"])
+    named_files = set(digest.files_read + digest.files_edited)
+    named_commands = {c.rsplit(" -> ", 1)[0] for c in digest.commands}
+    return (
+        f"{len(named_files & files)}/{min(12, len(files))} ({len(files)} distinct dropped; "
+        f"{'all' if named_files <= files else 'NOT all'} named were dropped)",
+        f"{len(named_commands & commands)}/{min(5, len(commands))} ({len(commands)} distinct dropped)",
+    )
 
 
 def table(title: str, header: Sequence[str], rows: Sequence[Sequence[object]]) -> None:
@@ -189,48 +194,65 @@ def table(title: str, header: Sequence[str], rows: Sequence[Sequence[object]]) -
         print("  ".join(str(x).ljust(w) for x, w in zip(row, widths, strict=False)))
 
 
+def elision_rows(
+    window: int, read_lines: int, settings: Settings, counter: object, keep: int | None = None
+) -> list[tuple]:
+    """Rows comparing the hook's batched cuts with eliding on every request, plus the append-only bound."""
+    limits = limits_for(settings, window, keep)
+    snapshots = synthetic_run(read_lines=read_lines)
+    views = [request_view(s, settings=settings, limits=limits, counter=counter) for s in snapshots]
+    batched = [v.messages for v in views]
+    naive = [every_request_view(s, limits, counter) for s in snapshots]
+    label = f"{window} / {read_lines}-line reads / keep {limits.keep}"
+    rows = []
+    for name, run, slides in (("batched (hook)", batched, views[-1].cuts.slides), ("every request", naive, None)):
+        share, breaks = measure(run)
+        sizes = [count_message_tokens(v, counter) for v in run]
+        rows.append((label, name, f"{share:.1%}", breaks, breaks if slides is None else slides,
+                     sum(v.ladder is not None for v in views) if slides is not None else "-",
+                     max(sizes), sum(t > limits.room for t in sizes)))
+    bound, _ = measure(snapshots)
+    rows.append((label, "append-only bound", f"{bound:.1%}", 0, 0, "-", count_message_tokens(snapshots[-1], counter),
+                 "-"))
+    return rows
+
+
 def run() -> None:
     settings = Settings(model="bench-7b")
     counter = default_counter()
-    room = message_room(settings, WINDOW)
-    limits = Limits(room=room, trigger=int(room * settings.react_compact_at_percent / 100),
-                    keep=settings.react_keep_tool_results)
+    limits = limits_for(settings, WINDOW)
     snapshots = synthetic_run()
     started = time.perf_counter()
-    batched, slides = [], 0
     for stored in snapshots:
-        view = request_view(stored, settings=settings, limits=limits, counter=counter)
-        batched.append(view.messages)
-        slides = view.cuts.slides
+        request_view(stored, settings=settings, limits=limits, counter=counter)
     hook_ms = (time.perf_counter() - started) * 1000 / len(snapshots)
-    naive = [every_request_view(s, limits, counter) for s in snapshots]
-    over = [count_message_tokens(v, counter) for v in naive]
-    b_share, b_breaks = measure(batched)
-    n_share, n_breaks = measure(naive)
-    final = snapshots[-1]
+    header = ("window / workload", "strategy", "avg prefix share", "prefix breaks", "slides", "ladder used",
+              "max request tok", "requests over room")
     table(
-        f"Live elision: {ITERATIONS} iterations, window {WINDOW}, message room {room}, trigger {limits.trigger}, "
-        f"stored transcript {count_message_tokens(final, counter)} tokens at the end",
-        ("strategy", "avg prefix share", "prefix breaks", "slides", "max request tokens", "requests over room"),
-        [
-            ("batched (hook)", f"{b_share:.1%}", b_breaks, slides,
-             max(count_message_tokens(v, counter) for v in batched),
-             sum(count_message_tokens(v, counter) > room for v in batched)),
-            ("elide every request", f"{n_share:.1%}", n_breaks, n_breaks, max(over), sum(t > room for t in over)),
-        ],
+        f"Live elision over {ITERATIONS} iterations (the 8,192 row is the issue's case; message room {limits.room}, "
+        f"trigger {limits.trigger}; 'append-only bound' is the share if nothing were ever cut)",
+        header,
+        elision_rows(WINDOW, READ_LINES, settings, counter),
     )
-    print(f"hook time per request: {hook_ms:.1f} ms (mean over {len(snapshots)} requests)")
-    budget = room
+    print(f"hook time per request: {hook_ms:.1f} ms (mean over {len(snapshots)} requests, window {WINDOW})")
+    sweep = [row for window, lines, keep in ((8192, 60, None), (8192, 40, 3), (16384, 40, None), (32768, 40, None))
+             for row in elision_rows(window, lines, settings, counter, keep)]
+    table("Sensitivity: bigger reads, bigger windows (same run shape)", header, sweep)
+    final = snapshots[-1]
+    budget = limits.room
     table(
         f"Ladder rungs on the final stored transcript (budget {budget}), each rung alone",
         ("rung", "tokens before", "after", "saved", "note"),
         [(n, b, a, b - a, note) for n, b, a, note in rung_savings(final, settings, budget, counter)],
     )
-    for label, summarize in (("with compactor", fake_compactor), ("without compactor", None)):
-        result = compact_transcript(final, settings=settings, budget_tokens=budget, summarize=summarize,
+    runs = (("with compactor", fake_compactor, 1.0), ("with compactor", fake_compactor, 0.12),
+            ("without compactor", None, 0.12))
+    for label, summarize, share in runs:
+        target = int(budget * share)
+        result = compact_transcript(final, settings=settings, budget_tokens=target, summarize=summarize,
                                     counter=counter)
         table(
-            f"Ladder as run ({label}): {result.reason}",
+            f"Ladder as run ({label}, budget {target}): {result.reason}",
             ("rung", "tokens before", "after", "saved", "accepted", "note"),
             [(r.name, r.tokens_before, r.tokens_after, r.tokens_before - r.tokens_after, r.accepted, r.note)
              for r in result.rungs],
@@ -240,6 +262,5 @@ def run() -> None:
           ("files", "commands"), [(files, commands)])
 
 
-Runner = Callable[[], None]
 if __name__ == "__main__":
     run()

@@ -29,7 +29,7 @@ from slmcode.compact.ladder import LadderResult, compact_transcript
 from slmcode.compact.messages import head_length
 from slmcode.compact.pairs import cut_at_or_before, cut_points, ensure_pairs, require_pairs
 from slmcode.compact.prompts import ELIDED_TOOL_RESULT
-from slmcode.compact.resume import prior_brief, resume_allowance, resume_message
+from slmcode.compact.resume import prior_brief, resume_allowance, resume_message, resume_overhead
 from slmcode.compact.rungs import condensed_brief
 from slmcode.config import Settings
 from slmcode.packs.budget import compute_budget
@@ -81,20 +81,21 @@ def limits_for(settings: Settings, window: int, keep: int | None = None) -> Limi
     return Limits(room=room, trigger=trigger, keep=keep or settings.react_keep_tool_results)
 
 
-def plan_cuts(messages: Sequence[BaseMessage], sizes: Sequence[int], limits: Limits, elided_size: int) -> Cuts:
-    """Replay every request point of a well-formed transcript and return the cuts of the last one."""
+def plan_cuts(
+    messages: Sequence[BaseMessage], sizes: Sequence[int], limits: Limits, elided_size: int, resume_size: int
+) -> Cuts:
+    """Replay every request point of a well-formed transcript and return the cuts of the last one. `sizes` are
+    the messages' tokens; an elided result takes `elided_size`, the resume block at most `resume_size` more."""
     head = head_length(messages)
     points = cut_points(messages)
     results = [i for i, m in enumerate(messages) if isinstance(m, ToolMessage)]
     before = [bisect.bisect_left(results, i) for i in range(len(messages) + 1)]
     total = [0, *itertools.accumulate(sizes)]
     saving = [0, *itertools.accumulate(sizes[i] - elided_size for i in results)]
-    resume = resume_allowance(limits.room)
-
     def view(i: int, e: int, d: int) -> int:
         low, high = min(e, before[d]), min(e, before[i])
         saved = saving[high] - saving[low] if high > low else 0
-        return total[head] + (resume if d > head else 0) + total[i] - total[d] - saved
+        return total[head] + (resume_size if d > head else 0) + total[i] - total[d] - saved
 
     elided, dropped, slides = 0, head, 0
     for i in (p for p in points if p > head):
@@ -158,7 +159,8 @@ def request_view(
     transcript = ensure_pairs(messages)
     sizes = [count_message_tokens([m], counter) for m in transcript]
     elided_size = counter.count(ELIDED_TOOL_RESULT) + MESSAGE_OVERHEAD_TOKENS
-    cuts = plan_cuts(transcript, sizes, limits, elided_size)
+    resume_size = resume_allowance(limits.room) + resume_overhead(counter)
+    cuts = plan_cuts(transcript, sizes, limits, elided_size, resume_size)
     view = render_view(
         transcript, cuts, limits, permission_mode=settings.permission, carryover=carryover, counter=counter
     )

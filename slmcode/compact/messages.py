@@ -70,10 +70,6 @@ def first_line(text: str, limit: int) -> str:
     line = next((s.strip() for s in text.splitlines() if s.strip()), "")
     return line if len(line) <= limit else line[: limit - 3] + "..."
 
-
-def calls_by_id(messages: Sequence[BaseMessage]) -> dict[str, dict[str, Any]]:
-    return {call["id"]: call for m in messages for call in calls_of(m) if call.get("id")}
-
 # Where a resume message keeps its structured parts (digest, brief, task), so a later compaction can merge
 # them instead of re-reading its own prose. langchain-openai sends no additional_kwargs of a user message.
 RESUME_KEY = "slmcode_resume"

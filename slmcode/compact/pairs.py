@@ -63,7 +63,7 @@ def _synthetic_result(call: dict) -> ToolMessage:
 
 
 def ensure_pairs(messages: Sequence[BaseMessage]) -> list[BaseMessage]:
-    """A well-formed copy: each call's result moved right after its call (original order kept), a synthetic
+    """A well-formed copy: each call's results right after its assistant message (in call order), a synthetic
     error result for a call nobody answered, orphan and duplicate results dropped. Well-formed input comes back
     unchanged."""
     if not validate_pairs(messages):

@@ -29,6 +29,11 @@ def resume_allowance(budget_tokens: int) -> int:
     return max(64, min(RESUME_MAX_TOKENS, budget_tokens // 5))
 
 
+def resume_overhead(counter: TokenCounter | None = None) -> int:
+    """Tokens the resume template adds around the task text and the block."""
+    return count_tokens(RESUME_TEMPLATE.format(task="", sections=""), counter)
+
+
 def original_task(task: BaseMessage | None) -> str:
     if task is None:
         return ""

@@ -4,13 +4,12 @@ smaller well-formed one, or raises RungFailed saying why it could not.
 microcompact  tombstone old tool results and oversized ones
 collapse      head/tail-collapse oversized blocks (message text and string arguments of tool calls)
 condense      replace turns older than the keep window with one line each (capped), the digest and carryover
-summarize     the compactor role's model writes a structured brief of all but the last few rounds
+summarize     the compactor role's model writes a structured brief of all but the last few rounds (summarize.py)
 truncate      drop the oldest whole rounds until the transcript fits
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -19,31 +18,22 @@ from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
 from slmcode.compact.carryover import Carryover, carryover_for
 from slmcode.compact.digest import build_digest
 from slmcode.compact.elision import elided
-from slmcode.compact.gate import opens_with_preamble
 from slmcode.compact.messages import call_target, calls_of, content_text, exit_code, first_line, head_length
 from slmcode.compact.pairs import keep_window_start, require_pairs, round_starts
 from slmcode.compact.prompts import (
-    BRIEF_HEADINGS,
     COLLAPSED_CHARS_MARKER,
     COLLAPSED_MARKER,
-    COMPACTOR_PREVIOUS,
-    COMPACTOR_PROMPT,
-    COMPACTOR_SYSTEM,
     CONDENSED_HEADER,
     CONDENSED_OMITTED,
 )
-from slmcode.compact.resume import prior_brief, prior_resume_text, resume_allowance, resume_message
+from slmcode.compact.resume import prior_brief, resume_allowance, resume_message
 from slmcode.config import Settings
-from slmcode.errors import SlmcodeError
-from slmcode.packs.budget import compute_budget
 from slmcode.packs.tokens import TokenCounter, count_message_tokens, count_tokens
 
 MIN_BLOCK_TOKENS = 150
 CONDENSED_MAX_LINES = 24
 CONDENSED_LINE_CHARS = 140
-COMPACTOR_RESULT_TOKENS = 300  # how much of each old tool result the compactor gets to read
 CHARS_PER_TOKEN = 3  # conservative for code: collapse sizes are estimated before counting
-MIN_BRIEF_HEADINGS = 2
 
 
 class RungFailed(Exception):
@@ -181,7 +171,7 @@ def replace_older(messages: list[BaseMessage], ctx: RungContext, start: int, *, 
     return require_pairs([*system, resume, *messages[start:]], kind)
 
 
-def _older_part(messages: list[BaseMessage], keep: int) -> tuple[int, int]:
+def older_part(messages: list[BaseMessage], keep: int) -> tuple[int, int]:
     head = head_length(messages)
     start = keep_window_start(messages, keep, floor=head)
     if start <= head:
@@ -190,29 +180,9 @@ def _older_part(messages: list[BaseMessage], keep: int) -> tuple[int, int]:
 
 
 def condense(messages: list[BaseMessage], ctx: RungContext) -> list[BaseMessage]:
-    head, start = _older_part(messages, ctx.keep)
+    head, start = older_part(messages, ctx.keep)
     _, previous = prior_brief(messages[head - 1] if head else None)
     return replace_older(messages, ctx, start, kind="condensed", brief=condensed_brief(previous, messages[head:start]))
-
-
-def compactor_transcript(messages: Sequence[BaseMessage]) -> str:
-    """The older turns as plain text for the compactor: tool results collapsed, calls as JSON."""
-    blocks = []
-    for message in messages:
-        text = content_text(message)
-        if isinstance(message, ToolMessage):
-            blocks.append(f"[result {message.name or 'tool'}]\n{collapse_text(text, COMPACTOR_RESULT_TOKENS)}")
-            continue
-        calls = "".join(
-            f"\n  call {c.get('name')} {json.dumps(c.get('args'), sort_keys=True)[:400]}" for c in calls_of(message)
-        )
-        blocks.append(f"[{message.type}] {text}{calls}")
-    return "\n\n".join(blocks)
-
-
-def compactor_prompt(previous: str, older: Sequence[BaseMessage]) -> str:
-    prior = COMPACTOR_PREVIOUS.format(brief=previous) if previous else ""
-    return COMPACTOR_SYSTEM + "\n\n" + COMPACTOR_PROMPT.format(previous=prior, transcript=compactor_transcript(older))
 
 
 def first_fitting(starts: Sequence[int], measure: Callable[[int], int], limit: int) -> int | None:
@@ -228,38 +198,6 @@ def first_fitting(starts: Sequence[int], measure: Callable[[int], int], limit: i
     return found
 
 
-def compactor_limit(settings: Settings) -> int:
-    role = settings.roles.get("compactor")
-    return compute_budget(settings, "compactor", model=(role.model if role else None) or settings.model).available
-
-
-def summarize(messages: list[BaseMessage], ctx: RungContext) -> list[BaseMessage]:
-    if ctx.summarize is None:
-        raise RungFailed("no compactor model")
-    head, start = _older_part(messages, ctx.brief_keep)
-    previous = prior_resume_text(messages[head - 1] if head else None)
-    starts = [head, *(p for p in round_starts(messages, head) if head < p < start)]
-
-    def prompt_tokens(first: int) -> int:
-        return count_tokens(compactor_prompt(previous, messages[first:start]), ctx.counter)
-
-    # Rounds cut from the request still reach the digest: replace_older builds it from all of head:start.
-    first = first_fitting(starts, prompt_tokens, compactor_limit(ctx.settings))
-    if first is None:
-        raise RungFailed("the compaction request does not fit the compactor's window even with one round")
-    try:
-        brief = ctx.summarize(compactor_prompt(previous, messages[first:start])).strip()
-    except SlmcodeError as exc:
-        raise RungFailed(f"the compactor failed: {exc}") from exc
-    if not brief or opens_with_preamble(brief):
-        raise RungFailed("the compactor's brief is empty or opens with a preamble")
-    if sum(h in brief for h in BRIEF_HEADINGS) < MIN_BRIEF_HEADINGS:
-        raise RungFailed("the compactor's brief lacks the required headings")
-    if count_tokens(brief, ctx.counter) >= ctx.tokens(messages[head:start]):
-        raise RungFailed("the compactor's brief is not shorter than the turns it replaces")
-    return replace_older(messages, ctx, start, kind="brief", brief=brief)
-
-
 def truncate(messages: list[BaseMessage], ctx: RungContext) -> list[BaseMessage]:
     head = head_length(messages)
     starts = round_starts(messages, head)
@@ -273,11 +211,3 @@ def truncate(messages: list[BaseMessage], ctx: RungContext) -> list[BaseMessage]
     start = first_fitting(starts[1:], lambda s: ctx.tokens(build(s)), ctx.target_tokens) or starts[-1]
     return build(start)
 
-
-RUNG_FUNCTIONS: tuple[tuple[str, Callable[[list[BaseMessage], RungContext], list[BaseMessage]]], ...] = (
-    ("microcompact", microcompact),
-    ("collapse", collapse),
-    ("condense", condense),
-    ("summarize", summarize),
-    ("truncate", truncate),
-)
