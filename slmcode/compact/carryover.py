@@ -78,10 +78,11 @@ class Carryover(BaseModel):
                 name, target = call.get("name", ""), call_target(call)
                 result = results.get(call.get("id") or "")
                 failed = result is None or result_failed(result)
-                status = "failed" if failed else "ok"
+                code = exit_code(content_text(result)) if result is not None else None
+                status = f"exit {code}" if code is not None else ("failed" if failed else "ok")
                 if name in READ_TOOLS | EDIT_TOOLS and target:
                     files.append(target)
-                if name == SHELL_TOOL and result is not None and exit_code(content_text(result)) == 0:
+                if name == SHELL_TOOL and code == 0:
                     verified.append(f"{first_line(target, LINE_CHARS)} -> exit 0")
                 if name == SKILL_TOOL and target and not failed:
                     skills.append(target)

@@ -128,9 +128,12 @@ def condensed_line(message: BaseMessage, calls: dict[str, str]) -> str:
     """One line for one message: who, what it did, how it ended."""
     text = first_line(content_text(message), 80)
     if isinstance(message, ToolMessage):
-        code = exit_code(content_text(message))
-        outcome = f"exit code {code}" if code is not None else (text or "(empty)")
-        line = f"result {calls.get(message.tool_call_id, message.name or 'tool')}: {outcome}"
+        body = content_text(message).strip()
+        code, lines = exit_code(body), body.count("\n") + 1
+        # A one-line result ("Edited x.py ...", "Error: ...") says what happened; a long one is output, not news.
+        outcome = f"exit code {code}" if code is not None else (text if lines == 1 or body.startswith("Error")
+                                                                else f"{lines} lines")
+        line = f"result {calls.get(message.tool_call_id, message.name or 'tool')}: {outcome or '(empty)'}"
     elif isinstance(message, AIMessage):
         called = ", ".join(f"{c.get('name')}({call_target(c)})" for c in message.tool_calls)
         line = "assistant: " + "; ".join(part for part in (text, f"called {called}" if called else "") if part)

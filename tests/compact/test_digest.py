@@ -44,7 +44,7 @@ def test_a_digest_carried_by_an_earlier_resume_message_is_merged_first() -> None
     assert digest.files_edited == ("old/x.py", "new/y.py")
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=25, deadline=None)
 @given(transcripts(max_turns=40, max_words=20))
 def test_the_caps_always_hold(messages: list) -> None:
     digest = build_digest(messages)

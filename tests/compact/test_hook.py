@@ -30,7 +30,7 @@ def react_run(rounds: int) -> list:
     return messages
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=25, deadline=None)
 @given(transcripts(max_words=150))
 def test_the_view_is_well_formed_non_empty_and_fits(messages: list) -> None:
     hook = make_pre_model_hook(SETTINGS, window=SMALL_WINDOW)
@@ -57,7 +57,7 @@ def test_the_hook_is_pure_and_leaves_the_stored_conversation_alone(messages: lis
     assert messages == before
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=25, deadline=None)
 @given(transcripts(react_only=True, max_words=80))
 def test_the_last_five_tool_results_reach_the_model_whole(messages: list) -> None:
     view = make_pre_model_hook(SETTINGS, window=WINDOW)({"messages": messages})["llm_input_messages"]

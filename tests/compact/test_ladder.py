@@ -29,7 +29,7 @@ def long_run(rounds: int = 30, lines: int = 40) -> list:
     return messages
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=20, deadline=None)
 @given(transcripts(max_words=150), st.integers(200, 3000))
 def test_no_rung_and_no_ladder_output_holds_an_orphan(messages: list, budget: int) -> None:
     ctx = RungContext(SETTINGS, budget, budget - budget // 20, 5, default_counter(), summarize=lambda _: BRIEF)

@@ -40,7 +40,7 @@ def test_well_formed_transcripts_pass_and_come_back_unchanged(messages: list) ->
     assert ensure_pairs(messages) == messages
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=25, deadline=None)
 @given(broken_transcripts())
 def test_ensure_pairs_always_yields_a_well_formed_transcript_keeping_every_turn(messages: list) -> None:
     fixed = ensure_pairs(messages)
