@@ -10,7 +10,11 @@ venv, npm's own JavaScript, rxjs's TypeScript from npm, Go 1.19's standard libra
 from Debian's librust-*-dev, the JDK's src.zip): definitions per language and kind against ctags, matched
 by path, name, kind category and ctags' line falling inside our range.
 
-Run: /work/venv/bin/python bench/repomap.py [--rounds N] [--examples]
+A language whose sources are missing is left out of part 2. To get them all (done once on this machine):
+  apt-get install golang-1.19-src librust-serde-dev librust-regex-syntax-dev librust-syn-dev
+  npm install --prefix /tmp/b3corpus/npm rxjs@7.8.2
+
+Run: /work/venv/bin/python bench/repomap.py [--rounds N] [--examples] [--skip-speed]
 """
 
 from __future__ import annotations
