@@ -71,6 +71,8 @@ class Settings(BaseModel):
     request_timeout: float = Field(default=120.0, gt=0)
     request_retries: int = Field(default=2, ge=0)
     structured_output: Literal["auto", "json_schema", "prompt"] = "auto"
+    # llama-cpp-python (the embedded server) needs requests rewritten: providers/llama_dialect.py.
+    server_dialect: Literal["openai", "llama-cpp-python"] = "openai"
 
     # Context window and budget.
     context_limit: int | None = Field(default=None, gt=0)

@@ -101,6 +101,7 @@ def free_port() -> int:
 
 
 def server_command(gguf: Path, port: int, n_ctx: int, alias: str) -> list[str]:
+    threads = max(1, (os.cpu_count() or 2) // 2)
     return [
         sys.executable,
         "-m",
@@ -112,6 +113,11 @@ def server_command(gguf: Path, port: int, n_ctx: int, alias: str) -> list[str]:
         "--port", str(port),
         "--n_ctx", str(n_ctx),
         "--chat_format", CHAT_FORMAT,
+        # Prompt batches on as many threads as generation: llama.cpp's default (every core) made OpenMP
+        # threads spin-wait on each other on a shared machine, prompt speed fell 3x (bench/embedded_speed.py).
+        "--n_threads", str(threads),
+        "--n_threads_batch", str(threads),
+        "--logits_all", "False",  # logits for every prompt token serve only logprobs, which we never ask for
     ]  # fmt: skip
 
 
@@ -207,13 +213,3 @@ def embedded_server(settings: Settings, ready_timeout: float = READY_TIMEOUT_SEC
         cleanup()
         atexit.unregister(cleanup)
     log_path.unlink(missing_ok=True)  # kept when the block failed, for the error message's reader
-
-
-@contextmanager
-def model_endpoint(settings: Settings) -> Iterator[Settings]:
-    """The settings a run talks to: unchanged when base_url is set, else pointed at a fresh embedded server."""
-    if settings.base_url:
-        yield settings
-        return
-    with embedded_server(settings) as server:
-        yield settings.model_copy(update={"base_url": server.base_url})

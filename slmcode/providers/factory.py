@@ -14,6 +14,7 @@ from langchain_openai import ChatOpenAI
 from slmcode.config import Settings
 from slmcode.errors import EndpointError
 from slmcode.packs.budget import compute_budget
+from slmcode.providers.llama_dialect import ChatLlamaCppPython
 
 EMBEDDED = "embedded"
 
@@ -45,7 +46,9 @@ def chat_model(settings: Settings, role: str, *, max_tokens: int | None = None) 
     """The role's chat model; max_tokens defaults to the role's response reserve."""
     binding = bind_role(settings, role)
     cap = max_tokens or compute_budget(settings, role, binding.model).reserve_response
-    return ChatOpenAI(
+    # The dialect belongs to the top-level server; a role bound elsewhere speaks plain OpenAI.
+    llama = settings.server_dialect == "llama-cpp-python" and binding.base_url == (settings.base_url or "").rstrip("/")
+    return (ChatLlamaCppPython if llama else ChatOpenAI)(
         model=binding.model,
         base_url=binding.base_url,
         api_key=settings.api_key,

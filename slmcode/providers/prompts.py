@@ -6,3 +6,7 @@ It must match this JSON schema:
 
 REASK = """Your answer was not valid: {error}
 Answer again with only the corrected JSON object."""
+
+# llama-cpp-python's function-calling template drops role "tool" messages: results go back as user turns.
+TOOL_RESULT_AS_USER = """Result of {name}:
+{result}"""

@@ -16,7 +16,7 @@ from slmcode.providers import embedded
 
 def test_without_the_extra_and_without_base_url_the_error_says_how_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "llama_cpp", None)  # as if llama-cpp-python were not installed
-    with pytest.raises(EndpointError) as caught, embedded.model_endpoint(Settings()):
+    with pytest.raises(EndpointError) as caught, embedded.embedded_server(Settings()):
         pass
     message = str(caught.value)
     assert 'pip install "slmcode[local]"' in message
@@ -40,12 +40,6 @@ def test_model_path_wins_over_the_bundled_model(tmp_path: Path) -> None:
     gguf = tmp_path / "other.gguf"
     gguf.write_bytes(b"GGUF")
     assert embedded.resolve_gguf(Settings(model_path=str(gguf))) == gguf
-
-
-def test_a_configured_base_url_starts_no_server() -> None:
-    settings = Settings(base_url="http://127.0.0.1:9/v1")
-    with embedded.model_endpoint(settings) as used:
-        assert used is settings
 
 
 def test_the_command_serves_the_window_on_loopback_with_a_tool_calling_chat_format(tmp_path: Path) -> None:

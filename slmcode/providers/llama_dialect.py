@@ -1,0 +1,103 @@
+"""Requests in the dialect of llama-cpp-python's server (the embedded model's server).
+
+Measured against llama-cpp-python 0.3.36 with --chat_format chatml-function-calling, it differs from the
+OpenAI API in ways that break the standard client path; each rewrite below fixes one:
+
+- response_format {"type": "json_schema"} is an HTTP 500 (a validation error): {"type": "json_object",
+  "schema": S} is its grammar-constrained equivalent.
+- tools=[...] without tool_choice are silently ignored: "auto" must be explicit. "required" is a 500:
+  one tool becomes a named choice (grammar-constrained), several become "auto".
+- an assistant message with tool calls and content null is a 500: content must be a string.
+- the chat template drops the content of role "tool" messages: results go back as user messages.
+- max_completion_tokens is ignored: the cap must travel as max_tokens.
+- streaming with tools fails (no chunks): ChatLlamaCppPython never streams when tools are bound.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Literal
+
+from langchain_core.language_models import LanguageModelInput
+from langchain_openai import ChatOpenAI
+
+from slmcode.providers.prompts import TOOL_RESULT_AS_USER
+
+Payload = dict[str, Any]
+Message = dict[str, Any]
+
+
+def text_of(content: Any) -> str:
+    """A message content as plain text: strings as they are, content blocks joined."""
+    if content is None:
+        return ""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "".join(b.get("text", "") if isinstance(b, dict) else str(b) for b in content)
+    return json.dumps(content)
+
+
+def adapt_messages(messages: list[Message]) -> list[Message]:
+    """Tool results as user messages (the template would drop them); assistant content never null."""
+    call_names: dict[str, str] = {}
+    adapted: list[Message] = []
+    for message in messages:
+        role = message.get("role")
+        if role == "assistant":
+            for call in message.get("tool_calls") or []:
+                call_names[str(call.get("id"))] = str(call.get("function", {}).get("name", "tool"))
+            adapted.append({**message, "content": text_of(message.get("content"))})
+        elif role == "tool":
+            name = call_names.get(str(message.get("tool_call_id")), "tool")
+            text = TOOL_RESULT_AS_USER.format(name=name, result=text_of(message.get("content")))
+            adapted.append({"role": "user", "content": text})
+        else:
+            adapted.append(message)
+    return adapted
+
+
+def adapt_response_format(response_format: Any) -> Any:
+    """json_schema -> json_object with the schema: the same grammar-constrained decoding, in this server's words."""
+    if isinstance(response_format, dict) and response_format.get("type") == "json_schema":
+        schema = (response_format.get("json_schema") or {}).get("schema")
+        return {"type": "json_object", "schema": schema} if schema else {"type": "json_object"}
+    return response_format
+
+
+def adapt_tool_choice(tools: list[Any], tool_choice: Any) -> Any:
+    if tool_choice in (None, "auto"):
+        return "auto"
+    if tool_choice in ("required", "any"):
+        if len(tools) == 1:
+            return {"type": "function", "function": {"name": tools[0]["function"]["name"]}}
+        return "auto"
+    return tool_choice
+
+
+def adapt_payload(payload: Payload) -> Payload:
+    """The request rewritten for llama-cpp-python's server; the input is left untouched."""
+    adapted = dict(payload)
+    if "messages" in adapted:
+        adapted["messages"] = adapt_messages(list(adapted["messages"]))
+    if "response_format" in adapted:
+        adapted["response_format"] = adapt_response_format(adapted["response_format"])
+    if adapted.get("tools"):
+        adapted["tool_choice"] = adapt_tool_choice(adapted["tools"], adapted.get("tool_choice"))
+    if "max_completion_tokens" in adapted:
+        cap = adapted.pop("max_completion_tokens")
+        extra = dict(adapted.get("extra_body") or {})
+        extra.setdefault("max_tokens", cap)
+        adapted["extra_body"] = extra
+    return adapted
+
+
+class ChatLlamaCppPython(ChatOpenAI):
+    """ChatOpenAI speaking llama-cpp-python's dialect; everything else (retries, parsing) is ChatOpenAI's."""
+
+    disable_streaming: bool | Literal["tool_calling"] = "tool_calling"
+
+    def _get_request_payload(
+        self, input_: LanguageModelInput, *, stop: list[str] | None = None, **kwargs: Any
+    ) -> Payload:
+        return adapt_payload(super()._get_request_payload(input_, stop=stop, **kwargs))
