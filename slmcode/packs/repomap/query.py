@@ -10,54 +10,13 @@ _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 MIN_IDENTIFIER_CHARS = 2
 # English function words: in a query they are prose, and a symbol that happens to share the name (tkinter's
 # `where`) would otherwise be pulled to the top of the map.
-STOPWORDS = frozenset(
-    [
-        "a",
-        "an",
-        "and",
-        "are",
-        "as",
-        "at",
-        "be",
-        "by",
-        "can",
-        "do",
-        "does",
-        "for",
-        "from",
-        "how",
-        "if",
-        "in",
-        "into",
-        "is",
-        "it",
-        "its",
-        "not",
-        "of",
-        "on",
-        "or",
-        "should",
-        "so",
-        "that",
-        "the",
-        "their",
-        "then",
-        "there",
-        "these",
-        "this",
-        "to",
-        "was",
-        "what",
-        "when",
-        "where",
-        "which",
-        "while",
-        "who",
-        "why",
-        "will",
-        "with",
-    ]
-)
+# fmt: off
+STOPWORDS = frozenset({
+    "a", "an", "and", "are", "as", "at", "be", "by", "can", "do", "does", "for", "from", "how", "if", "in",
+    "into", "is", "it", "its", "not", "of", "on", "or", "should", "so", "that", "the", "their", "then", "there",
+    "these", "this", "to", "was", "what", "when", "where", "which", "while", "who", "why", "will", "with",
+})
+# fmt: on
 
 
 def query_identifiers(text: str) -> list[str]:
