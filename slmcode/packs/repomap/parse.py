@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
@@ -52,6 +53,8 @@ def parse_batch(workspace: str, batch: Sequence[Candidate]) -> list[Entry]:
 def _workers() -> int:
     if "fork" not in multiprocessing.get_all_start_methods() or not hasattr(os, "sched_getaffinity"):
         return 1  # spawning fresh interpreters costs more than parsing saves; stay in this process
+    if threading.active_count() > 1:
+        return 1  # forking a process that runs threads (a graph run's nodes) can deadlock the child
     return max(1, min(MAX_WORKERS, len(os.sched_getaffinity(0))))
 
 
