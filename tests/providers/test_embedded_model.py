@@ -90,13 +90,13 @@ def test_the_model_calls_a_bound_tool_with_arguments_that_fit_its_schema(setting
 def test_tools_bound_without_a_choice_still_reach_the_model(settings: Settings) -> None:
     model = chat_model(settings, "worker", max_tokens=60).bind_tools([read_file])
     answer = model.invoke([SystemMessage("You are a coding agent."), HumanMessage("Read the file README.md")])
-    # With tools ignored the 135M model rambles in prose; seen by the grammar, it calls or answers "message:".
-    assert answer.tool_calls or isinstance(answer.content, str)
-    assert answer.response_metadata.get("finish_reason") in ("tool_calls", "stop", "length")
+    assert answer.usage_metadata is not None
+    # Ignored tools leave a ~25-token prompt; seen, they add the template's function-calling preamble.
+    assert answer.usage_metadata["input_tokens"] > 150
 
 
 def test_a_tool_result_reaches_the_prompt(settings: Settings) -> None:
-    model = chat_model(settings, "worker", max_tokens=8).bind_tools([read_file])
+    model = chat_model(settings, "worker", max_tokens=1)
     call = AIMessage("", tool_calls=[{"name": "read_file", "args": {"path": "README.md"}, "id": "c1"}])
     opening = [SystemMessage("You are a coding agent."), HumanMessage("Read README.md"), call]
     short = model.invoke([*opening, ToolMessage("ok", tool_call_id="c1")])
