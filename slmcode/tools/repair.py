@@ -131,4 +131,11 @@ def repair_tool_calls(message: AIMessage, tools: Sequence[BaseTool]) -> AIMessag
         return message
     salt = message.id or ""  # the server's reply id keeps made-up call ids distinct across turns
     repaired = [repair_call(call, tools, index, salt) for index, call in enumerate(raw_calls)]
+    seen: set[str] = set()
+    for index, call in enumerate(repaired):
+        # A server that repeats an id within one answer would pair two results with one call and make the
+        # tool-call journal answer the second call with the first's result.
+        if call["id"] in seen:
+            call["id"] = call_id(call["name"], call["args"], index, f"{salt}|{call['id']}")
+        seen.add(call["id"])
     return message.model_copy(update={"tool_calls": repaired, "invalid_tool_calls": [], "content": content})

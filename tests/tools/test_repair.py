@@ -147,3 +147,11 @@ def test_made_up_ids_are_stable(tools: list[Any]) -> None:
     message = text('```json\n{"name": "ws_read", "arguments": {"path": "src/calc.py"}}\n```')
     first, second = repair_tool_calls(message, tools), repair_tool_calls(message, tools)
     assert first.tool_calls[0]["id"] == second.tool_calls[0]["id"]
+
+
+def test_an_id_repeated_within_one_answer_is_made_unique(tools: list[Any]) -> None:
+    calls = [{"name": "ws_read", "args": {"path": p}, "id": "call_0"} for p in ("a.py", "b.py", "c.py")]
+    fixed = repair_tool_calls(AIMessage(content="", tool_calls=calls), tools)
+    ids = [c["id"] for c in fixed.tool_calls]
+    assert ids[0] == "call_0" and len(set(ids)) == 3
+    assert ids == [c["id"] for c in repair_tool_calls(AIMessage(content="", tool_calls=calls), tools).tool_calls]
