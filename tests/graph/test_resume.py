@@ -8,7 +8,6 @@ never guessed with a sleep: from the requests the server received, or from the p
 
 from __future__ import annotations
 
-import sqlite3
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -17,7 +16,6 @@ from typing import Any
 
 import pytest
 
-from slmcode.memory.journal import journal_path
 from tests.graph.crash import Scene, ending, finish, kill, scenes, trace_record, wait_until
 from tests.graph.resume_scenario import hold, is_first_power_request, is_review
 
@@ -70,10 +68,9 @@ def in_tool_call(scene: Scene) -> bool:
 
 
 def edits_done_shell_running(scene: Scene) -> None:
-    # The step's two edits ran (and were journaled) before its pytest call, which the kill interrupted.
-    with sqlite3.connect(journal_path(scene.repo)) as conn:
-        (journaled,) = conn.execute("SELECT COUNT(*) FROM calls WHERE run_id = ?", (scene.run_id,)).fetchone()
-    assert journaled == 4  # two reads, two edits
+    # The step's two edits ran (a call is journaled, then traced) before its pytest call, which the kill cut.
+    done = [name for _, name, _ in trace_record(scene, scene.run_id)["tools"]]
+    assert done == ["ws_read", "ws_read", "ws_edit", "ws_edit"]
     assert (scene.repo / "calc" / "ops.py").read_text().count("def divide") == 1
     assert "test_divide" in (scene.repo / "tests" / "test_ops.py").read_text()
 
