@@ -3,6 +3,10 @@
 The server is a separate process: it reaches the scripted model (tests/fake_llm, in this process) over
 loopback, gets the run's settings only through `context`, and checkpoints the state with its own saver,
 so the state's pydantic items go through its serializer and come back as JSON to the client.
+
+Known limit (langgraph-api 0.16.7): with LANGGRAPH_STRICT_MSGPACK=true the server blocks slmcode.state.Task and
+PRD when it loads a checkpoint (it ignores the graph's schema allowlist and langgraph.json's
+allowed_msgpack_modules), so a resumed run gets dicts. The default, permissive mode works, with a warning.
 """
 
 from __future__ import annotations
@@ -156,7 +160,7 @@ def test_a_full_run_through_langgraph_dev_with_a_clarify_interrupt(server: Serve
     assert {t["id"]: t["status"] for t in values["tasks"]} == {"r1t1": "done", "r1test": "done"}
     code = next(t for t in values["tasks"] if t["kind"] == "code")
     assert code["attempts"] == 2 and [v["status"] for v in code["verdicts"]] == ["PASSED"]
-    assert code["files_changed"] == ["calc/ops.py", "tests/test_ops.py"]
+    assert code["files_changed"] == ["calc/cli.py", "calc/ops.py", "tests/test_ops.py"]
     assert f"{QUESTION['question']} -> {ANSWER}" in values["prd"]["answers"]
     assert values["qa"]["passed"] is True
     assert "return a / b" in (repo / "calc" / "ops.py").read_text()
@@ -164,7 +168,7 @@ def test_a_full_run_through_langgraph_dev_with_a_clarify_interrupt(server: Serve
     # `context` reached the nodes: the model calls went to its base_url with its model, the trace to its workspace.
     assert {r["model"] for r in fake_llm.requests} == {"qwen2.5-coder:7b"}
     phases = [d["phase"] for e, d in last if e == "custom" and d.get("kind") == "phase"]
-    assert phases[-3:] == ["tester", "qa", "learn"]
+    assert {"corrector", "tester", "qa"} <= set(phases) and phases[-1] == "learn"
     with TraceStore.for_workspace(repo) as trace:
         kinds = {e.kind for e in trace.timeline(thread_id)}
     assert {"phase", "pack", "tool", "verdict"} <= kinds
