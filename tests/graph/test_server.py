@@ -4,9 +4,10 @@ The server is a separate process: it reaches the scripted model (tests/fake_llm,
 loopback, gets the run's settings only through `context`, and checkpoints the state with its own saver,
 so the state's pydantic items go through its serializer and come back as JSON to the client.
 
-Known limit (langgraph-api 0.16.7): with LANGGRAPH_STRICT_MSGPACK=true the server blocks slmcode.state.Task and
-PRD when it loads a checkpoint (it ignores the graph's schema allowlist and langgraph.json's
-allowed_msgpack_modules), so a resumed run gets dicts. The default, permissive mode works, with a warning.
+Known limit (langgraph 1.2.24, langgraph-api 0.16.7): with LANGGRAPH_STRICT_MSGPACK=true the server blocks
+slmcode.state.Task and PRD when it loads a checkpoint, so a resumed run gets dicts: the server runs
+graph.copy(update={"checkpointer": ...}), Pregel.copy drops the schema allowlist compile() derived, and the
+server reads no allowed_msgpack_modules from langgraph.json. The default, permissive mode works, with a warning.
 """
 
 from __future__ import annotations
