@@ -11,6 +11,7 @@ import os
 import sys
 import threading
 import time
+import types
 
 POLL_SECONDS = 0.5
 
@@ -22,6 +23,19 @@ def watch_parent(parent_pid: int) -> None:
     os._exit(0)  # uvicorn's graceful shutdown may wait on open connections; nobody is left to serve
 
 
+def plain_text_chat_templates() -> None:
+    """Stop llama-cpp-python's chatml-function-calling template from HTML-escaping every message.
+
+    Its jinja environment autoescapes string templates, so the model read code as `a &lt; b` and quotes as
+    `&#34;`, and copied `&#34;` into the arguments of its next tool call. A prompt is not HTML.
+    """
+    import jinja2
+    from llama_cpp import llama_chat_format
+
+    no_autoescape = {**vars(jinja2), "select_autoescape": lambda *args, **kwargs: False}
+    llama_chat_format.jinja2 = types.SimpleNamespace(**no_autoescape)  # type: ignore[attr-defined]
+
+
 def main(argv: list[str]) -> None:
     if not argv or not argv[0].isdigit():
         raise SystemExit("usage: python -m slmcode.providers.llama_launcher PARENT_PID [server args...]")
@@ -29,6 +43,7 @@ def main(argv: list[str]) -> None:
     if os.getppid() != parent_pid:  # the parent died before we got here
         raise SystemExit(0)
     threading.Thread(target=watch_parent, args=(parent_pid,), name="parent-watchdog", daemon=True).start()
+    plain_text_chat_templates()
     from llama_cpp.server.__main__ import main as serve
 
     sys.argv = ["llama_cpp.server", *argv[1:]]

@@ -9,6 +9,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+import httpx
 import pytest
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage, ToolMessage
 from langchain_core.tools import tool
@@ -103,6 +104,22 @@ def test_a_tool_result_reaches_the_prompt(settings: Settings) -> None:
     long = model.invoke([*opening, ToolMessage("zebra " * 200, tool_call_id="c1")])
     assert short.usage_metadata is not None and long.usage_metadata is not None
     assert long.usage_metadata["input_tokens"] - short.usage_metadata["input_tokens"] >= 190
+
+
+def test_code_reaches_the_model_verbatim_not_html_escaped(server: EmbeddedServer, settings: Settings) -> None:
+    code = 'if a < b and name == "x": pass\n' * 20
+    root = server.base_url.removesuffix("/v1")
+
+    def tokens(text: str) -> int:
+        return len(httpx.post(f"{root}/extras/tokenize", json={"input": text}, timeout=60).json()["tokens"])
+
+    model = chat_model(settings, "worker", max_tokens=1)
+    with_code = model.invoke([HumanMessage("Review:\n" + code)]).usage_metadata
+    without = model.invoke([HumanMessage("Review:\n")]).usage_metadata
+    assert with_code is not None and without is not None
+    grown = with_code["input_tokens"] - without["input_tokens"]
+    escaped = code.replace("<", "&lt;").replace('"', "&#34;")
+    assert abs(grown - tokens(code)) < abs(grown - tokens(escaped))
 
 
 def test_the_response_cap_is_honoured(settings: Settings) -> None:
