@@ -99,12 +99,14 @@ def budget(
 
 @app.command()
 def doctor(
+    ctx: typer.Context,
     model: ModelOpt = None,
     base_url: BaseUrlOpt = None,
     workspace: WorkspaceOpt = Path("."),
     as_json: JsonOpt = False,
 ) -> None:
     """Check the model server, its models, the resolved profile, the budget and the token counter."""
+    from slmcode.api import model_endpoint
     from slmcode.packs.budget import compute_budget
     from slmcode.packs.profiles import resolve_profile
     from slmcode.packs.tokens import default_counter
@@ -112,6 +114,8 @@ def doctor(
     from slmcode.providers.factory import bind_role
 
     settings = settings_for(workspace, model=model, base_url=base_url).settings
+    # Without a base_url the embedded model is the server: start it for the check as a run would (~2 s).
+    settings = ctx.with_resource(model_endpoint(settings))
     binding = bind_role(settings, "worker")
     info = probe_endpoint(binding.base_url, settings.api_key)
     profile = resolve_profile(binding.model, settings)
@@ -140,7 +144,8 @@ def doctor(
     if as_json:
         print_json(report)
         return
-    console.print(f"[green]ok[/green] {info.base_url} ({info.server}), {len(info.models)} model(s)")
+    embedded = " embedded llama.cpp server" if settings.server_dialect == "llama-cpp-python" else ""
+    console.print(f"[green]ok[/green] {info.base_url} ({info.server}{embedded}), {len(info.models)} model(s)")
     console.print(f"model      {binding.model}")
     console.print(f"profile    context {profile.context_limit} ({profile.context_source}), "
                   f"max turns {profile.max_turns} ({profile.turns_source})")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import signal
 import subprocess
 import sys
@@ -159,3 +160,16 @@ def test_no_server_outlives_its_parent(how: str) -> None:
     finally:
         parent.kill()
         parent.wait()
+
+
+def test_doctor_reports_the_embedded_model_when_no_server_is_configured(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from slmcode.cli import app
+
+    result = CliRunner().invoke(app, ["doctor", "--workspace", str(tmp_path), "--json"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    assert report["endpoint"].startswith("http://127.0.0.1:")
+    assert report["models"] == ["embedded"]
+    assert report["profile"]["context_limit"] == 2048
