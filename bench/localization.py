@@ -89,17 +89,20 @@ def export(repo: Path, sha: str, target: Path) -> None:
         archive.extractall(target, filter="data")
 
 
-def read_lines(root: Path, path: str) -> list[str]:
-    return (root / path).read_text(encoding="utf-8", errors="replace").splitlines()
+def read_all(root: Path, paths: list[str]) -> dict[str, list[str]]:
+    return {p: (root / p).read_text(encoding="utf-8", errors="replace").splitlines() for p in paths}
 
 
-def fill(units: list[tuple[str, int, int]], root: Path, budget: int) -> dict[str, list[tuple[int, int]]]:
+Shown = dict[str, list[tuple[int, int]]]
+
+
+def fill(units: list[tuple[str, int, int]], files: dict[str, list[str]], budget: int) -> Shown:
     """Take (path, start, end) units in order until `budget` tokens are used; the last one cut to fit."""
     counter = default_counter()
     used = 0
     shown: dict[str, list[tuple[int, int]]] = {}
     for path, start, end in units:
-        lines = read_lines(root, path)[start - 1 : end]
+        lines = files[path][start - 1 : end]
         text = f"### {path}\n" + "\n".join(lines)
         cost = counter.count(text) + 2
         if used + cost > budget:
@@ -118,22 +121,25 @@ def fill(units: list[tuple[str, int, int]], root: Path, budget: int) -> dict[str
     return shown
 
 
-def bm25_files(root: Path, paths: list[str], query: str, budget: int) -> dict[str, list[tuple[int, int]]]:
-    docs = [terms(p.replace("/", " ")) + terms("\n".join(read_lines(root, p))) for p in paths]
+def bm25_files(files: dict[str, list[str]], query: str) -> list[tuple[str, int, int]]:
+    """Whole files, best first."""
+    paths = sorted(files)
+    docs = [terms(p.replace("/", " ")) + terms("\n".join(files[p])) for p in paths]
     scores = BM25Okapi(docs).get_scores(terms(query))
     ranked = sorted(range(len(paths)), key=lambda i: (-scores[i], paths[i]))
-    return fill([(paths[i], 1, max(1, len(read_lines(root, paths[i])))) for i in ranked], root, budget)
+    return [(paths[i], 1, max(1, len(files[paths[i]]))) for i in ranked]
 
 
-def bm25_chunks(root: Path, paths: list[str], query: str, budget: int) -> dict[str, list[tuple[int, int]]]:
+def bm25_chunks(files: dict[str, list[str]], query: str) -> list[tuple[str, int, int]]:
+    """40-line chunks, best first."""
     units = []
-    for p in paths:
-        n = len(read_lines(root, p))
+    for p in sorted(files):
+        n = len(files[p])
         units += [(p, s, min(n, s + CHUNK_LINES - 1)) for s in range(1, n + 1, CHUNK_LINES)]
-    docs = [terms(p.replace("/", " ")) + terms("\n".join(read_lines(root, p)[s - 1 : e])) for p, s, e in units]
+    docs = [terms(p.replace("/", " ")) + terms("\n".join(files[p][s - 1 : e])) for p, s, e in units]
     scores = BM25Okapi(docs).get_scores(terms(query))
     ranked = sorted(range(len(units)), key=lambda i: (-scores[i], units[i]))
-    return fill([units[i] for i in ranked], root, budget)
+    return [units[i] for i in ranked]
 
 
 def score(hunks: list[Hunk], shown: dict[str, list[tuple[int, int]]]) -> tuple[int, int, set[str]]:
@@ -151,6 +157,7 @@ def main() -> None:
     parser.add_argument("repos", nargs="*", default=[str(Path(__file__).resolve().parents[1])])
     parser.add_argument("--budgets", default="2000,4000,8000")
     parser.add_argument("--limit", type=int, default=0)
+    parser.add_argument("--keep", default="", help="export parents under this folder and reuse them (warm index)")
     args = parser.parse_args()
     budgets = [int(b) for b in args.budgets.split(",")]
     methods = ("pack", "bm25-files", "bm25-chunks")
@@ -162,10 +169,13 @@ def main() -> None:
         todo = [c for c in changes(Path(repo)) if c.hunks]
         for change in todo[: args.limit or None]:
             with tempfile.TemporaryDirectory() as folder:
-                root = Path(folder)
-                export(change.repo, change.parent, root)
+                root = Path(args.keep) / change.parent if args.keep else Path(folder)
+                if not (root / ".exported").is_file():
+                    export(change.repo, change.parent, root)
+                    (root / ".exported").write_text(change.parent)
                 index = load_index(root, settings)
-                paths = sorted(index.files)
+                files = read_all(root, sorted(index.files))
+                by_files, by_chunks = bm25_files(files, change.message), bm25_chunks(files, change.message)
                 hunks = [h for h in change.hunks if h.path in index.files]
                 skipped_hunks += len(change.hunks) - len(hunks)
                 if not hunks:
@@ -181,15 +191,15 @@ def main() -> None:
                         shown_pack.setdefault(e.path, []).append((e.start, e.end))
                     contexts = {
                         "pack": shown_pack,
-                        "bm25-files": bm25_files(root, paths, change.message, budget),
-                        "bm25-chunks": bm25_chunks(root, paths, change.message, budget),
+                        "bm25-files": fill(by_files, files, budget),
+                        "bm25-chunks": fill(by_chunks, files, budget),
                     }
                     for method, shown in contexts.items():
-                        touched, whole, files = score(hunks, shown)
+                        touched, whole, hit_files = score(hunks, shown)
                         row = totals[(method, budget)]
                         row[0] += touched
                         row[1] += whole
-                        row[2] += len(files)
+                        row[2] += len(hit_files)
             print(f"  {change.sha[:8]} {len(hunks):3d} hunks  {change.message.splitlines()[0][:70]}", file=sys.stderr)
     print(f"changes {n_changes}, hunks {n_hunks} (+{skipped_hunks} outside the indexed files, not counted), "
           f"touched files {n_files}; {time.perf_counter() - started:.0f} s")

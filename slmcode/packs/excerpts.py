@@ -81,7 +81,7 @@ def covered(windows: Sequence[Window], window: Window) -> int:
 
 def render_window(path: str, lines: Sequence[str], window: Window) -> str:
     header = prompts.EXCERPT_HEADER.format(path=path, start=window.start, end=window.end, total=len(lines))
-    body = [prompts.CODE_LINE.format(line=n, text=lines[n - 1].rstrip()) for n in range(window.start, window.end + 1)]
+    body = [prompts.CODE_LINE.format(line=n, text=lines[n - 1]).rstrip() for n in range(window.start, window.end + 1)]
     return "\n".join([header, *body])
 
 

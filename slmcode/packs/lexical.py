@@ -46,15 +46,26 @@ def split_identifier(word: str) -> list[str]:
     return parts
 
 
-def terms(text: str) -> list[str]:
-    """The terms of a text, in order: each identifier whole (lower-cased) and its parts, minus stopwords."""
+def word_terms(word: str) -> tuple[str, ...]:
+    """The terms of one word: the identifier whole (lower-cased) when it has parts, then its stemmed parts."""
+    whole = word.lower()
+    pieces = split_identifier(word)
+    candidates = ([whole] if len(pieces) != 1 or pieces[0] != whole else []) + [stem(p) for p in pieces]
+    return tuple(t for t in candidates if len(t) >= MIN_TERM_CHARS and t not in STOPWORDS)
+
+
+def terms(text: str, memo: dict[str, tuple[str, ...]] | None = None) -> list[str]:
+    """The terms of a text, in order, minus stopwords. `memo` (the caller's, for one job) saves re-splitting
+    words a large corpus repeats thousands of times."""
     found: list[str] = []
     for word in _WORD_RE.findall(text):
-        whole = word.lower()
-        pieces = split_identifier(word)
-        for term in ([whole] if len(pieces) != 1 or pieces[0] != whole else []) + [stem(p) for p in pieces]:
-            if len(term) >= MIN_TERM_CHARS and term not in STOPWORDS:
-                found.append(term)
+        if memo is None:
+            found.extend(word_terms(word))
+            continue
+        split = memo.get(word)
+        if split is None:
+            split = memo[word] = word_terms(word)
+        found.extend(split)
     return found
 
 

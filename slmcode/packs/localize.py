@@ -113,7 +113,8 @@ def rank_candidates(sources: Sequence[SourceFile], query: str, focus_files: Sequ
     if not sources:
         return []
     focus = set(focus_files)
-    line_terms = {s.path: [terms(line) for line in s.lines] for s in sources}
+    memo: dict[str, tuple[str, ...]] = {}
+    line_terms = {s.path: [terms(line, memo) for line in s.lines] for s in sources}
     path_terms = {s.path: terms(s.path.replace("/", " ").replace(".", " ")) for s in sources}
     file_docs = [path_terms[s.path] * 3 + [t for ts in line_terms[s.path] for t in ts] for s in sources]
     file_bm25 = _normalise(BM25.build(file_docs).scores(query_terms))

@@ -15,7 +15,7 @@ LINES = tuple(f"line {n} filler text" for n in range(1, 201))
 
 def numbered(text: str) -> dict[int, str]:
     """The code lines of a rendered excerpt, by the line number printed in front of them."""
-    return {int(m.group(1)): m.group(2) for m in re.finditer(r"^\s*(\d+)  (.*)$", text, re.MULTILINE)}
+    return {int(m.group(1)): m.group(2) for m in re.finditer(r"^(\d+)\| ?(.*)$", text, re.MULTILINE)}
 
 
 def test_rendered_lines_carry_the_files_own_numbers() -> None:

@@ -76,7 +76,7 @@ def test_the_pack_shows_the_code_the_query_names_with_real_line_numbers(tmp_path
     pack = pack_for(fixture_workspace(tmp_path), "apply_discount ignores a zero rate")
     cart = [e for e in pack.excerpts if e.path == "shop/cart.py"]
     assert cart and any(e.start <= 15 <= e.end for e in cart)
-    assert "   15  def apply_discount(cart, rate):" in pack.render()
+    assert "15| def apply_discount(cart, rate):" in pack.render()
     assert pack.tokens == count_tokens(pack.render()) <= pack.budget
 
 
@@ -120,7 +120,7 @@ def test_identifier_only_roles_get_signatures_not_bodies(tmp_path: Path) -> None
                       system_prompt=SYSTEM, budget_tokens=1500)
     assert pack.excerpts == ()
     code = dict((name, text) for name, _, text in pack.sections)["excerpts"]
-    assert "   15  def apply_discount(cart, rate):" in code
+    assert "15| def apply_discount(cart, rate):" in code
     assert "return cart.total() * (1 - rate)" not in code
 
 
