@@ -83,7 +83,10 @@ def ensure_pairs(messages: Sequence[BaseMessage]) -> list[BaseMessage]:
     for index, message in enumerate(messages):
         if isinstance(message, ToolMessage):
             continue
-        calls = [c for c in calls_of(message) if c.get("id") and owner.get(c["id"]) == index]
+        calls: list[dict] = []
+        for call in calls_of(message):
+            if call.get("id") and owner.get(call["id"]) == index and all(c["id"] != call["id"] for c in calls):
+                calls.append(call)
         if len(calls) != len(calls_of(message)):
             # Calls without an id, or reusing one, cannot be answered: keep only the answerable ones.
             message = message.model_copy(update={"tool_calls": calls})

@@ -33,6 +33,19 @@ def test_ensure_pairs_answers_a_crashed_call_with_an_error_and_drops_orphans() -
     assert all(getattr(m, "tool_call_id", None) != "q" for m in fixed)
 
 
+def test_a_call_id_repeated_in_one_answer_or_across_answers_is_answered_once() -> None:
+    messages = [
+        HumanMessage("task"),
+        AIMessage("", tool_calls=[call("a"), call("a")]),
+        ToolMessage("one", tool_call_id="a"),
+        AIMessage("", tool_calls=[call("a"), call("b")]),
+        ToolMessage("two", tool_call_id="b"),
+    ]
+    fixed = ensure_pairs(messages)
+    assert validate_pairs(fixed) == []
+    assert [c["id"] for m in fixed for c in getattr(m, "tool_calls", [])] == ["a", "b"]
+
+
 @settings(max_examples=30, deadline=None)
 @given(transcripts())
 def test_well_formed_transcripts_pass_and_come_back_unchanged(messages: list) -> None:
