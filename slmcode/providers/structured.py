@@ -102,6 +102,10 @@ def _invoke(model: BaseChatModel, messages: list[BaseMessage], response_format: 
         answer = model.invoke(messages, **kwargs)
     except (openai.APIConnectionError, openai.APITimeoutError) as exc:
         raise EndpointError(f"model server unreachable: {exc.__class__.__name__}: {exc}") from None
+    except openai.LengthFinishReasonError as exc:
+        # The client's parse() raises when a constrained answer hits the cap (a tiny model looping inside a
+        # JSON string): the model's fault, so the truncated text goes back to it like any invalid answer.
+        return _truncated_call(exc, started, constrained=response_format is not None)
     usage = getattr(answer, "usage_metadata", None) or {}
     content = answer.content if isinstance(answer.content, str) else json.dumps(answer.content)
     return Call(
@@ -110,6 +114,18 @@ def _invoke(model: BaseChatModel, messages: list[BaseMessage], response_format: 
         prompt_tokens=usage.get("input_tokens"),
         completion_tokens=usage.get("output_tokens"),
         constrained=response_format is not None,
+    )
+
+
+def _truncated_call(exc: openai.LengthFinishReasonError, started: float, *, constrained: bool) -> Call:
+    choices = exc.completion.choices
+    usage = exc.completion.usage
+    return Call(
+        raw=(choices[0].message.content or "") if choices else "",
+        latency_ms=(time.perf_counter() - started) * 1000,
+        prompt_tokens=usage.prompt_tokens if usage else None,
+        completion_tokens=usage.completion_tokens if usage else None,
+        constrained=constrained,
     )
 
 

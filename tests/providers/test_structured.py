@@ -79,5 +79,14 @@ def test_server_errors_count_as_attempts_and_end_in_a_typed_failure(fake_llm: Fa
     assert isinstance(result, StructuredFailure) and "server error 500" in result.reason
 
 
+def test_an_answer_cut_at_the_length_cap_is_reasked_not_raised(fake_llm: FakeLLM) -> None:
+    # A tiny model under constrained decoding can loop inside a JSON string until the cap.
+    fake_llm.push(Reply('{"steps": ["aaaaaaaa', finish_reason="length"), '{"steps": ["read"], "risky": false}')
+    result = ask(fake_llm)
+    assert isinstance(result, Structured)
+    assert result.calls[0].raw == '{"steps": ["aaaaaaaa'
+    assert len(fake_llm.requests) == 2
+
+
 def test_extract_json_strips_think_blocks_and_prose() -> None:
     assert extract_json('<think>{"no": 1}</think> ok: {"a": 1}') == {"a": 1}
