@@ -78,7 +78,8 @@ def transcripts(
 
 @st.composite
 def broken_transcripts(draw: st.DrawFn) -> list[BaseMessage]:
-    """A transcript with damage: results removed (a crashed tool), orphan results added, results moved later."""
+    """A transcript with damage: results removed (a crashed tool), orphan results added, results moved later,
+    a call id repeated within one answer."""
     messages = list(draw(transcripts(max_turns=15, max_words=30)))
     for _ in range(draw(st.integers(0, 3))):
         results = [i for i, m in enumerate(messages) if isinstance(m, ToolMessage)]
@@ -88,6 +89,11 @@ def broken_transcripts(draw: st.DrawFn) -> list[BaseMessage]:
         removed = messages.pop(victim)
         if draw(st.booleans()):  # moved to a later position instead of lost
             messages.insert(draw(st.integers(victim, len(messages))), removed)
+    askers = [i for i, m in enumerate(messages) if isinstance(m, AIMessage) and m.tool_calls]
+    if askers and draw(st.booleans()):  # a model that repeats a call id within one answer
+        i = draw(st.sampled_from(askers))
+        calls = messages[i].tool_calls
+        messages[i] = messages[i].model_copy(update={"tool_calls": [*calls, dict(calls[0])]})
     for n in range(draw(st.integers(0, 2))):
         position = draw(st.integers(0, len(messages)))
         messages.insert(position, ToolMessage("stray", tool_call_id=f"orphan{n}", name="ws_read"))
