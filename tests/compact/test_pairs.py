@@ -58,8 +58,12 @@ def test_well_formed_transcripts_pass_and_come_back_unchanged(messages: list) ->
 def test_ensure_pairs_always_yields_a_well_formed_transcript_keeping_every_turn(messages: list) -> None:
     fixed = ensure_pairs(messages)
     assert validate_pairs(fixed) == []
-    turns = [m for m in messages if not isinstance(m, ToolMessage)]
-    assert [m for m in fixed if not isinstance(m, ToolMessage)] == turns
+    def turns(transcript: list) -> list:
+        # every turn stays, with its text and each distinct call id once
+        return [(m.type, m.content, list(dict.fromkeys(c["id"] for c in getattr(m, "tool_calls", []))))
+                for m in transcript if not isinstance(m, ToolMessage)]
+
+    assert turns(fixed) == turns(messages)
 
 
 @settings(max_examples=30, deadline=None)
