@@ -112,6 +112,22 @@ def repo(tmp_path: Path) -> Path:
     return make_repo(tmp_path)
 
 
+@pytest.fixture
+def client(server: Server) -> Any:
+    from langgraph_sdk import get_sync_client
+
+    return get_sync_client(url=server.url, timeout=120)
+
+
+@pytest.fixture
+def thread_id(client: Any) -> Iterator[str]:
+    thread_id = client.threads.create()["thread_id"]
+    yield thread_id
+    # langgraph dev keeps its threads in .langgraph_api/ (cwd) across restarts; langgraph-cli 0.4.40 drops
+    # langgraph.json's disable_persistence, so delete ours (its checkpoint writes still stay: upstream).
+    client.threads.delete(thread_id)
+
+
 def stream(client: Any, thread_id: str, **run: Any) -> list[tuple[str, Any]]:
     """One run on the thread, streamed to its end; an error event fails the test with the server's message."""
     parts = [(p.event, p.data) for p in client.runs.stream(thread_id, "slmcode", stream_mode=["updates", "custom"],
@@ -125,17 +141,13 @@ def interrupts_in(parts: list[tuple[str, Any]]) -> list[dict[str, Any]]:
     return [i for event, data in parts if event == "updates" for i in data.get("__interrupt__", [])]
 
 
-def test_a_full_run_through_langgraph_dev_with_a_clarify_interrupt(server: Server, fake_llm: FakeLLM,
+def test_a_full_run_through_langgraph_dev_with_a_clarify_interrupt(client: Any, thread_id: str, fake_llm: FakeLLM,
                                                                      repo: Path) -> None:
-    from langgraph_sdk import get_sync_client
-
     # The clarify node runs again from its start when resumed, so it asks the model a second time.
     fake_llm.on(SYSTEM["clarify"], js({"requirements": ["calc.ops has divide(a, b)"], "questions": [QUESTION]}),
                 times=2)
     script_planning(fake_llm)
     script_buggy_worker_then_fix(fake_llm)
-    client = get_sync_client(url=server.url, timeout=120)
-    thread_id = client.threads.create()["thread_id"]
     context = {"workspace": str(repo), "overrides": {"base_url": fake_llm.url, "model": "qwen2.5-coder:7b",
                                                      "clarify_mode": "ask", "request_retries": 0}}
     start = {"run_id": thread_id, "query": "Add a divide operation", "workspace": str(repo), "phase": "start",
