@@ -1,5 +1,5 @@
 """Snapshot files under tests/snapshots: a prompt, a tool schema or the graph's shape never changes by accident.
-Set SLMCODE_UPDATE_SNAPSHOTS=1 to rewrite them after a deliberate change, and review the diff."""
+Set UPDATE_SNAPSHOTS=1 to rewrite them after a deliberate change, and review the diff."""
 
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ SNAPSHOTS = Path(__file__).parent / "snapshots"
 
 def assert_snapshot(name: str, text: str) -> None:
     path = SNAPSHOTS / name
-    if os.environ.get("SLMCODE_UPDATE_SNAPSHOTS") == "1" or not path.exists():
+    if os.environ.get("UPDATE_SNAPSHOTS") == "1" or not path.exists():
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text)
-        if os.environ.get("SLMCODE_UPDATE_SNAPSHOTS") != "1":
+        if os.environ.get("UPDATE_SNAPSHOTS") != "1":
             raise AssertionError(f"snapshot {name} did not exist: written, review and commit it")
-    assert text == path.read_text(), f"{name} changed; if deliberate, rerun with SLMCODE_UPDATE_SNAPSHOTS=1"
+    assert text == path.read_text(), f"{name} changed; if deliberate, rerun with UPDATE_SNAPSHOTS=1"

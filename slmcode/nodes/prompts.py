@@ -41,7 +41,6 @@ SYSTEM = {
         "or give it up. Prefer giving up over an endless loop."
     ),
     "learn": "You keep the team's notebook. You write short lessons that will help the next run on this repository.",
-    "compactor": "You condense a coding session into a brief that lets the work continue.",
 }
 
 TOOL_CONTRACT = """Tools: ws_read(path, offset, limit), ws_list(path, glob), ws_search(pattern, glob),

@@ -9,6 +9,7 @@ was in, and the tool-call journal answers any call that had already run.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 
 import openai
 from langchain_core.messages import AIMessage, AnyMessage, BaseMessage, HumanMessage, ToolMessage
@@ -19,6 +20,7 @@ from typing_extensions import TypedDict
 from slmcode.compact.hook import make_pre_model_hook
 from slmcode.compact.ladder import compact_transcript
 from slmcode.compact.offload import offload_tool_output
+from slmcode.config import Settings
 from slmcode.errors import EndpointError
 from slmcode.memory import journal
 from slmcode.nodes.llm import pack_for
@@ -65,7 +67,8 @@ def _call_model(runtime: Runtime[RunContext], payload: WorkerInput, messages: li
     settings, role = settings_of(runtime), payload["role"]
     budget = compute_budget(settings, role, bind_role(settings, role).model)
     view = make_pre_model_hook(settings, window=budget.window)({"messages": messages})["llm_input_messages"]
-    view = compact_transcript(view, settings=settings, budget_tokens=budget.prompt_limit).messages
+    view = compact_transcript(view, settings=settings, budget_tokens=budget.prompt_limit, source=messages,
+                              summarize=_compactor(settings)).messages
     tools = make_tools(ToolContext(workspace=workspace_of(runtime), settings=settings))
     started = time.perf_counter()
     try:
@@ -81,6 +84,18 @@ def _call_model(runtime: Runtime[RunContext], payload: WorkerInput, messages: li
     assert isinstance(answer, AIMessage)
     # Repairs malformed arguments and turns calls written as text (no native tool calling) into real ones.
     return repair_tool_calls(answer, tools)
+
+
+def _compactor(settings: Settings) -> Callable[[str], str]:
+    """The ladder's LLM rung reaches the compactor role's model through this; a failure is the ladder's to count."""
+
+    def summarize(prompt: str) -> str:
+        try:
+            return str(chat_model(settings, "compactor").invoke([HumanMessage(prompt)]).content)
+        except openai.APIError as exc:
+            raise EndpointError(f"compactor: {exc.__class__.__name__}") from None
+
+    return summarize
 
 
 def work(payload: WorkerInput, runtime: Runtime[RunContext]) -> Command:
