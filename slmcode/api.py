@@ -24,6 +24,7 @@ from slmcode.errors import RunNotFoundError, WorkspaceError
 from slmcode.graph.builder import build_graph
 from slmcode.graph.checkpoint import open_checkpointer
 from slmcode.memory.files import state_dir
+from slmcode.memory.journal import Journal
 from slmcode.memory.trace import TraceStore
 from slmcode.nodes.run_context import RunContext
 from slmcode.state import QAResult, Task
@@ -109,6 +110,7 @@ def _execute(workspace: Path, run_id: str, first: Any, overrides: dict[str, Any]
              on_event: Callable[[Event], None] | None, answer: Answerer) -> RunResult:
     settings = load_settings(workspace, flags=overrides).settings
     trace = TraceStore.for_workspace(workspace)
+    journal = Journal.for_workspace(workspace)
     query = first["query"] if isinstance(first, dict) else trace.run(run_id).query
     trace.start_run(run_id, query=query, workspace=str(workspace), model=settings.model,
                     settings=settings.model_dump(mode="json"))
@@ -118,7 +120,7 @@ def _execute(workspace: Path, run_id: str, first: Any, overrides: dict[str, Any]
             pipeline = resolve_pipeline(workspace, live)
             graph = build_graph(saver, pipeline.phases)
             context = RunContext(workspace=str(workspace), overrides=overrides, settings=live, trace=trace,
-                                 pipeline=pipeline)
+                                 pipeline=pipeline, journal=journal)
             config = {"configurable": {"thread_id": run_id}, "recursion_limit": RECURSION_LIMIT}
             values = _drive(graph, first, config, context, on_event, answer)
         outcome = values.get("outcome", "failed: the run ended without an outcome")
@@ -128,6 +130,7 @@ def _execute(workspace: Path, run_id: str, first: Any, overrides: dict[str, Any]
     finally:
         trace.finish_run(run_id, status=status if outcome != "interrupted" else "interrupted", outcome=outcome)
         trace.close()
+        journal.close()
 
 
 def run(query: str, workspace: str | Path = ".", *, run_id: str | None = None, ephemeral: bool = False,

@@ -109,6 +109,7 @@ class RunState(TypedDict, total=False):
     phase: str
     exploration: str
     prd: PRD | None
+    questions: list[dict[str, str]]  # clarify's open questions, waiting for the interview
     plan: str
     tasks: Annotated[list[Task], merge_tasks]
     board_notes: Annotated[list[str], operator.add]

@@ -17,8 +17,18 @@ from langgraph.graph.state import CompiledStateGraph
 
 from slmcode.blocks.compose import PhaseSpec
 from slmcode.errors import BlockError
-from slmcode.graph.routing import NEXT_PHASES, after_join, after_qa, after_slot, always, fan_out, guarded, next_phase
-from slmcode.nodes.clarify import clarify, lock_request
+from slmcode.graph.routing import (
+    NEXT_PHASES,
+    after_clarify,
+    after_join,
+    after_qa,
+    after_slot,
+    always,
+    fan_out,
+    guarded,
+    next_phase,
+)
+from slmcode.nodes.clarify import clarify, interview, lock_request
 from slmcode.nodes.coordinator import coordinate
 from slmcode.nodes.corrector import correct
 from slmcode.nodes.escalate import escalate
@@ -79,6 +89,7 @@ def build_graph(
 
     phase("context", gather_context)
     phase("clarify", clarify)
+    builder.add_node("interview", interview)
     phase("scope_judge", judge_scope)
     phase("planner", plan)
     phase("splitter", split)
@@ -93,44 +104,51 @@ def build_graph(
     phase("tester", test)
     phase("qa", run_qa)
     phase("learn", learn)
-
-    before = {n: [s for s in slots if s.slot == f"before {n}"] for n in {s.slot.split(" ", 1)[1] for s in slots}}
-    after = {n: [s for s in slots if s.slot == f"after {n}"] for n in before}
     for spec in slots:
         if not spec.slot.startswith("replace"):
             builder.add_node(spec.name, make_slot_node(spec, SYSTEM.get(spec.role, SYSTEM["worker"])))
 
+    anchors = {s.slot.split(" ", 1)[1] for s in slots}
+    before = {n: [s.name for s in slots if s.slot == f"before {n}"] for n in anchors}
+    after = {n: [s.name for s in slots if s.slot == f"after {n}"] for n in anchors}
+    # An active clarify ends in the interview (its questions, when it has any, for the user).
+    interviews = "clarify" not in never and "clarify" not in replaced
+    tail = {"clarify": "interview"} if interviews else {}
+
     def entry(name: str) -> str:
-        return before[name][0].name if before.get(name) else name
+        return before[name][0] if before.get(name) else name
 
     def exit_(name: str) -> str:
-        return after[name][-1].name if after.get(name) else name
+        return after[name][-1] if after.get(name) else tail.get(name, name)
 
-    for name in before:  # chain each phase's slots: before... -> phase -> after...
-        chain = [*(s.name for s in before[name]), name, *(s.name for s in after[name])]
-        for left, right in itertools.pairwise(chain):
-            if left == name:
-                builder.add_edge(left, right)
-            else:
-                builder.add_conditional_edges(left, after_slot, {"next": right, END: END})
+    for name in anchors:  # before-slots lead into the phase, after-slots follow its tail
+        for left, right in itertools.pairwise([*before[name], name]):
+            builder.add_conditional_edges(left, after_slot, {"next": right, END: END})
+        chain = [tail.get(name, name), *after[name]]
+        if len(chain) > 1:
+            builder.add_edge(chain[0], chain[1])
+        for left, right in itertools.pairwise(chain[1:]):
+            builder.add_conditional_edges(left, after_slot, {"next": right, END: END})
 
     def branch(source: str, path: Callable, targets: Sequence[str]) -> None:
-        """Edges out of a phase leave from its last after-slot, which may end the run instead."""
-        tail = exit_(source)
+        """Edges out of a phase leave from its exit; an after-slot there may end the run instead."""
         path_map = {t: entry(t) for t in targets}
-        if tail == source:
-            builder.add_conditional_edges(tail, path, path_map)
+        if after.get(source):
+            builder.add_conditional_edges(exit_(source), guarded(path), {**path_map, END: END})
         else:
-            builder.add_conditional_edges(tail, guarded(path), {**path_map, END: END})
+            builder.add_conditional_edges(exit_(source), path, path_map)
 
     def edge(source: str, target: str) -> None:
-        if exit_(source) == source:
-            builder.add_edge(source, entry(target))
-        else:
+        if after.get(source):
             branch(source, always(target), [target])
+        else:
+            builder.add_edge(exit_(source), entry(target))
 
     builder.add_edge(START, entry("context"))
     edge("context", "clarify")
+    if interviews:
+        beyond = after["clarify"][0] if after.get("clarify") else entry("scope_judge")
+        builder.add_conditional_edges("clarify", after_clarify, {"interview": "interview", "next": beyond})
     edge("clarify", "scope_judge")
     edge("scope_judge", "planner")
     edge("planner", "splitter")
@@ -142,8 +160,5 @@ def build_graph(
     branch("reviewer", next_phase, NEXT_PHASES)
     branch("escalate", next_phase, NEXT_PHASES)
     branch("qa", after_qa, ["planner", "learn"])
-    if exit_("learn") == "learn":
-        builder.add_edge("learn", END)
-    else:
-        branch("learn", always(END), [END])
+    edge("learn", END)
     return builder.compile(checkpointer=checkpointer, name="slmcode")

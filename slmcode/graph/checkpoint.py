@@ -90,6 +90,8 @@ def _sqlite_saver(path: Path, serde: JsonPlusSerializer) -> Iterator[SqliteSaver
         saver = SqliteSaver(conn, serde=serde)
         try:
             saver.setup()  # creates the tables and switches the file to WAL
+            # NORMAL under WAL: a commit survives a killed process (what resume needs) at ~0.1 ms, not ~7 ms.
+            conn.execute("PRAGMA synchronous=NORMAL")
         except sqlite3.Error as exc:
             raise CheckpointError(f"cannot use the checkpoint file {path}: {exc}") from None
         yield saver

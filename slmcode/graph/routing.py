@@ -33,6 +33,10 @@ def next_phase(state: RunState, runtime: Runtime[RunContext]) -> str:
     return "qa"
 
 
+def after_clarify(state: RunState, runtime: Runtime[RunContext]) -> str:
+    return "interview" if state.get("questions") else "next"
+
+
 def fan_out(state: RunState, runtime: Runtime[RunContext]) -> list[Send] | str:
     """One worker branch per running task, in the role of the phase that started it; none -> move on."""
     role = ROLE_OF_PHASE[state["phase"]]

@@ -12,8 +12,12 @@ from slmcode.nodes.run_context import RunContext, emit, settings_of
 from slmcode.nodes.schemas import Clarification
 from slmcode.state import PRD, RunState
 
+MAX_QUESTIONS = 3
+
 
 def clarify(state: RunState, runtime: Runtime[RunContext]) -> dict:
+    """Requirements and questions from the model. In ask mode the questions wait in the state for the
+    interview node, so answering them (a resume) never asks the model again."""
     query = state["query"]
     emit(runtime, state["run_id"], "phase", phase="clarify")
     answer = ask_role(runtime, state, "clarify", Clarification, CLARIFY.format(query=query))
@@ -22,14 +26,25 @@ def clarify(state: RunState, runtime: Runtime[RunContext]) -> dict:
         note = f"clarify: no answer, the request stands as is ({answer.reason})"
         return {"phase": "clarify", "prd": prd, "work_log": [note]}
     requirements = [r.strip() for r in answer.value.requirements if r.strip()] or [query]
-    questions = answer.value.questions[:3]
+    questions = answer.value.questions[:MAX_QUESTIONS]
     answers = [f"{q.question} -> {q.recommended}" for q in questions]
-    if questions and settings_of(runtime).clarify_mode == "ask":
-        reply = interrupt({"kind": "clarify", "questions": [q.model_dump() for q in questions]})
-        if isinstance(reply, list) and len(reply) == len(questions):
-            answers = [f"{q.question} -> {a or q.recommended}" for q, a in zip(questions, reply, strict=True)]
     prd = PRD(goal=query, requirements=requirements, answers=answers)
-    return {"phase": "clarify", "prd": prd, "work_log": [f"clarify: {len(requirements)} requirements locked"]}
+    update = {"phase": "clarify", "prd": prd, "work_log": [f"clarify: {len(requirements)} requirements locked"]}
+    if questions and settings_of(runtime).clarify_mode == "ask":
+        update["questions"] = [q.model_dump() for q in questions]
+    return update
+
+
+def interview(state: RunState, runtime: Runtime[RunContext]) -> dict:
+    """Ask the user the open questions (a LangGraph interrupt); an empty answer takes the recommendation."""
+    questions = state.get("questions") or []
+    prd = state["prd"]
+    assert prd is not None, "clarify runs before the interview"
+    reply = interrupt({"kind": "clarify", "questions": questions})
+    replies = reply if isinstance(reply, list) and len(reply) == len(questions) else [None] * len(questions)
+    answers = [f"{q['question']} -> {a or q['recommended']}" for q, a in zip(questions, replies, strict=True)]
+    return {"prd": prd.model_copy(update={"answers": answers}), "questions": [],
+            "work_log": [f"clarify: {len(answers)} questions answered"]}
 
 
 def lock_request(state: RunState, runtime: Runtime[RunContext]) -> dict:

@@ -6,20 +6,35 @@ from __future__ import annotations
 
 import os
 
+from langchain_core.runnables import RunnableConfig
 from langgraph.runtime import Runtime
 
+from slmcode.errors import RunNotFoundError
 from slmcode.memory.explore import decide_explore
 from slmcode.memory.flywheel import read_memory
 from slmcode.nodes.llm import symbol_index
-from slmcode.nodes.run_context import RunContext, emit, settings_of, workspace_of
+from slmcode.nodes.run_context import RunContext, emit, settings_of, trace_of, workspace_of
 from slmcode.packs.repomap.build import render_map
 from slmcode.state import RunState
 
 
-def gather_context(state: RunState, runtime: Runtime[RunContext]) -> dict:
+def register_run(runtime: Runtime[RunContext], run_id: str, query: str) -> None:
+    """A run started by a LangGraph server client, not through slmcode.api, still gets its trace record."""
+    trace = trace_of(runtime)
+    try:
+        trace.run(run_id)
+    except RunNotFoundError:
+        settings = settings_of(runtime)
+        trace.start_run(run_id, query=query, workspace=str(workspace_of(runtime)), model=settings.model,
+                        settings=settings.model_dump(mode="json"))
+
+
+def gather_context(state: RunState, runtime: Runtime[RunContext], config: RunnableConfig) -> dict:
     settings, workspace = settings_of(runtime), workspace_of(runtime)
+    run_id = state.get("run_id") or str(config["configurable"]["thread_id"])  # server clients may omit it
+    register_run(runtime, run_id, state["query"])
     decision = decide_explore(workspace, state["query"], os.environ)
-    emit(runtime, state["run_id"], "phase", phase="context", explore=decision.explore, reasons=decision.reasons)
+    emit(runtime, run_id, "phase", phase="context", explore=decision.explore, reasons=decision.reasons)
     if decision.explore:
         index = symbol_index(workspace, settings)
         if index is None:
@@ -31,6 +46,8 @@ def gather_context(state: RunState, runtime: Runtime[RunContext]) -> dict:
         note = "\n\n".join(t for t in (snapshot.context_text, snapshot.memory_text) if t)
     mode = "explore" if decision.explore else "reuse"
     return {
+        "run_id": run_id,
+        "workspace": str(workspace),
         "phase": "context",
         "exploration": note,
         "work_log": [f"context: {mode} ({'; '.join(decision.reasons)})"],

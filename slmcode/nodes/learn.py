@@ -8,7 +8,7 @@ from langgraph.runtime import Runtime
 from slmcode.memory.flywheel import record_learning
 from slmcode.nodes.llm import ask_role
 from slmcode.nodes.prompts import LEARN
-from slmcode.nodes.run_context import RunContext, emit, workspace_of
+from slmcode.nodes.run_context import RunContext, emit, trace_of, workspace_of
 from slmcode.nodes.schemas import Lessons
 from slmcode.state import RunState, Task
 
@@ -51,4 +51,6 @@ def learn(state: RunState, runtime: Runtime[RunContext]) -> dict:
     touched = sorted({f for t in tasks for f in t.files_changed})
     record_learning(workspace_of(runtime), run_id=state["run_id"], query=state["query"], lessons=lessons,
                     touched=touched, conventions=[], summary=outcome)
+    # The API records the end too; a run driven by a LangGraph server client has only this.
+    trace_of(runtime).finish_run(state["run_id"], status="done" if outcome == "done" else "failed", outcome=outcome)
     return {"phase": "learn", "lessons": lessons, "outcome": outcome, "work_log": [f"learn: {outcome}"]}

@@ -11,6 +11,7 @@ from langgraph.runtime import Runtime
 
 from slmcode.blocks.compose import ResolvedPipeline, resolve_pipeline
 from slmcode.config import Settings, load_settings
+from slmcode.memory.journal import Journal
 from slmcode.memory.trace import TraceStore
 
 
@@ -24,6 +25,7 @@ class RunContext:
     settings: Settings | None = None
     trace: TraceStore | None = None
     pipeline: ResolvedPipeline | None = None
+    journal: Journal | None = None
 
     def resolved_settings(self) -> Settings:
         if self.settings is None:  # loaded once per run, on first use
@@ -34,6 +36,11 @@ class RunContext:
         if self.pipeline is None:
             self.pipeline = resolve_pipeline(Path(self.workspace).resolve(), self.resolved_settings())
         return self.pipeline
+
+    def tool_journal(self) -> Journal:
+        if self.journal is None:
+            self.journal = Journal.for_workspace(Path(self.workspace).resolve())
+        return self.journal
 
     def trace_store(self) -> TraceStore:
         if self.trace is None:

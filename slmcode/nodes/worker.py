@@ -22,7 +22,6 @@ from slmcode.compact.ladder import compact_transcript
 from slmcode.compact.offload import offload_tool_output
 from slmcode.config import Settings
 from slmcode.errors import EndpointError
-from slmcode.memory import journal
 from slmcode.nodes.llm import pack_for
 from slmcode.nodes.prompts import CORRECT, NUDGE_NO_TOOLS, TURN_LIMIT, WORK
 from slmcode.nodes.quality import quality_of
@@ -148,10 +147,11 @@ def run_tools(payload: WorkerInput, runtime: Runtime[RunContext]) -> Command:
         allowed_commands=quality_of(runtime).commands(),
     )
     tools = make_tools(ctx)
+    journal = runtime.context.tool_journal()
     results: list[ToolMessage] = []
     for call in answer.tool_calls:
         call_key = f"{conversation_key(task)}:{payload['turn']}:{call['id']}"
-        known = journal.recorded(workspace, run_id, call_key)
+        known = journal.recorded(run_id, call_key)
         if known is None:
             message = run_tool_call(tools, call)
             content = str(message.content)
@@ -160,7 +160,7 @@ def run_tools(payload: WorkerInput, runtime: Runtime[RunContext]) -> Command:
                                               limit_bytes=settings.tool_output_inline_bytes,
                                               kind="log" if call["name"] == "ws_shell" else "text")
             known = (content, message.status)
-            journal.record(workspace, run_id, call_key, *known)
+            journal.record(run_id, call_key, *known)
             trace_of(runtime).record_tool_call(run_id, task_id=task.id, name=call["name"], args=call["args"],
                                                ok=known[1] != "error", summary=content[:300])
             emit(runtime, run_id, "tool", task_id=task.id, name=call["name"], ok=known[1] != "error")

@@ -21,6 +21,7 @@ from slmcode.packs.repomap.model import Symbol, SymbolIndex
 CHUNK_LINES = 30
 CHUNK_STRIDE = 15
 MAX_CANDIDATES = 400
+HIT_CONTEXT = 3  # lines either side of a line that carries a query term
 HEAD_LINES = 40  # a focus file without a single hit shows its head
 FILE_WEIGHT = 0.6
 PATH_WEIGHT = 0.8
@@ -98,7 +99,7 @@ def _chunks(total: int) -> list[Window]:
 def _hit_windows(line_terms: Sequence[list[str]], chunk: Window, weights: Mapping[str, float]) -> list[Window]:
     """Windows around the chunk's lines that carry a query term, best-weighted first."""
     hits = [n for n in range(chunk.start, chunk.end + 1) if any(t in weights for t in line_terms[n - 1])]
-    windows = merge_windows(windows_around(hits, len(line_terms)))
+    windows = merge_windows(windows_around(hits, len(line_terms), HIT_CONTEXT))
     clipped = [Window(max(w.start, chunk.start), min(w.end, chunk.end)) for w in windows]
 
     def weight(w: Window) -> float:

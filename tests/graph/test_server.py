@@ -29,7 +29,7 @@ import pytest
 
 from slmcode.memory.trace import TraceStore
 from slmcode.nodes.prompts import SYSTEM
-from tests.fake_llm import FakeLLM
+from tests.fake_llm import FakeLLM, system_text
 from tests.graph.scenario import js, make_repo, python_on_path, script_buggy_worker_then_fix, script_planning
 
 pytestmark = pytest.mark.slow
@@ -143,9 +143,9 @@ def interrupts_in(parts: list[tuple[str, Any]]) -> list[dict[str, Any]]:
 
 def test_a_full_run_through_langgraph_dev_with_a_clarify_interrupt(client: Any, thread_id: str, fake_llm: FakeLLM,
                                                                      repo: Path) -> None:
-    # The clarify node runs again from its start when resumed, so it asks the model a second time.
+    # Asked once: the questions wait in the state for the interview node, which the resume re-enters.
     fake_llm.on(SYSTEM["clarify"], js({"requirements": ["calc.ops has divide(a, b)"], "questions": [QUESTION]}),
-                times=2)
+                times=1)
     script_planning(fake_llm)
     script_buggy_worker_then_fix(fake_llm)
     context = {"workspace": str(repo), "overrides": {"base_url": fake_llm.url, "model": "qwen2.5-coder:7b",
@@ -156,7 +156,7 @@ def test_a_full_run_through_langgraph_dev_with_a_clarify_interrupt(client: Any, 
     first = stream(client, thread_id, input=start, context=context)
     asked = interrupts_in(first)
     assert [i["value"] for i in asked] == [{"kind": "clarify", "questions": [QUESTION]}]
-    assert client.threads.get_state(thread_id)["next"] == ["clarify"]
+    assert client.threads.get_state(thread_id)["next"] == ["interview"]
 
     # Answer, and stop again before the first review: the next run must rebuild the tasks (pydantic items)
     # from the server's own checkpoint.
@@ -167,6 +167,7 @@ def test_a_full_run_through_langgraph_dev_with_a_clarify_interrupt(client: Any, 
     assert code["status"] == "review" and code["verdicts"][0]["status"] == "FAILED", code["verdicts"]
 
     last = stream(client, thread_id, input=None, context=context)
+    assert sum(system_text(r).startswith(SYSTEM["clarify"]) for r in fake_llm.requests) == 1
     final = client.threads.get_state(thread_id)
     values = final["values"]
     assert final["next"] == [] and values["outcome"] == "done", values.get("outcome")
