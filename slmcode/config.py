@@ -34,6 +34,7 @@ class ProfileOverride(BaseModel):
     model_config = ConfigDict(extra="forbid")
     context_limit: int | None = Field(default=None, gt=0)
     max_turns: int | None = Field(default=None, gt=0)
+    token_factor: float | None = Field(default=None, ge=1.0, le=3.0)
 
 
 def _default_role_budget() -> dict[str, float]:

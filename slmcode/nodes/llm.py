@@ -3,6 +3,7 @@ schema, record the pack and the calls in the trace, and hand back a typed value 
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,15 +18,18 @@ from slmcode.errors import RepoMapError
 from slmcode.memory.flywheel import read_memory
 from slmcode.nodes.prompts import SYSTEM, TOOL_CONTRACT
 from slmcode.nodes.run_context import RunContext, emit, settings_of, trace_of, workspace_of
+from slmcode.packs.budget import compute_budget
 from slmcode.packs.builder import build_pack
 from slmcode.packs.repomap.build import load_index
 from slmcode.packs.repomap.model import SymbolIndex
 from slmcode.packs.taskpack import TaskPack
-from slmcode.providers.factory import chat_model
+from slmcode.packs.tokens import count_tokens
+from slmcode.providers.factory import bind_role, chat_model
 from slmcode.providers.structured import Structured, ask_structured
 from slmcode.state import RunState, Task
 
 T = TypeVar("T", bound=BaseModel)
+REASK_ALLOWANCE = 250  # tokens of a clipped invalid answer and the re-ask message
 TOOL_ROLES = frozenset({"worker", "corrector", "tester"})
 
 
@@ -56,7 +60,7 @@ def system_prompt_for(runtime: Runtime[RunContext], role: str) -> str:
 
 def pack_for(
     runtime: Runtime[RunContext], state: RunState, role: str, *, task: Task | None = None,
-    focus_files: Sequence[str] = (), system_prompt: str | None = None,
+    focus_files: Sequence[str] = (), system_prompt: str | None = None, budget_tokens: int | None = None,
 ) -> TaskPack:
     """Build `role`'s pack for this run, record it in the trace and stream it as an event."""
     settings, workspace = settings_of(runtime), workspace_of(runtime)
@@ -72,6 +76,7 @@ def pack_for(
         focus_files=list(focus_files or (task.focus_files if task else ())),
         memory=memory_text(workspace),
         index=index,
+        budget_tokens=budget_tokens,
     )
     run_id = state["run_id"]
     task_id = task.id if task else None
@@ -91,7 +96,10 @@ def ask_role(
 ) -> Answer[T]:
     """Ask `role` for `schema`; a model that cannot answer gives Answer(None, reason), never an exception."""
     settings = settings_of(runtime)
-    pack = pack_for(runtime, state, role, task=task)
+    budget = compute_budget(settings, role, bind_role(settings, role).model)
+    # The pack gets what the request leaves: the instruction, the schema and one re-ask ride along with it.
+    extra = count_tokens(instruction) + count_tokens(json.dumps(schema.model_json_schema())) + REASK_ALLOWANCE
+    pack = pack_for(runtime, state, role, task=task, budget_tokens=min(budget.available, budget.prompt_limit - extra))
     messages: list[BaseMessage] = [*pack.messages(), HumanMessage(instruction)]
     result = ask_structured(
         chat_model(settings, role), messages, schema, max_retries=settings.max_retries, mode=settings.structured_output

@@ -12,7 +12,7 @@ from slmcode.nodes.prompts import SPLIT, TEST_TASK_DESCRIPTION, TEST_TASK_TITLE
 from slmcode.nodes.quality import quality_of
 from slmcode.nodes.run_context import RunContext, emit, settings_of
 from slmcode.nodes.schemas import Split, TaskDraft
-from slmcode.nodes.scope import test_suite_criterion
+from slmcode.nodes.scope import MAX_CRITERIA, test_suite_criterion
 from slmcode.state import PRD, RunState, Task
 
 TEST_TASK_ID = "test"
@@ -43,7 +43,7 @@ def sanitise(drafts: list[TaskDraft], prd: PRD, *, max_tasks: int, round_no: int
             break
         task_id = f"r{round_no}t{len(tasks) + 1}"
         seen[key] = task_id
-        criteria = [c for c in draft.criteria if c.text.strip()] or list(fallback)
+        criteria = [c for c in draft.criteria if c.text.strip()][:MAX_CRITERIA] or list(fallback)
         focus = [p for p in (clean_path(f) for f in draft.focus_files) if p]
         deps = [seen[_key(d)] for d in draft.depends_on if _key(d) in seen]
         tasks.append(Task(id=task_id, title=draft.title.strip(), description=draft.description.strip(),

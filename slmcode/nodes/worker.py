@@ -8,11 +8,13 @@ was in, and the tool-call journal answers any call that had already run.
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable
 
 import openai
 from langchain_core.messages import AIMessage, AnyMessage, BaseMessage, HumanMessage, ToolMessage
+from langchain_core.utils.function_calling import convert_to_openai_tool
 from langgraph.runtime import Runtime
 from langgraph.types import Command, Send, interrupt
 from typing_extensions import TypedDict
@@ -23,18 +25,22 @@ from slmcode.compact.offload import offload_tool_output
 from slmcode.config import Settings
 from slmcode.errors import EndpointError
 from slmcode.nodes.llm import pack_for
-from slmcode.nodes.prompts import CORRECT, NUDGE_NO_TOOLS, TURN_LIMIT, WORK
+from slmcode.nodes.prompts import CORRECT, NUDGE_NO_TOOLS, OVERFLOW_GIVE_UP, TURN_LIMIT, WORK
 from slmcode.nodes.quality import quality_of
 from slmcode.nodes.run_context import RunContext, emit, settings_of, trace_of, workspace_of
 from slmcode.nodes.transcript import files_changed, files_read, render_failures
-from slmcode.packs.budget import compute_budget
+from slmcode.packs.budget import Budget, compute_budget
 from slmcode.packs.profiles import resolve_profile
 from slmcode.packs.skills import discover_skills
+from slmcode.packs.tokens import count_tokens
 from slmcode.providers.factory import bind_role, chat_model
 from slmcode.state import Task
 from slmcode.tools.context import ToolContext
 from slmcode.tools.repair import repair_tool_calls
 from slmcode.tools.toolset import make_tools, run_tool_call
+
+TOOL_PREAMBLE_TOKENS = 120  # what a chat template wraps around the tool schemas (chatml-function-calling)
+OVERFLOW_SHRINKS = (1.0, 0.75, 0.5)  # request sizes tried when the server says a request is too long
 
 
 class WorkerInput(TypedDict):
@@ -62,18 +68,44 @@ def _opening(runtime: Runtime[RunContext], payload: WorkerInput) -> list[BaseMes
     return [*pack.messages(), HumanMessage(WORK)]
 
 
+def tool_cost(tools: list, counter_text: Callable[[str], int] = count_tokens) -> int:
+    """Tokens the tool schemas add to every request, plus the chat template's tool preamble."""
+    schemas = json.dumps([convert_to_openai_tool(t) for t in tools], sort_keys=True)
+    return counter_text(schemas) + TOOL_PREAMBLE_TOKENS
+
+
+def _fit(messages: list[BaseMessage], settings: Settings, budget: Budget, excess: int, shrink: float = 1.0
+         ) -> list[BaseMessage]:
+    """The request view: the pre-model hook's elision, then the ladder if it is still over the limit.
+    `excess` is what the tool schemas cost beyond their reserve; `shrink` < 1 after the server refused."""
+    window = int((budget.counted_window - excess) * shrink)
+    view = make_pre_model_hook(settings, window=window)({"messages": messages})["llm_input_messages"]
+    limit = int((budget.prompt_limit - excess) * shrink)
+    return compact_transcript(view, settings=settings, budget_tokens=limit, source=messages,
+                              summarize=_compactor(settings)).messages
+
+
 def _call_model(runtime: Runtime[RunContext], payload: WorkerInput, messages: list[BaseMessage]) -> AIMessage:
     settings, role = settings_of(runtime), payload["role"]
     budget = compute_budget(settings, role, bind_role(settings, role).model)
-    view = make_pre_model_hook(settings, window=budget.window)({"messages": messages})["llm_input_messages"]
-    view = compact_transcript(view, settings=settings, budget_tokens=budget.prompt_limit, source=messages,
-                              summarize=_compactor(settings)).messages
     tools = make_tools(ToolContext(workspace=workspace_of(runtime), settings=settings))
+    excess = max(0, tool_cost(tools) - int(budget.reserve_tools / budget.token_factor))
+    model = chat_model(settings, role).bind_tools(tools)
     started = time.perf_counter()
-    try:
-        answer = chat_model(settings, role).bind_tools(tools).invoke(view)
-    except (openai.APIConnectionError, openai.APITimeoutError) as exc:
-        raise EndpointError(f"model server unreachable during {role} {payload['task'].id}: {exc}") from None
+    answer = None
+    for shrink in OVERFLOW_SHRINKS:
+        try:
+            answer = model.invoke(_fit(messages, settings, budget, excess, shrink))
+            break
+        except openai.BadRequestError as exc:
+            # The server counts with its own tokenizer; when it says the request is too long, compact harder.
+            if "context" not in str(exc).lower() and "too long" not in str(exc).lower():
+                raise EndpointError(f"the model server refused a {role} request: {exc.message}") from None
+            emit(runtime, payload["run_id"], "overflow", role=role, task_id=payload["task"].id, shrink=shrink)
+        except (openai.APIConnectionError, openai.APITimeoutError) as exc:
+            raise EndpointError(f"model server unreachable during {role} {payload['task'].id}: {exc}") from None
+    if answer is None:
+        return AIMessage(content=OVERFLOW_GIVE_UP)
     latency = (time.perf_counter() - started) * 1000
     usage = answer.usage_metadata or {}
     trace_of(runtime).record_model_call(

@@ -1,7 +1,10 @@
 """Token budgets: how many tokens of context a role may be given for a model.
 
 available = (min(context_limit, cap) - reserve_system - reserve_tools - reserve_response)
-            * (1 - slack%) * role_share, floored at MinPackTokens.
+            * (1 - slack%) * role_share / token_factor, floored at MinPackTokens.
+
+The token factor (1.0 unless the model profile says otherwise) converts the model's own tokens into the
+cl100k tokens we count: SmolLM2 spends ~1.2 of its tokens per cl100k token on code.
 
 Reserves that would take more than half the window (the defaults, 3,448 tokens, on a 2,048 or 4,096
 window) are scaled down together to half of it: otherwise a small window has no room for any prompt.
@@ -31,11 +34,18 @@ class Budget:
     role_share: float
     floor: int
     available: int
+    token_factor: float = 1.0
+
+    @property
+    def counted_window(self) -> int:
+        """The window in the tokens we count (cl100k): the model's own tokens divided by its token factor."""
+        return int(self.window / self.token_factor)
 
     @property
     def prompt_limit(self) -> int:
-        """The most prompt tokens any request may carry: the window less the response reserve."""
-        return max(1, self.window - self.reserve_response)
+        """The most prompt tokens (as we count them) any request may carry: the window less the response
+        reserve, divided by the token factor."""
+        return max(1, int((self.window - self.reserve_response) / self.token_factor))
 
     def as_dict(self) -> dict[str, int | float | str]:
         return asdict(self)
@@ -44,7 +54,7 @@ class Budget:
         """The arithmetic, one step a line, for `slmcode budget`."""
         after_reserves = self.window - self.reserve_system - self.reserve_tools - self.reserve_response
         after_slack = after_reserves - self.slack
-        shared = int(max(0, after_slack) * self.role_share)
+        shared = int(max(0, after_slack) * self.role_share / self.token_factor)
         lines = [f"context_limit      {self.context_limit:>8}   ({self.model})"]
         if self.window != self.context_limit:
             lines.append(f"window (capped)    {self.window:>8}")
@@ -56,6 +66,8 @@ class Budget:
             f"- slack            {self.slack:>8}",
             f"= after slack      {after_slack:>8}",
             f"x role_share       {self.role_share:>8.2f}   ({self.role})",
+            *([f"/ token_factor     {self.token_factor:>8.2f}   (the model's tokens per cl100k token)"]
+              if self.token_factor != 1.0 else []),
             f"= shared           {shared:>8}",
             f"floor              {self.floor:>8}   (MinPackTokens)",
             f"available          {self.available:>8}",
@@ -85,7 +97,7 @@ def compute_budget(
     after_reserves = window - reserve_system - reserve_tools - reserve_response
     slack = int(max(0, after_reserves) * settings.context_slack_percent / 100)
     share = role_share(settings, role)
-    shared = int(max(0, after_reserves - slack) * share)
+    shared = int(max(0, after_reserves - slack) * share / profile.token_factor)
     return Budget(
         model=model,
         role=role,
@@ -98,4 +110,5 @@ def compute_budget(
         role_share=share,
         floor=settings.context_min_pack_tokens,
         available=max(settings.context_min_pack_tokens, shared),
+        token_factor=profile.token_factor,
     )

@@ -26,6 +26,7 @@ from slmcode.providers.prompts import REASK, SCHEMA_INSTRUCTION
 T = TypeVar("T", bound=BaseModel)
 Mode = Literal["auto", "json_schema", "prompt"]
 
+REASK_ECHO_CHARS = 600  # how much of an invalid answer is shown back to the model
 _FENCE = re.compile(r"```(?:json|JSON)?\s*\n?(.*?)```", re.DOTALL)
 _THINK = re.compile(r"<think>.*?</think>", re.DOTALL)
 
@@ -139,7 +140,8 @@ def ask_structured(
 ) -> Structured[T] | StructuredFailure:
     """Ask for `schema`; 1 + max_retries calls at most. Falls back from json_schema when the server refuses it."""
     schema_text = json.dumps(schema.model_json_schema(), sort_keys=True)
-    conversation = [*messages, HumanMessage(SCHEMA_INSTRUCTION.format(schema=schema_text))]
+    opening = [*messages, HumanMessage(SCHEMA_INSTRUCTION.format(schema=schema_text))]
+    conversation = opening
     constrained = mode in ("auto", "json_schema")
     calls: list[Call] = []
     last_error = "no answer"
@@ -160,5 +162,7 @@ def ask_structured(
             return Structured(schema.model_validate(extract_json(call.raw)), calls)
         except (ValidationError, ValueError) as exc:
             last_error = _short_error(exc)
-        conversation = [*conversation, AIMessage(call.raw), HumanMessage(REASK.format(error=last_error))]
+        # Replace, not append: every re-ask stays the size of the first request plus one clipped answer, so a
+        # small window never overflows and the server's cached prefix holds.
+        conversation = [*opening, AIMessage(call.raw[:REASK_ECHO_CHARS]), HumanMessage(REASK.format(error=last_error))]
     return StructuredFailure(f"no valid {schema.__name__} after {len(calls)} answers: {last_error}", calls)
