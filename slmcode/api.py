@@ -87,7 +87,9 @@ def model_endpoint(settings: Settings) -> Iterator[Settings]:
     from slmcode.providers.embedded import embedded_server
 
     with embedded_server(settings) as server:
-        yield settings.model_copy(update={"base_url": server.base_url, "server_dialect": "llama-cpp-python"})
+        # One slot: parallel workers would only evict each other's cached prompt prefix.
+        yield settings.model_copy(update={"base_url": server.base_url, "server_dialect": "llama-cpp-python",
+                                          "max_parallel": 1})
 
 
 def _drive(graph: CompiledStateGraph, first: Any, config: dict[str, Any], context: RunContext,

@@ -74,7 +74,7 @@ def tool_cost(tools: list, counter_text: Callable[[str], int] = count_tokens) ->
     return counter_text(schemas) + TOOL_PREAMBLE_TOKENS
 
 
-def _fit(messages: list[BaseMessage], settings: Settings, budget: Budget, excess: int, shrink: float = 1.0
+def fit_request(messages: list[BaseMessage], settings: Settings, budget: Budget, excess: int, shrink: float = 1.0
          ) -> list[BaseMessage]:
     """The request view: the pre-model hook's elision, then the ladder if it is still over the limit.
     `excess` is what the tool schemas cost beyond their reserve; `shrink` < 1 after the server refused."""
@@ -95,7 +95,7 @@ def _call_model(runtime: Runtime[RunContext], payload: WorkerInput, messages: li
     answer = None
     for shrink in OVERFLOW_SHRINKS:
         try:
-            answer = model.invoke(_fit(messages, settings, budget, excess, shrink))
+            answer = model.invoke(fit_request(messages, settings, budget, excess, shrink))
             break
         except openai.BadRequestError as exc:
             # The server counts with its own tokenizer; when it says the request is too long, compact harder.

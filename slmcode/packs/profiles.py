@@ -42,8 +42,9 @@ BUILTIN_FAMILIES: dict[str, dict[str, float]] = {
     "phi3.5": {"context_limit": 8192, "max_turns": 20},
     "phi3": {"context_limit": 4096, "max_turns": 15},
     "phi4": {"context_limit": 16384, "max_turns": 25},
-    # SmolLM2's tokenizer spends ~1.17-1.22 tokens per cl100k token on code (measured on the embedded server).
-    "smollm2": {"context_limit": 8192, "max_turns": 10, "token_factor": 1.25},
+    # SmolLM2's tokenizer spends ~1.17-1.22 tokens per cl100k token on code (measured on the embedded server);
+    # 1.35 also covers what the chat template adds per message and around tool results.
+    "smollm2": {"context_limit": 8192, "max_turns": 10, "token_factor": 1.35},
     "granite-code": {"context_limit": 8192, "max_turns": 20},
     "mistral": {"context_limit": 32768, "max_turns": 25},
     "codestral": {"context_limit": 32768, "max_turns": 30},
@@ -51,8 +52,8 @@ BUILTIN_FAMILIES: dict[str, dict[str, float]] = {
 
 BUILTIN_EXACT: dict[str, dict[str, float]] = {
     # The embedded default: llama.cpp serves the bundled SmolLM2-135M with a 2,048-token window.
-    "embedded": {"context_limit": 2048, "max_turns": 6, "token_factor": 1.25},
-    "smollm2:135m": {"context_limit": 2048, "max_turns": 6, "token_factor": 1.25},
+    "embedded": {"context_limit": 2048, "max_turns": 6, "token_factor": 1.35},
+    "smollm2:135m": {"context_limit": 2048, "max_turns": 6, "token_factor": 1.35},
 }
 
 # (upper bound in billions of parameters, context_limit, max_turns), smallest first.
