@@ -79,6 +79,31 @@ def extract_json(text: str) -> Any:
         return repaired
 
 
+def _descriptions(node: Any) -> set[str]:
+    if isinstance(node, dict):
+        own = {node["description"].strip().lower()} if isinstance(node.get("description"), str) else set()
+        return own.union(*(_descriptions(v) for v in node.values()))
+    if isinstance(node, list):
+        return set().union(*(_descriptions(v) for v in node))
+    return set()
+
+
+def _strings(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [s for v in value.values() for s in _strings(v)]
+    if isinstance(value, list):
+        return [s for v in value for s in _strings(v)]
+    return []
+
+
+def echoed_descriptions(data: Any, schema: type[BaseModel]) -> list[str]:
+    """Values that only repeat a field's description: tiny models copy the schema instead of answering."""
+    descriptions = _descriptions(schema.model_json_schema())
+    return [s for s in _strings(data) if s.strip().lower() in descriptions]
+
+
 def schema_format(schema: type[BaseModel]) -> dict[str, Any]:
     return {
         "type": "json_schema",
@@ -159,7 +184,11 @@ def ask_structured(
             continue
         calls.append(call)
         try:
-            return Structured(schema.model_validate(extract_json(call.raw)), calls)
+            data = extract_json(call.raw)
+            echoed = echoed_descriptions(data, schema)
+            if echoed:
+                raise ValueError(f"{echoed[0]!r} is the schema's description of a field, not a value: write your own")
+            return Structured(schema.model_validate(data), calls)
         except (ValidationError, ValueError) as exc:
             last_error = _short_error(exc)
         # Replace, not append: every re-ask stays the size of the first request plus one clipped answer, so a

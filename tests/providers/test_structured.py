@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from langchain_core.messages import HumanMessage
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from slmcode.config import Settings
 from slmcode.providers.factory import chat_model
@@ -90,3 +90,14 @@ def test_an_answer_cut_at_the_length_cap_is_reasked_not_raised(fake_llm: FakeLLM
 
 def test_extract_json_strips_think_blocks_and_prose() -> None:
     assert extract_json('<think>{"no": 1}</think> ok: {"a": 1}') == {"a": 1}
+
+
+class Titled(BaseModel):
+    title: str = Field(description="A short title.")
+
+
+def test_an_answer_that_copies_the_schema_descriptions_is_asked_again(fake_llm: FakeLLM) -> None:
+    fake_llm.push('{"title": "A short title."}', '{"title": "Add divide"}')
+    result = ask_structured(model_for(fake_llm), [HumanMessage("name it")], Titled, max_retries=2)
+    assert isinstance(result, Structured) and result.value.title == "Add divide"
+    assert "is the schema's description of a field" in fake_llm.requests[1]["messages"][-1]["content"]
