@@ -75,8 +75,8 @@ def message_room(settings: Settings, window: int) -> int:
     return max(1, budget.prompt_limit - budget.reserve_tools)
 
 
-def limits_for(settings: Settings, window: int, keep: int | None = None) -> Limits:
-    room = message_room(settings, window)
+def limits_for(settings: Settings, window: int, keep: int | None = None, room: int | None = None) -> Limits:
+    room = room if room is not None else message_room(settings, window)
     trigger = int(room * settings.react_compact_at_percent / 100)
     return Limits(room=room, trigger=trigger, keep=keep or settings.react_keep_tool_results)
 
@@ -180,12 +180,13 @@ def request_view(
 
 
 def make_pre_model_hook(
-    settings: Settings, *, window: int, keep: int | None = None
+    settings: Settings, *, window: int, keep: int | None = None, room: int | None = None
 ) -> Callable[[Mapping[str, Any]], dict[str, list[BaseMessage]]]:
     """The hook for a worker on a model with a `window`-token context. It reads state["messages"] and, when
     present, state["carryover"] (a Carryover or its dict; change it only between worker runs, since the
-    resume block copies it) and returns {"llm_input_messages": [...]}."""
-    limits = limits_for(settings, window, keep)
+    resume block copies it) and returns {"llm_input_messages": [...]}. `room`, when given, is what the
+    messages may take (the caller knows the real cost of its tool schemas); else it follows from `window`."""
+    limits = limits_for(settings, window, keep, room)
 
     def pre_model_hook(state: Mapping[str, Any]) -> dict[str, list[BaseMessage]]:
         raw = state.get("carryover")

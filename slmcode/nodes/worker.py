@@ -74,14 +74,14 @@ def tool_cost(tools: list, counter_text: Callable[[str], int] = count_tokens) ->
     return counter_text(schemas) + TOOL_PREAMBLE_TOKENS
 
 
-def fit_request(messages: list[BaseMessage], settings: Settings, budget: Budget, excess: int, shrink: float = 1.0
-         ) -> list[BaseMessage]:
-    """The request view: the pre-model hook's elision, then the ladder if it is still over the limit.
-    `excess` is what the tool schemas cost beyond their reserve; `shrink` < 1 after the server refused."""
-    window = int((budget.counted_window - excess) * shrink)
-    view = make_pre_model_hook(settings, window=window)({"messages": messages})["llm_input_messages"]
-    limit = int((budget.prompt_limit - excess) * shrink)
-    return compact_transcript(view, settings=settings, budget_tokens=limit, source=messages,
+def fit_request(messages: list[BaseMessage], settings: Settings, budget: Budget, tools_tokens: int,
+                shrink: float = 1.0) -> list[BaseMessage]:
+    """The request view: the pre-model hook's elision, then the ladder if it is still over the room. The
+    messages get the prompt limit less what the tool schemas really cost; `shrink` < 1 after the server said
+    a request was too long."""
+    room = max(1, int((budget.prompt_limit - tools_tokens) * shrink))
+    view = make_pre_model_hook(settings, window=budget.counted_window, room=room)({"messages": messages})
+    return compact_transcript(view["llm_input_messages"], settings=settings, budget_tokens=room, source=messages,
                               summarize=_compactor(settings)).messages
 
 
@@ -89,13 +89,13 @@ def _call_model(runtime: Runtime[RunContext], payload: WorkerInput, messages: li
     settings, role = settings_of(runtime), payload["role"]
     budget = compute_budget(settings, role, bind_role(settings, role).model)
     tools = make_tools(ToolContext(workspace=workspace_of(runtime), settings=settings))
-    excess = max(0, tool_cost(tools) - int(budget.reserve_tools / budget.token_factor))
+    tools_tokens = tool_cost(tools)
     model = chat_model(settings, role).bind_tools(tools)
     started = time.perf_counter()
     answer = None
     for shrink in OVERFLOW_SHRINKS:
         try:
-            answer = model.invoke(fit_request(messages, settings, budget, excess, shrink))
+            answer = model.invoke(fit_request(messages, settings, budget, tools_tokens, shrink))
             break
         except openai.BadRequestError as exc:
             # The server counts with its own tokenizer; when it says the request is too long, compact harder.

@@ -58,8 +58,7 @@ def test_a_transcript_that_would_overflow_is_compacted_before_it_is_sent(tmp_pat
         messages += [AIMessage("", tool_calls=[call]), ToolMessage(code, tool_call_id=f"call_{i}", name="ws_read")]
     assert count_message_tokens(messages) > 2 * budget.window  # as sent, it could never fit
     tools = make_tools(ToolContext(workspace=tmp_path, settings=settings))
-    excess = max(0, tool_cost(tools) - int(budget.reserve_tools / budget.token_factor))
-    view = fit_request(messages, settings, budget, excess)
+    view = fit_request(messages, settings, budget, tool_cost(tools))
     with embedded_server(settings) as server:
         live = settings.model_copy(update={"base_url": server.base_url, "server_dialect": "llama-cpp-python"})
         answer = chat_model(live, "worker", max_tokens=8).bind_tools(tools).invoke(view)
