@@ -1,0 +1,1 @@
+"""The `slmcode` commands, one module per group; slmcode/cli.py assembles them."""

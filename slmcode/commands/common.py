@@ -1,0 +1,30 @@
+"""What every command shares: the consoles, the common options, JSON output and settings loading."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+
+from slmcode.config import LoadedSettings, load_settings
+
+console = Console()
+err_console = Console(stderr=True)
+
+WorkspaceOpt = Annotated[Path, typer.Option("--workspace", "-w", help="The repository to work on.")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
+ModelOpt = Annotated[str | None, typer.Option("--model", help="Model name as the server knows it.")]
+BaseUrlOpt = Annotated[str | None, typer.Option("--base-url", help="OpenAI-compatible endpoint, e.g. .../v1.")]
+
+
+def print_json(data: Any) -> None:
+    # Plain stdout, not Rich: JSON must stay machine-readable (no wrapping, no markup).
+    sys.stdout.write(json.dumps(data, indent=2, default=str) + "\n")
+
+
+def settings_for(workspace: Path, **flags: Any) -> LoadedSettings:
+    return load_settings(workspace, flags={k: v for k, v in flags.items() if v is not None})
