@@ -17,7 +17,8 @@ from slmcode.packs.budget import compute_budget
 from slmcode.packs.excerpts import Excerpt
 from slmcode.packs.instructions import load_instructions
 from slmcode.packs.localize import Candidate, SourceFile, rank_candidates, read_sources
-from slmcode.packs.repomap.build import load_index, render_map
+from slmcode.packs.map_parts import stable_map, task_map, task_map_budget
+from slmcode.packs.repomap.build import load_index
 from slmcode.packs.repomap.model import RepoMap, SymbolIndex
 from slmcode.packs.retrieval import retrieve
 from slmcode.packs.section_text import (
@@ -43,11 +44,6 @@ def load_repo_index(workspace: Path, settings: Settings) -> tuple[SymbolIndex | 
         return load_index(workspace, settings), ""
     except RepoMapError as exc:
         return None, str(exc)
-
-
-def repo_map(index: SymbolIndex, budget_tokens: int, counter: TokenCounter) -> RepoMap:
-    """The map of the stable prefix: no query, no focus, so it is the same for every task of a run."""
-    return render_map(index, budget_tokens=budget_tokens, counter=counter)
 
 
 def build_pack(
@@ -91,17 +87,14 @@ def build_pack(
         "skill_bodies", task_skills_text(chosen.expanded, unlisted), caps["skill_bodies"], counter
     )
 
-    map_entries: tuple[MapEntry, ...] = ()
     if index is None:
         index, reason = load_repo_index(workspace, settings)
         if reason:
             notes.append(prompts.NO_MAP_NOTE.format(reason=reason))
-    if index is not None:
-        rendered = repo_map(index, min(settings.repomap_tokens, caps["map"]), counter)
-        built["map"] = section("map", rendered.text, caps["map"], counter)
-        map_entries = tuple(MapEntry(r.symbol.path, r.symbol.name, r.symbol.start) for r in rendered.symbols)
-    else:
-        built["map"] = section("map", "", 0, counter)
+    map_base = min(settings.repomap_tokens, caps["map"]) if index is not None else 0
+    stable = stable_map(index, map_base, counter) if index is not None else None
+    built["map"] = section("map", stable.text if stable else "", caps["map"], counter)
+    built["task_map"] = Section("task_map", "", 0)
 
     retrieval = retrieve(workspace, search_text, settings)
     notes += [f"retrieval: {retrieval.note}"] if retrieval.note and retrieval.method != "off" else []
@@ -113,6 +106,18 @@ def build_pack(
     candidates = rank_candidates(sources, search_text, focus)
     identifier_only = role in settings.identifier_only_roles
     room = available - sum(s.tokens for s in built.values()) - separator_tokens(len(SECTION_ORDER), counter)
+    maps: list[RepoMap] = [stable] if stable else []
+    if index is not None and stable is not None:
+        # The task's map takes what the map's budget has left once the pack's file bodies are counted.
+        excerpts, _ = _code(sources, candidates, max(0, room), identifier_only, counter)
+        budget = task_map_budget(map_base, len({e.path for e in excerpts}), built["map"].tokens)
+        excerpts, _ = _code(sources, candidates, max(0, room - budget), identifier_only, counter)
+        heading = counter.count(prompts.HEADINGS["task_map"] + "\n")
+        maps.append(task_map(index, query=search_text, focus_files=focus, stable=stable,
+                             shown_files={e.path for e in excerpts}, budget_tokens=budget - heading, counter=counter))
+        built["task_map"] = section("task_map", maps[-1].text, budget, counter)
+        room -= built["task_map"].tokens
+    map_entries = tuple(MapEntry(r.symbol.path, r.symbol.name, r.symbol.start) for m in maps for r in m.symbols)
     for _ in range(MAX_FIT_ROUNDS):
         excerpts, code = _code(sources, candidates, max(0, room), identifier_only, counter)
         built["excerpts"] = Section("excerpts", code, counter.count(code))

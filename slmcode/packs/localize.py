@@ -1,10 +1,10 @@
 """Localisation: which lines of which files a query is about, ranked, before any budget applies.
 
-Each file is cut into overlapping chunks; a chunk scores by BM25 over its own terms, plus priors a plain text
-search lacks: how well the whole file matches, whether the query names the file's path, whether the chunk holds
-the definition of an identifier the query names, and whether the file is in the task's focus. Inside a chunk
-the candidate window opens around the lines that carry query terms, so an excerpt is about the query and not
-the head of a file.
+Each file is cut into spans aligned to its definitions (packs/units); a span scores by BM25 over its own terms,
+plus priors a plain text search lacks: how well the whole file matches, whether the query names the file's path
+or folder, whether the span holds the definition of an identifier the query names, and whether the file is in
+the task's focus. A candidate is a whole span, plus a glimpse: the few lines around its densest query terms,
+which is what a file shows first when the pack goes for breadth.
 """
 
 from __future__ import annotations
@@ -14,18 +14,19 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from slmcode.packs.excerpts import Window, merge_windows, windows_around
+from slmcode.packs.excerpts import Window
 from slmcode.packs.lexical import BM25, split_identifier, terms
 from slmcode.packs.repomap.model import Symbol, SymbolIndex
+from slmcode.packs.units import symbol_units
 
-CHUNK_LINES = 30
-CHUNK_STRIDE = 15
 MAX_CANDIDATES = 400
-HIT_CONTEXT = 3  # lines either side of a line that carries a query term
+GLIMPSE_LINES = 12
 HEAD_LINES = 40  # a focus file without a single hit shows its head
-FILE_WEIGHT = 0.6
-PATH_WEIGHT = 0.8
-DEFINES_WEIGHT = 1.0
+# Weights of the priors against the span's own BM25 (normalised to 1 for the best span). The path counts most:
+# a change described as "compact: ..." or "the hook" lands in the files so named far more often than not.
+FILE_WEIGHT = 0.5
+PATH_WEIGHT = 1.0
+DEFINES_WEIGHT = 0.5
 FOCUS_WEIGHT = 2.0
 _IDENTIFIER_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
@@ -42,6 +43,7 @@ class Candidate:
     path: str
     window: Window
     score: float
+    glimpse: Window | None = None  # the lines to show when only a little of the file fits; None: the window
 
 
 def read_sources(
@@ -91,25 +93,21 @@ def _normalise(values: Sequence[float]) -> list[float]:
     return [v / top if top > 0 else 0.0 for v in values]
 
 
-def _chunks(total: int) -> list[Window]:
-    starts = range(1, max(1, total - CHUNK_LINES + CHUNK_STRIDE) + 1, CHUNK_STRIDE)
-    return [Window(s, min(total, s + CHUNK_LINES - 1)) for s in starts if total]
+def _glimpse(line_terms: Sequence[list[str]], span: Window, weights: Mapping[str, float]) -> Window:
+    """At most GLIMPSE_LINES of the span, centred on its line with the most query weight (the first such)."""
+    if span.size <= GLIMPSE_LINES:
+        return span
 
+    def weight(n: int) -> float:
+        return sum(weights.get(t, 0.0) for t in set(line_terms[n - 1]))
 
-def _hit_windows(line_terms: Sequence[list[str]], chunk: Window, weights: Mapping[str, float]) -> list[Window]:
-    """Windows around the chunk's lines that carry a query term, best-weighted first."""
-    hits = [n for n in range(chunk.start, chunk.end + 1) if any(t in weights for t in line_terms[n - 1])]
-    windows = merge_windows(windows_around(hits, len(line_terms), HIT_CONTEXT))
-    clipped = [Window(max(w.start, chunk.start), min(w.end, chunk.end)) for w in windows]
-
-    def weight(w: Window) -> float:
-        return sum(weights.get(t, 0.0) for n in range(w.start, w.end + 1) for t in set(line_terms[n - 1]))
-
-    return sorted(clipped, key=lambda w: (-weight(w), w.start))
+    best = max(range(span.start, span.end + 1), key=lambda n: (weight(n), -n))
+    start = max(span.start, min(best - GLIMPSE_LINES // 2, span.end - GLIMPSE_LINES + 1))
+    return Window(start, start + GLIMPSE_LINES - 1)
 
 
 def rank_candidates(sources: Sequence[SourceFile], query: str, focus_files: Sequence[str] = ()) -> list[Candidate]:
-    """Candidate windows, best first (ties by path, then line)."""
+    """Candidate spans, best first (ties by path, then line)."""
     query_terms = terms(query)
     if not sources:
         return []
@@ -121,31 +119,32 @@ def rank_candidates(sources: Sequence[SourceFile], query: str, focus_files: Sequ
     file_bm25 = _normalise(BM25.build(file_docs).scores(query_terms))
     file_score = {s.path: value for s, value in zip(sources, file_bm25, strict=True)}
     names = set(query_names(query, sorted({sym.name for s in sources for sym in s.symbols})))
-    units: list[tuple[SourceFile, Window]] = [(s, c) for s in sources for c in _chunks(len(s.lines))]
+    units = [(s, span) for s in sources for span in symbol_units(len(s.lines), s.symbols)]
     unit_docs = [
-        path_terms[s.path] + [t for ts in line_terms[s.path][c.start - 1 : c.end] for t in ts] for s, c in units
+        path_terms[s.path] + [t for ts in line_terms[s.path][span.start - 1 : span.end] for t in ts]
+        for s, span in units
     ]
     bm25 = BM25.build(unit_docs)
     unit_scores = _normalise(bm25.scores(query_terms))
     weights = {t: bm25.idf.get(t, 0.0) for t in dict.fromkeys(query_terms)}
     asked = set(query_terms)
+    path_scores = {s.path: _path_match(s.path, asked) for s in sources}
     candidates: list[Candidate] = []
-    for (source, chunk), lexical in zip(units, unit_scores, strict=True):
-        defines = any(s.name in names and chunk.start <= s.start <= chunk.end for s in source.symbols)
+    for (source, span), lexical in zip(units, unit_scores, strict=True):
+        defines = any(s.name in names and span.start <= s.start <= span.end for s in source.symbols)
         score = (
             lexical
             + FILE_WEIGHT * file_score[source.path]
-            + PATH_WEIGHT * _path_match(source.path, asked)
+            + PATH_WEIGHT * path_scores[source.path]
             + DEFINES_WEIGHT * defines
             + FOCUS_WEIGHT * (source.path in focus)
         )
-        windows = _hit_windows(line_terms[source.path], chunk, weights)
-        for rank, window in enumerate(windows):
-            candidates.append(Candidate(source.path, window, round(score / (1 + 0.1 * rank), 9)))
+        if score > 0:
+            glimpse = _glimpse(line_terms[source.path], span, weights)
+            candidates.append(Candidate(source.path, span, round(score, 9), glimpse))
     for source in sources:  # a focus file always offers something, even without a hit
         if source.path in focus and source.lines:
             head = Window(1, min(len(source.lines), HEAD_LINES))
             candidates.append(Candidate(source.path, head, round(FOCUS_WEIGHT * 0.5, 9)))
     candidates.sort(key=lambda c: (-c.score, c.path, c.window.start))
     return candidates[:MAX_CANDIDATES]
-

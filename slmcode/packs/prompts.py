@@ -13,6 +13,7 @@ HEADINGS: dict[str, str] = {
     "scoped_instructions": "## Instructions for the files in scope",
     "skill_bodies": "## Skills for this task",
     "memory": "## Project memory",
+    "task_map": "## Repository map for this task",
     "excerpts": "## Code",
     "task": "## Task",
 }

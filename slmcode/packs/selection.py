@@ -1,21 +1,21 @@
-"""Which candidate windows make it into a pack: best first, widened to their definition when that still fits,
-merged with windows already taken from the same file, and the last one cut with a marker rather than dropped.
+"""Which candidate spans make it into a pack: a glimpse of each of the best files first, then whole spans best
+first, merged with what is already taken from the same file, and the last one cut with a marker rather than
+dropped. Files are shown in the order they were first chosen, each file's windows by line.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from slmcode.packs.excerpts import Excerpt, Window, covered, fit_window, merge_windows, render_window, signatures, widen
+from slmcode.packs.excerpts import Excerpt, Window, covered, fit_window, merge_windows, render_window, signatures
 from slmcode.packs.localize import Candidate, SourceFile
 from slmcode.packs.sections import SECTION_SEPARATOR
 from slmcode.packs.tokens import TokenCounter
 
-WIDEN_MAX_LINES = 80  # a definition longer than this is not shown whole for one hit
 MIN_USEFUL_TOKENS = 40  # below this, a remainder holds no useful code
-SKIP_COVERED = 0.6  # a candidate this much inside what is taken adds too little
-BREADTH_SHARE = 0.5  # of the excerpt budget, for the best windows across files; the rest deepens them
-GROW_LINES = 6
+# Of the excerpt budget, what the glimpses of the best files may take before whole spans: a change rarely
+# touches one file only, and a model that sees where else to look can ws_read the rest.
+BREADTH_SHARE = 0.3
 
 
 def _cost(path: str, lines: Sequence[str], windows: Sequence[Window], counter: TokenCounter) -> int:
@@ -30,47 +30,41 @@ def select_excerpts(
     counter: TokenCounter,
     breadth_share: float = BREADTH_SHARE,
 ) -> list[Excerpt]:
-    """Excerpts filling at most `budget` tokens, files in the order they were first chosen, windows by line.
+    """Excerpts filling at most `budget` tokens.
 
-    Breadth first: the best windows across files, within `breadth_share` of the budget. Then depth: the
-    chosen files, best first, grow around their windows (the whole file when it fits) while budget remains.
-    A change rarely touches only the lines that name what it is about.
+    Breadth: each file's best candidate, as its glimpse, files by their best candidate, within `breadth_share`
+    of the budget. Depth: every candidate whole, best first, while it fits; the first that does not fit is cut.
     """
     by_path = {s.path: s for s in sources}
     chosen: dict[str, list[Window]] = {}
     costs: dict[str, int] = {}
-    cut: Excerpt | None = None
-    breadth = int(budget * breadth_share)
-    for candidate in candidates:
-        used = sum(costs.values())
-        if breadth - used < MIN_USEFUL_TOKENS:
-            break
-        source = by_path.get(candidate.path)
-        if source is None:
-            continue
-        taken = chosen.get(source.path, [])
-        if covered(taken, candidate.window) >= SKIP_COVERED * candidate.window.size:
-            continue
-        wide = widen(candidate.window, source.symbols, WIDEN_MAX_LINES)
-        options = [wide, candidate.window] if wide != candidate.window else [candidate.window]
-        for option in options:
-            windows = merge_windows([*taken, option])
-            cost = _cost(source.path, source.lines, windows, counter)
-            if used - costs.get(source.path, 0) + cost <= breadth:
-                chosen[source.path], costs[source.path] = windows, cost
-                break
-        else:
-            if covered(taken, candidate.window) == 0 and not chosen:
-                room = breadth - used - counter.count(SECTION_SEPARATOR) * 2
-                fitted = fit_window(source.path, source.lines, candidate.window, room, counter)
-                if fitted is not None:
-                    window, text = fitted
-                    cut = Excerpt(source.path, window.start, window.end, counter.count(text), text)
-            break
-    for path in list(chosen):
+
+    def take(path: str, window: Window, limit: int) -> bool:
         source = by_path[path]
-        room = budget - sum(costs.values()) + costs[path]
-        chosen[path], costs[path] = _deepen(source, chosen[path], costs[path], room, counter)
+        windows = merge_windows([*chosen.get(path, []), window])
+        cost = _cost(path, source.lines, windows, counter)
+        if sum(costs.values()) - costs.get(path, 0) + cost > limit:
+            return False
+        chosen[path], costs[path] = windows, cost
+        return True
+
+    usable = [c for c in candidates if c.path in by_path]
+    breadth = int(budget * breadth_share)
+    for candidate in usable:
+        if candidate.path in chosen:
+            continue
+        if not take(candidate.path, candidate.glimpse or candidate.window, breadth):
+            break
+    cut: Excerpt | None = None
+    for candidate in usable:
+        if budget - sum(costs.values()) < MIN_USEFUL_TOKENS:
+            break
+        taken = chosen.get(candidate.path, [])
+        if covered(taken, candidate.window) == candidate.window.size:
+            continue
+        if not take(candidate.path, candidate.window, budget):
+            cut = _cut(by_path[candidate.path], taken, candidate.window, budget - sum(costs.values()), counter)
+            break
     excerpts = [
         Excerpt(path, w.start, w.end, counter.count(text), text)
         for path, windows in chosen.items()
@@ -80,23 +74,22 @@ def select_excerpts(
     return [*excerpts, cut] if cut is not None else excerpts
 
 
-def _deepen(
-    source: SourceFile, windows: list[Window], cost: int, room: int, counter: TokenCounter
-) -> tuple[list[Window], int]:
-    """The file's windows grown as far as `room` allows: the whole file if it fits, else GROW_LINES a step."""
-    whole = [Window(1, len(source.lines))]
-    whole_cost = _cost(source.path, source.lines, whole, counter)
-    if whole_cost <= room:
-        return whole, whole_cost
-    total = len(source.lines)
-    while True:
-        grown = merge_windows(
-            Window(max(1, w.start - GROW_LINES), min(total, w.end + GROW_LINES)) for w in windows
-        )
-        grown_cost = _cost(source.path, source.lines, grown, counter)
-        if grown == windows or grown_cost > room:
-            return windows, cost
-        windows, cost = grown, grown_cost
+def _cut(
+    source: SourceFile, taken: Sequence[Window], window: Window, room: int, counter: TokenCounter
+) -> Excerpt | None:
+    """The head of `window` that fits `room`, with a cut marker: only its lines not already shown, and only
+    when they follow the file's shown windows (or there are none), so excerpts never overlap."""
+    start = max([window.start, *(w.end + 1 for w in taken if w.start <= window.start <= w.end)])
+    if any(w.start > start and w.start <= window.end for w in taken) or start > window.end:
+        return None
+    room -= counter.count(SECTION_SEPARATOR) * 2
+    if room < MIN_USEFUL_TOKENS:
+        return None
+    fitted = fit_window(source.path, source.lines, Window(start, window.end), room, counter)
+    if fitted is None:
+        return None
+    shown, text = fitted
+    return Excerpt(source.path, shown.start, shown.end, counter.count(text), text)
 
 
 def select_signatures(

@@ -68,21 +68,23 @@ def test_selected_excerpts_hold_the_lines_the_query_names_with_their_real_number
     counter = default_counter()
     sources = [source()]
     candidates = rank_candidates(sources, "apply_discount rounds the wrong way")
-    excerpts = select_excerpts(sources, candidates, budget=400, counter=counter, breadth_share=1.0)
+    excerpts = select_excerpts(sources, candidates, budget=400, counter=counter)
     shown = {n: line for e in excerpts for n, line in numbered(e.text).items()}
     assert shown[50] == "def apply_discount(order, rate):"
     assert shown[90] == "    value = apply_discount(order, 0.1)"
-    assert [(e.start, e.end) for e in excerpts] == [(47, 56), (85, 95)]  # widened to their definitions
+    spans = [(e.start, e.end) for e in excerpts]
+    assert (50, 56) in spans and (85, 95) in spans  # whole definitions, the one the query names first
+    assert spans.index((50, 56)) < spans.index((85, 95))
     assert all(counter.count(e.text) == e.tokens for e in excerpts)
     assert sum(e.tokens for e in excerpts) <= 400
 
 
-def test_leftover_budget_deepens_the_chosen_file_up_to_the_whole_file() -> None:
+def test_leftover_budget_shows_more_of_the_chosen_file_up_to_the_whole_file() -> None:
     counter = default_counter()
     sources = [source()]
     candidates = rank_candidates(sources, "apply_discount rounds the wrong way")
-    narrow = select_excerpts(sources, candidates, budget=400, counter=counter, breadth_share=0.4)
-    assert sum(e.end - e.start + 1 for e in narrow) > 21  # grown beyond the two definitions
+    narrow = select_excerpts(sources, candidates, budget=400, counter=counter)
+    assert sum(e.end - e.start + 1 for e in narrow) > 18  # more than the two definitions
     assert sum(e.tokens for e in narrow) <= 400
     whole = select_excerpts(sources, candidates, budget=5000, counter=counter)
     assert [(e.start, e.end) for e in whole] == [(1, 120)]
@@ -95,3 +97,17 @@ def test_excerpts_never_exceed_their_budget() -> None:
     excerpts = select_excerpts(sources, candidates, budget=150, counter=counter)
     assert len(excerpts) == 1 and "lines cut: budget]" in excerpts[0].text
     assert excerpts[0].tokens <= 150
+
+
+def test_breadth_gives_a_second_file_a_glimpse_of_its_matching_lines() -> None:
+    counter = default_counter()
+    other_lines = [f"# note {n}" for n in range(1, 61)]
+    other_lines[29] = "# checkout applies the discount rate here"
+    sources = [source(), SourceFile("shop/notes.py", tuple(other_lines), ())]
+    candidates = rank_candidates(sources, "apply_discount rounds the wrong way in checkout")
+    glimpsed = select_excerpts(sources, candidates, budget=400, counter=counter, breadth_share=0.5)
+    notes = [(e.start, e.end) for e in glimpsed if e.path == "shop/notes.py"]
+    assert notes == [(24, 35)]  # twelve lines around the line that matched
+    assert sum(e.tokens for e in glimpsed) <= 400
+    depth_only = select_excerpts(sources, candidates, budget=400, counter=counter, breadth_share=0.0)
+    assert not any(e.start <= 30 <= e.end for e in depth_only if e.path == "shop/notes.py")  # a head, cut

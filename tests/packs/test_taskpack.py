@@ -100,7 +100,7 @@ def test_every_pack_fits_its_budget_and_records_each_section(tmp_path: Path, bud
     assert pack.tokens <= budget
     assert [name for name, _, _ in pack.sections] == [
         "system", "tools", "instructions", "skills", "map",
-        "scoped_instructions", "skill_bodies", "memory", "excerpts", "task",
+        "scoped_instructions", "skill_bodies", "memory", "task_map", "excerpts", "task",
     ]
     assert all(tokens == count_tokens(text) for _, tokens, text in pack.sections)
 

@@ -1,0 +1,49 @@
+"""The repo map of a pack, in two parts: a stable one in the system message and one for the task in the human one.
+
+The map's budget shrinks 8% for each file body in the pack, never under 25% (repomap.build.map_budget): code the
+model already sees needs no map. How many file bodies a pack holds depends on the task, and a system message
+that changed with it would cost the server its KV-cache prefix on every task of a role. So the system message
+holds the floor share, ranked without the query (the same bytes for every task of a run), and the rest of the
+shrinking budget goes to a map for this task, last, in the human message: ranked for the query and the focus
+files, without the symbols the stable part lists and without the files whose code is already in the pack.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+
+from slmcode.packs.repomap.build import MAP_FLOOR, map_budget, render_map
+from slmcode.packs.repomap.model import RepoMap, SymbolIndex
+from slmcode.packs.repomap.rank import rank_symbols
+from slmcode.packs.repomap.render import fit_map
+from slmcode.packs.tokens import TokenCounter
+
+
+def stable_map(index: SymbolIndex, base_tokens: int, counter: TokenCounter) -> RepoMap:
+    """The floor share of the map, with no query and no focus: identical for every task of a run."""
+    return render_map(index, budget_tokens=max(0, round(base_tokens * MAP_FLOOR)), counter=counter)
+
+
+def task_map_budget(base_tokens: int, files_in_pack: int, stable_tokens: int) -> int:
+    """What the task's part may take once `files_in_pack` file bodies are in the pack."""
+    return max(0, map_budget(base_tokens, files_in_pack) - stable_tokens) if base_tokens > 0 else 0
+
+
+def task_map(
+    index: SymbolIndex,
+    *,
+    query: str,
+    focus_files: Sequence[str],
+    stable: RepoMap,
+    shown_files: Collection[str],
+    budget_tokens: int,
+    counter: TokenCounter,
+) -> RepoMap:
+    """The best symbols for this task that neither the stable part lists nor the pack's code already shows."""
+    listed = {(r.symbol.path, r.symbol.name, r.symbol.start) for r in stable.symbols}
+    ranked = [
+        r
+        for r in rank_symbols(index, query=query, focus_files=focus_files)
+        if r.symbol.path not in shown_files and (r.symbol.path, r.symbol.name, r.symbol.start) not in listed
+    ]
+    return fit_map(ranked, budget_tokens, counter)
