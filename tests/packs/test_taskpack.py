@@ -168,3 +168,15 @@ def test_pack_json_has_the_documented_shape(tmp_path: Path) -> None:
     assert set(data) == {"role", "budget", "tokens", "sections", "excerpts", "map", "text"}
     assert set(data["excerpts"][0]) == {"path", "start", "end", "tokens"}
     assert set(data["map"][0]) == {"path", "symbol", "line"}
+
+
+def test_the_task_map_lists_only_files_whose_code_the_pack_does_not_show(tmp_path: Path) -> None:
+    root = fixture_workspace(tmp_path)
+    for n in range(6):  # more files than the code can show, so the task's map has something to list
+        (root / "shop" / f"tax_{n}.py").write_text(f"def tax_rate_{n}(region):\n    return {n} / 100\n")
+    pack = pack_for(root, "apply_discount ignores a zero rate; tax_rate_3 for the region", budget_tokens=900)
+    sections = {name: text for name, _, text in pack.sections}
+    shown = {e.path for e in pack.excerpts}
+    listed = {line.rstrip(":") for line in sections["task_map"].splitlines() if line.endswith(".py:")}
+    assert listed and not listed & shown
+    assert sections["task_map"] not in pack.system_text()  # the task's part stays out of the stable prefix
