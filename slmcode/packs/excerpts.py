@@ -1,8 +1,7 @@
-"""Code excerpts: windows of a file around the lines a task is about, with the file's real line numbers.
-
-Windows open around hit lines, merge where they overlap or touch, and widen to the enclosing definition (the
-repo map's symbol ranges) when the budget allows. Rendered lines carry their own numbers so a model can go
-straight to a span with ws_read(offset). Identifier-only roles get signatures instead of bodies.
+"""Code excerpts: windows of a file, merged where they overlap or touch, rendered with the file's real line
+numbers so a model can go straight to a span with ws_read(offset). Which windows (definition-aligned spans
+and glimpses around the best hit) is localize.py's and selection.py's job; identifier-only roles get
+signatures instead of bodies.
 """
 
 from __future__ import annotations
@@ -14,7 +13,6 @@ from slmcode.packs import prompts
 from slmcode.packs.repomap.model import Symbol
 from slmcode.packs.tokens import TokenCounter
 
-CONTEXT_LINES = 3  # lines kept either side of a hit
 MERGE_GAP = 1  # windows this close become one
 
 
@@ -41,11 +39,6 @@ class Excerpt:
     text: str
 
 
-def windows_around(hits: Iterable[int], total_lines: int, context: int = CONTEXT_LINES) -> list[Window]:
-    """A window of `context` lines either side of each hit, clipped to the file."""
-    return [Window(max(1, h - context), min(total_lines, h + context)) for h in sorted(set(hits)) if total_lines]
-
-
 def merge_windows(windows: Iterable[Window], gap: int = MERGE_GAP) -> list[Window]:
     """Sorted, with overlapping or nearly touching windows joined."""
     merged: list[Window] = []
@@ -56,22 +49,6 @@ def merge_windows(windows: Iterable[Window], gap: int = MERGE_GAP) -> list[Windo
         else:
             merged.append(window)
     return merged
-
-
-def enclosing_definition(window: Window, symbols: Sequence[Symbol]) -> Symbol | None:
-    """The smallest definition holding the window's middle line (where its hits are); ties by start, name."""
-    middle = (window.start + window.end) // 2
-    containing = [s for s in symbols if s.start <= middle <= s.end]
-    return min(containing, key=lambda s: (s.end - s.start, s.start, s.name), default=None)
-
-
-def widen(window: Window, symbols: Sequence[Symbol], max_lines: int) -> Window:
-    """The window joined with its enclosing definition, when the result is at most `max_lines` long."""
-    symbol = enclosing_definition(window, symbols)
-    if symbol is None:
-        return window
-    wide = Window(min(window.start, symbol.start), max(window.end, symbol.end))
-    return wide if wide.size <= max_lines else window
 
 
 def covered(windows: Sequence[Window], window: Window) -> int:

@@ -1,10 +1,10 @@
-"""Excerpt windows: real line numbers, merging, widening to definitions, and visible cuts."""
+"""Excerpt windows: real line numbers, merging, and visible cuts."""
 
 from __future__ import annotations
 
 import re
 
-from slmcode.packs.excerpts import Window, fit_window, merge_windows, render_window, widen, windows_around
+from slmcode.packs.excerpts import Window, fit_window, merge_windows, render_window
 from slmcode.packs.localize import Candidate, SourceFile, rank_candidates
 from slmcode.packs.repomap.model import Symbol
 from slmcode.packs.selection import select_excerpts
@@ -24,21 +24,9 @@ def test_rendered_lines_carry_the_files_own_numbers() -> None:
     assert numbered(text) == {n: f"line {n} filler text" for n in range(57, 62)}
 
 
-def test_windows_open_around_hits_and_merge_where_they_overlap_or_touch() -> None:
-    windows = merge_windows(windows_around([10, 14, 40, 47], total_lines=200, context=3))
-    assert windows == [Window(7, 17), Window(37, 50)]
-    assert windows_around([1, 200], total_lines=200) == [Window(1, 4), Window(197, 200)]
-
-
-def test_a_window_widens_to_its_enclosing_definition_when_small_enough() -> None:
-    symbols = (
-        Symbol("a.py", "Big", "class", 1, 150, "class Big:"),
-        Symbol("a.py", "run", "method", 30, 60, "    def run(self):"),
-    )
-    assert widen(Window(40, 45), symbols, max_lines=80) == Window(30, 60)
-    assert widen(Window(27, 33), symbols, max_lines=80) == Window(27, 60)  # keeps the context above
-    assert widen(Window(10, 12), symbols, max_lines=80) == Window(10, 12)  # Big is too long to show whole
-    assert widen(Window(170, 175), symbols, max_lines=80) == Window(170, 175)
+def test_windows_merge_where_they_overlap_or_touch() -> None:
+    windows = merge_windows([Window(37, 50), Window(7, 13), Window(11, 17), Window(52, 60), Window(70, 71)])
+    assert windows == [Window(7, 17), Window(37, 60), Window(70, 71)]
 
 
 def test_a_window_that_does_not_fit_is_cut_with_a_marker_naming_the_lines_cut() -> None:
