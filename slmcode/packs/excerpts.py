@@ -10,6 +10,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from slmcode.packs import prompts
+from slmcode.packs.fitting import largest_fitting
 from slmcode.packs.repomap.model import Symbol
 from slmcode.packs.tokens import TokenCounter
 
@@ -75,12 +76,7 @@ def fit_window(
         marker = prompts.CUT_MARKER.format(count=window.end - last)
         return render_window(path, lines, Window(window.start, last)) + "\n" + marker
 
-    while low < high:
-        middle = (low + high + 1) // 2
-        if counter.count(candidate(middle)) <= budget:
-            low = middle
-        else:
-            high = middle - 1
+    low = largest_fitting(low, high, lambda last: counter.count(candidate(last)) <= budget)
     if low < window.start:
         return None
     return Window(window.start, low), candidate(low)

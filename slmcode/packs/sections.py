@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from slmcode.packs import prompts
+from slmcode.packs.fitting import largest_fitting
 from slmcode.packs.tokens import TokenCounter
 
 # Render order: the first five form the stable prefix (system message), the rest the volatile part.
@@ -67,12 +68,7 @@ def fit_lines(text: str, budget: int, counter: TokenCounter) -> Fitted:
     low, high = 0, len(lines) - 1  # keep `low` lines is known to fit (or nothing fits at all)
     if counter.count(candidate(0)) > budget:
         return Fitted("", 0, len(lines))
-    while low < high:
-        middle = (low + high + 1) // 2
-        if counter.count(candidate(middle)) <= budget:
-            low = middle
-        else:
-            high = middle - 1
+    low = largest_fitting(low, high, lambda keep: counter.count(candidate(keep)) <= budget)
     text = candidate(low)
     return Fitted(text, counter.count(text), len(lines) - low)
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from slmcode.packs.fitting import largest_fitting
 from slmcode.packs.repomap.model import RankedSymbol, RepoMap
 from slmcode.packs.repomap.prompts import FILE_LINE, MAP_HEADER, SYMBOL_LINE
 from slmcode.packs.tokens import TokenCounter, default_counter
@@ -39,17 +40,10 @@ def fit_map(ranked: Sequence[RankedSymbol], budget_tokens: int, counter: TokenCo
     """The longest ranked prefix whose rendering fits `budget_tokens` (an empty map when nothing fits)."""
     counter = counter or default_counter()
     # Each symbol costs at least a token, so more symbols than the budget can never fit: bound the search.
-    low, high = 0, min(len(ranked), max(0, budget_tokens))
-    best_text, best_tokens = "", 0  # low only moves to a prefix just counted, so these always match it
-    while low < high:
-        middle = (low + high + 1) // 2
-        text = render_text(ranked[:middle])
-        tokens = counter.count(text)
-        if tokens <= budget_tokens:
-            low, best_text, best_tokens = middle, text, tokens
-        else:
-            high = middle - 1
-    chosen = tuple(ranked[:low])
+    high = min(len(ranked), max(0, budget_tokens))
+    count = largest_fitting(0, high, lambda n: counter.count(render_text(ranked[:n])) <= budget_tokens)
+    chosen = tuple(ranked[:count])
+    text = render_text(chosen) if chosen else ""
     return RepoMap(
-        text=best_text, tokens=best_tokens, budget=budget_tokens, files=tuple(chosen_files(chosen)), symbols=chosen
+        text=text, tokens=counter.count(text), budget=budget_tokens, files=tuple(chosen_files(chosen)), symbols=chosen
     )
