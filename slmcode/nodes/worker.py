@@ -8,6 +8,7 @@ was in, and the tool-call journal answers any call that had already run.
 
 from __future__ import annotations
 
+import functools
 import json
 import time
 from collections.abc import Callable
@@ -185,6 +186,9 @@ def run_tools(payload: WorkerInput, runtime: Runtime[RunContext]) -> Command:
         call_key = f"{conversation_key(task)}:{payload['turn']}:{call['id']}"
         known = journal.recorded(run_id, call_key)
         if known is None:
+            if journal.stop_leftovers(run_id, call_key):
+                emit(runtime, run_id, "leftover_stopped", task_id=task.id, name=call["name"])
+            ctx.on_process = functools.partial(journal.started, run_id, call_key)
             message = run_tool_call(tools, call)
             content = str(message.content)
             if len(content.encode()) > settings.tool_output_inline_bytes:

@@ -30,3 +30,4 @@ class ToolContext:
     skills: Callable[[str], str | None] | None = None
     allowed_commands: Sequence[str] = ()
     staged_patches: list[str] = field(default_factory=list)
+    on_process: Callable[[int], None] | None = None  # hears each shell process group as it starts

@@ -129,8 +129,10 @@ def _kill(procs: Sequence[subprocess.Popen[bytes]]) -> None:
                 os.killpg(proc.pid, 9)
 
 
-def execute(workspace: Path, command: str, steps: Sequence[PlannedStep], timeout: float, cap: int) -> ShellResult:
-    """Run checked steps, honouring ; && || and the deadline; output is merged and capped."""
+def execute(workspace: Path, command: str, steps: Sequence[PlannedStep], timeout: float, cap: int,
+            on_start: Callable[[int], None] | None = None) -> ShellResult:
+    """Run checked steps, honouring ; && || and the deadline; output is merged and capped. `on_start` hears
+    each process group as it starts, so a run killed meanwhile can end the group when it resumes."""
     read_fd, write_fd = os.pipe()
     captured = CappedOutput(cap)
 
@@ -150,6 +152,8 @@ def execute(workspace: Path, command: str, steps: Sequence[PlannedStep], timeout
             if (step.joiner == "&&" and exit_code != 0) or (step.joiner == "||" and exit_code == 0):
                 continue
             procs, missing = _start_pipeline(workspace, step, write_fd, env)
+            for proc in procs if on_start else ():
+                on_start(proc.pid)  # each process leads its own group (start_new_session)
             try:
                 for proc in procs:
                     proc.wait(timeout=max(0.0, deadline - time.monotonic()))
@@ -176,6 +180,7 @@ def run_command(
     settings: Settings,
     allowed_commands: Sequence[str] = (),
     confirm: Callable[[str], bool] | None = None,
+    on_start: Callable[[int], None] | None = None,
 ) -> ShellResult | str:
     """Check `command` against shell_permission and the whitelist, then run it; a refusal is an error text."""
     command = (command or "").strip()
@@ -195,4 +200,4 @@ def run_command(
             return prompts.SHELL_NO_APPROVER.format(command=command)
         if not confirm(command):
             return prompts.SHELL_DECLINED.format(command=command)
-    return execute(root, command, steps, settings.shell_timeout_seconds, settings.tool_output_inline_bytes)
+    return execute(root, command, steps, settings.shell_timeout_seconds, settings.tool_output_inline_bytes, on_start)

@@ -75,7 +75,7 @@ def _capped(ctx: ToolContext, func: Callable[..., str]) -> Callable[..., str]:
 
 def _shell(ctx: ToolContext) -> Callable[..., str]:
     def ws_shell(command: str) -> str:
-        result = run_command(ctx.workspace, command, ctx.settings, ctx.allowed_commands, ctx.confirm)
+        result = run_command(ctx.workspace, command, ctx.settings, ctx.allowed_commands, ctx.confirm, ctx.on_process)
         return result if isinstance(result, str) else result.render()
 
     return ws_shell
