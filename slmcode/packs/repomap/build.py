@@ -9,16 +9,7 @@ from pathlib import Path
 
 from slmcode.config import Settings
 from slmcode.errors import RepoMapError
-from slmcode.packs.repomap.cache import (
-    FAILED,
-    OK,
-    CachedRow,
-    Entry,
-    content_digest,
-    open_cache,
-    read_rows,
-    write_entries,
-)
+from slmcode.packs.repomap.cache import FAILED, OK, FileRow, content_digest, open_cache, read_rows, write_rows
 from slmcode.packs.repomap.discover import Candidate, discover
 from slmcode.packs.repomap.model import RepoMap, SymbolIndex
 from slmcode.packs.repomap.parse import parse_files
@@ -35,8 +26,8 @@ NOT_CACHED = frozenset({"unreadable"})  # may change without the stat changing (
 
 
 def _reconcile(
-    workspace: Path, candidates: Sequence[Candidate], rows: dict[str, CachedRow]
-) -> tuple[list[Entry], list[Entry], list[Candidate]]:
+    workspace: Path, candidates: Sequence[Candidate], rows: dict[str, FileRow]
+) -> tuple[list[tuple[str, FileRow]], list[tuple[str, FileRow]], list[Candidate]]:
     """Split the files into unchanged (row reused), refreshed (same bytes under a new stat or a new name),
     and those to parse."""
     current = {c.path for c in candidates}
@@ -44,13 +35,13 @@ def _reconcile(
     for path, row in rows.items():  # rows come sorted by path, so the first old name wins a tie
         if path not in current:
             vanished_by_digest.setdefault(row.digest, path)
-    unchanged: list[Entry] = []
-    refreshed: list[Entry] = []
+    unchanged: list[tuple[str, FileRow]] = []
+    refreshed: list[tuple[str, FileRow]] = []
     to_parse: list[Candidate] = []
     for c in candidates:
         row = rows.get(c.path)
         if row is not None and row.mtime_ns == c.mtime_ns and row.size == c.size:
-            unchanged.append(row.entry(c.path))
+            unchanged.append((c.path, row))
             continue
         if row is None and not vanished_by_digest:
             to_parse.append(c)  # a new file and no old one it could be a rename of: no need to hash it here
@@ -61,9 +52,9 @@ def _reconcile(
             to_parse.append(c)  # parsing reports it unreadable
             continue
         if row is not None and row.digest == digest:
-            refreshed.append(row.entry(c.path, c.mtime_ns, c.size))
+            refreshed.append((c.path, row.restat(c.mtime_ns, c.size)))
         elif digest in vanished_by_digest:
-            refreshed.append(rows[vanished_by_digest[digest]].entry(c.path, c.mtime_ns, c.size))
+            refreshed.append((c.path, rows[vanished_by_digest[digest]].restat(c.mtime_ns, c.size)))
         else:
             to_parse.append(c)
     return unchanged, refreshed, to_parse
@@ -85,21 +76,22 @@ def load_index(
             unchanged, refreshed, to_parse = _reconcile(workspace, found.files, rows)
             parsed = parse_files(workspace, to_parse, on_progress)
             current = {c.path for c in found.files}
-            write_entries(
+            write_rows(
                 conn,
-                [e for e in refreshed + parsed if e.outcome not in NOT_CACHED],
+                [(path, row) for path, row in refreshed + parsed if row.outcome not in NOT_CACHED],
                 [path for path in rows if path not in current],
             )
     except OSError as exc:
         raise RepoMapError(f"repo map of {workspace}: {exc}") from None
     index = SymbolIndex(skipped=dict(found.skipped))
-    for entry in sorted(unchanged + refreshed + parsed, key=lambda e: e.path):
-        if entry.outcome == OK and entry.symbols is not None:
-            index.files[entry.path] = entry.symbols
-        elif entry.outcome == FAILED:
+    for path, row in sorted(unchanged + refreshed + parsed, key=lambda pair: pair[0]):
+        symbols = row.symbols(path)
+        if symbols is not None:
+            index.files[path] = symbols
+        elif row.outcome == FAILED:
             index.parse_failures += 1
-        else:
-            index.skipped[entry.outcome] = index.skipped.get(entry.outcome, 0) + 1
+        elif row.outcome != OK:
+            index.skipped[row.outcome] = index.skipped.get(row.outcome, 0) + 1
     index.skipped = dict(sorted(index.skipped.items()))
     return index
 

@@ -10,16 +10,16 @@ from __future__ import annotations
 import hashlib
 import json
 import sqlite3
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from slmcode.errors import RepoMapError
 from slmcode.packs.repomap.model import FileSymbols, Symbol
 
 # Bump when the extraction or the payload changes: old rows are then dropped, not misread.
-FORMAT_VERSION = "4"
+FORMAT_VERSION = "5"
 OK = "ok"
 FAILED = "failed"
 
@@ -27,7 +27,7 @@ SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS files (
     path TEXT PRIMARY KEY, mtime_ns INTEGER NOT NULL, size INTEGER NOT NULL, digest TEXT NOT NULL,
-    outcome TEXT NOT NULL, language TEXT, payload TEXT
+    outcome TEXT NOT NULL, payload TEXT
 );
 """
 
@@ -40,36 +40,25 @@ def content_digest(source: bytes) -> str:
     return hashlib.blake2b(source, digest_size=16).hexdigest()
 
 
-@dataclass(frozen=True)
-class Entry:
-    """What reading one file gave: its symbols (outcome ok), a skip reason, or a parse failure."""
-
-    path: str
-    mtime_ns: int
-    size: int
-    digest: str
-    outcome: str  # OK, FAILED, or a skip reason such as "binary"
-    symbols: FileSymbols | None = None
+Definition = tuple[str, str, int, int, str]  # name, kind, start, end, signature: a Symbol without its path
 
 
-def encode_symbols(symbols: FileSymbols) -> str:
+def encode_payload(language: str, definitions: Sequence[Definition], references: Sequence[str],
+                   counts: Sequence[int]) -> str:
+    """A parsed file's symbols as stored; the parse workers send this text, which pickles at no cost."""
     return json.dumps(
-        {
-            "d": [[s.name, s.kind, s.start, s.end, s.signature] for s in symbols.definitions],
-            "r": " ".join(symbols.references),
-            "c": list(symbols.reference_counts),
-        },
+        {"l": language, "d": definitions, "r": " ".join(references), "c": counts},
         separators=(",", ":"),
         ensure_ascii=False,
     )
 
 
-def decode_symbols(path: str, language: str, payload: str) -> FileSymbols:
+def decode_symbols(path: str, payload: str) -> FileSymbols:
     data = json.loads(payload)
     references = tuple(data["r"].split()) if data["r"] else ()
     return FileSymbols(
         path=path,
-        language=language,
+        language=data["l"],
         definitions=tuple(Symbol(path, name, kind, start, end, sig) for name, kind, start, end, sig in data["d"]),
         references=references,
         reference_counts=tuple(data["c"]),
@@ -89,8 +78,8 @@ def open_cache(workspace: Path) -> Iterator[sqlite3.Connection]:
         with conn:
             conn.executescript(SCHEMA)
             row = conn.execute("SELECT value FROM meta WHERE key = 'format'").fetchone()
-            if row is None or row[0] != FORMAT_VERSION:
-                conn.execute("DELETE FROM files")
+            if row is None or row[0] != FORMAT_VERSION:  # the table may have other columns too: start afresh
+                conn.executescript("DROP TABLE files;" + SCHEMA)
                 conn.execute("INSERT OR REPLACE INTO meta VALUES ('format', ?)", (FORMAT_VERSION,))
         yield conn
     except sqlite3.Error as exc:
@@ -100,42 +89,32 @@ def open_cache(workspace: Path) -> Iterator[sqlite3.Connection]:
 
 
 @dataclass(frozen=True)
-class CachedRow:
-    """A stored row, its payload still encoded: most rows of a warm build are only compared, then decoded."""
+class FileRow:
+    """What reading one file gave, as stored: its symbols' payload (outcome ok), a skip reason, or a parse
+    failure. A warm build compares most rows and decodes them only to build the index."""
 
     mtime_ns: int
     size: int
     digest: str
-    outcome: str
-    language: str | None
-    payload: str | None
+    outcome: str  # OK, FAILED, or a skip reason such as "binary"
+    payload: str | None = None  # encode_payload's text when the outcome is OK
 
-    def entry(self, path: str, mtime_ns: int | None = None, size: int | None = None) -> Entry:
-        """The row as an Entry for `path` (a renamed file reuses its old row), with a fresher stat if given."""
-        symbols = None
-        if self.outcome == OK and self.language is not None and self.payload is not None:
-            symbols = decode_symbols(path, self.language, self.payload)
-        return Entry(
-            path, self.mtime_ns if mtime_ns is None else mtime_ns, self.size if size is None else size,
-            self.digest, self.outcome, symbols,
-        )
+    def symbols(self, path: str) -> FileSymbols | None:
+        """The file's symbols under `path` (a renamed file reuses its old row); None unless parsed."""
+        return decode_symbols(path, self.payload) if self.outcome == OK and self.payload is not None else None
+
+    def restat(self, mtime_ns: int, size: int) -> FileRow:
+        return replace(self, mtime_ns=mtime_ns, size=size)
 
 
-def read_rows(conn: sqlite3.Connection) -> dict[str, CachedRow]:
-    rows = conn.execute("SELECT path, mtime_ns, size, digest, outcome, language, payload FROM files ORDER BY path")
-    return {path: CachedRow(*rest) for path, *rest in rows}
+def read_rows(conn: sqlite3.Connection) -> dict[str, FileRow]:
+    rows = conn.execute("SELECT path, mtime_ns, size, digest, outcome, payload FROM files ORDER BY path")
+    return {path: FileRow(*rest) for path, *rest in rows}
 
 
-def write_entries(conn: sqlite3.Connection, entries: Iterable[Entry], deleted: Iterable[str]) -> None:
+def write_rows(conn: sqlite3.Connection, rows: Iterable[tuple[str, FileRow]], deleted: Iterable[str]) -> None:
     """Store new and changed rows and drop the rows of files that are gone, in one transaction."""
-    rows = [
-        (
-            e.path, e.mtime_ns, e.size, e.digest, e.outcome,
-            e.symbols.language if e.symbols else None,
-            encode_symbols(e.symbols) if e.symbols else None,
-        )
-        for e in entries
-    ]
+    values = [(path, r.mtime_ns, r.size, r.digest, r.outcome, r.payload) for path, r in rows]
     with conn:
-        conn.executemany("INSERT OR REPLACE INTO files VALUES (?, ?, ?, ?, ?, ?, ?)", rows)
+        conn.executemany("INSERT OR REPLACE INTO files VALUES (?, ?, ?, ?, ?, ?)", values)
         conn.executemany("DELETE FROM files WHERE path = ?", [(p,) for p in deleted])

@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from tree_sitter import Node, Parser, QueryCursor
 
-from slmcode.packs.repomap.languages import Grammar, language_for_path, load_grammar
-from slmcode.packs.repomap.model import FileSymbols, Symbol
+from slmcode.packs.repomap.cache import decode_symbols, encode_payload
+from slmcode.packs.repomap.languages import Grammar, LanguageSpec, language_for_path, load_grammar
+from slmcode.packs.repomap.model import FileSymbols
 
 IDENTIFIER = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
 SIGNATURE_MAX_CHARS = 200
@@ -62,11 +64,18 @@ def _in_module_body(node: Node) -> bool:
     return body is not None and body.type == "declaration_list" and getattr(body.parent, "type", "") == "mod_item"
 
 
-def _definitions(grammar: Grammar, root: Node) -> list[_Found]:
-    """Definitions, one per name node, in name order."""
+def _scan(grammar: Grammar, root: Node) -> tuple[list[_Found], list[Node]]:
+    """Definitions, one per name node in name order, and the name nodes the reference patterns mark, from
+    one pass of the query over the tree."""
     by_name_node: dict[tuple[int, int], _Found] = {}
-    for pattern, captures in QueryCursor(grammar.definitions).matches(root):
+    referenced: list[Node] = []
+    definition_patterns, reference_patterns = grammar.definition_patterns, grammar.reference_patterns
+    for pattern, captures in QueryCursor(grammar.query).matches(root):
         names = captures.get("name", ())
+        if pattern in reference_patterns:
+            referenced += names
+        if pattern not in definition_patterns:
+            continue
         for capture, nodes in captures.items():
             if not capture.startswith("definition."):
                 continue
@@ -84,15 +93,18 @@ def _definitions(grammar: Grammar, root: Node) -> list[_Found]:
                         body = owner.child_by_field_name("type") if kind_here == "type" else None
                         refined = _TYPE_BODIES.get(body.type, kind_here) if body is not None else kind_here
                         by_name_node[key] = _Found(text, refined, owner, name_node, pattern)
-    return [by_name_node[key] for key in sorted(by_name_node)]
+    return [by_name_node[key] for key in sorted(by_name_node)], referenced
 
 
-def _references(grammar: Grammar, root: Node, source: bytes, found: list[_Found]) -> Counter[bytes]:
+def _references(grammar: Grammar, referenced: list[Node], source: bytes, found: list[_Found]) -> Counter[bytes]:
     """Names the reference patterns mark, counted; without such patterns, every identifier the file spells
     less the spelling at each of its own definitions."""
-    if grammar.references is not None:
-        names = QueryCursor(grammar.references).captures(root).get("name", [])
-        return Counter(n.text or b"" for n in names)
+    if len(grammar.reference_patterns) > 1:
+        # A pattern captures a node once, but two may both capture it (TypeScript runs JavaScript's
+        # `new` pattern and its own): count each spelling in the file once.
+        referenced = list({(n.start_byte, n.end_byte): n for n in referenced}.values())
+    if grammar.reference_patterns:
+        return Counter(n.text or b"" for n in referenced)
     counts = Counter(IDENTIFIER.findall(source))
     counts.subtract(f.name.encode() for f in found)
     return +counts  # drops the names only spelled where they are defined
@@ -127,31 +139,24 @@ def _sorted_counts(counts: Counter[bytes]) -> tuple[tuple[str, ...], tuple[int, 
     return tuple(n.decode("utf-8", "replace") for n in names), tuple(counts[n] for n in names)
 
 
-def extract_symbols(path: str, source: bytes, grammar: Grammar, parser: Parser) -> FileSymbols:
-    """Parse one file. Raises ParseFailure when the tree is mostly error (a file, not a program)."""
+def extract_payload(path: str, source: bytes, grammar: Grammar, parser: Parser) -> str:
+    """Parse one file into its cache payload (the form a parse worker sends back).
+
+    Raises ParseFailure when the tree is mostly error (a file, not a program)."""
     tree = parser.parse(source)
     root = tree.root_node
     if root.has_error and _mostly_error(root):
         raise ParseFailure(f"{path}: {grammar.spec.name} grammar cannot parse it")
-    found = sorted(_definitions(grammar, root), key=lambda f: (f.node.start_byte, -f.node.end_byte))
-    references = _references(grammar, root, source, found)
-    kinds = _refine_methods(found)
+    found, referenced = _scan(grammar, root)
+    found.sort(key=lambda f: (f.node.start_byte, -f.node.end_byte))
+    references = _references(grammar, referenced, source, found)
     lines = source.split(b"\n")
-    definitions = tuple(
-        Symbol(
-            path=path,
-            name=f.name,
-            kind=kind,
-            start=f.node.start_point[0] + 1,
-            end=_last_line(f.node),
-            signature=_signature(lines, f.name_node.start_point[0]),
-        )
-        for f, kind in zip(found, kinds, strict=True)
-    )
+    definitions = [
+        (f.name, kind, f.node.start_point[0] + 1, _last_line(f.node), _signature(lines, f.name_node.start_point[0]))
+        for f, kind in zip(found, _refine_methods(found), strict=True)
+    ]
     names, counts = _sorted_counts(references)
-    return FileSymbols(
-        path=path, language=grammar.spec.name, definitions=definitions, references=names, reference_counts=counts
-    )
+    return encode_payload(grammar.spec.name, definitions, names, counts)
 
 
 def _mostly_error(root: Node) -> bool:
@@ -164,17 +169,29 @@ def _mostly_error(root: Node) -> bool:
 
 
 class Extractor:
-    """Parsers and compiled queries for one build, loaded on first use of each language."""
+    """Parsers and compiled queries for one build, loaded on first use of each language (or all at once
+    before parse workers fork, so that they inherit them)."""
 
     def __init__(self) -> None:
         self._grammars: dict[str, tuple[Grammar, Parser]] = {}
 
-    def extract(self, path: str, source: bytes) -> FileSymbols:
-        spec = language_for_path(path)
-        if spec is None:
-            raise ParseFailure(f"{path}: no grammar reads this file")
+    def prepare(self, paths: Iterable[str]) -> None:
+        """Load the grammars these files need."""
+        for spec in {s for s in map(language_for_path, paths) if s is not None}:
+            self._grammar(spec)
+
+    def _grammar(self, spec: LanguageSpec) -> tuple[Grammar, Parser]:
         if spec.name not in self._grammars:
             grammar = load_grammar(spec)
             self._grammars[spec.name] = (grammar, Parser(grammar.language))
-        grammar, parser = self._grammars[spec.name]
-        return extract_symbols(path, source, grammar, parser)
+        return self._grammars[spec.name]
+
+    def payload(self, path: str, source: bytes) -> str:
+        """The file's symbols in the cache's encoding; ParseFailure when no grammar can read it."""
+        spec = language_for_path(path)
+        if spec is None:
+            raise ParseFailure(f"{path}: no grammar reads this file")
+        return extract_payload(path, source, *self._grammar(spec))
+
+    def extract(self, path: str, source: bytes) -> FileSymbols:
+        return decode_symbols(path, self.payload(path, source))

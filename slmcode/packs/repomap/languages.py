@@ -91,37 +91,35 @@ def query_source(spec: LanguageSpec) -> str:
 class Grammar:
     spec: LanguageSpec
     language: Language
-    definitions: Query  # the patterns marking @definition.<kind>, read match by match (name and extent)
-    references: Query | None  # the @reference patterns, capturing @name only; None: the queries mark none
+    query: Query  # every tags pattern, run once per tree: a pass over the tree costs as much as a third of parsing
+    definition_patterns: frozenset[int]  # patterns marking @definition.<kind>: read with their @name
+    reference_patterns: frozenset[int]  # patterns marking @reference.<kind>: only their @name counts; empty: none
 
 
-def _keep_patterns(query: Query, source: str, marker: str) -> int:
-    """Disable every pattern of `query` that lacks `marker`; returns how many remain."""
-    kept = 0
-    for index in range(query.pattern_count):
-        if marker in source[query.start_byte_for_pattern(index) : query.end_byte_for_pattern(index)]:
-            kept += 1
-        else:
-            query.disable_pattern(index)
-    return kept
+def _patterns_marked(query: Query, source: str, marker: str) -> frozenset[int]:
+    return frozenset(
+        index
+        for index in range(query.pattern_count)
+        if marker in source[query.start_byte_for_pattern(index) : query.end_byte_for_pattern(index)]
+    )
 
 
 def load_grammar(spec: LanguageSpec) -> Grammar:
-    """Load a grammar and compile its tags queries (a few to tens of milliseconds each).
+    """Load a grammar and compile its tags queries (a few to tens of milliseconds).
 
-    Definitions and references run as two queries: a definition needs its match (which name belongs to
-    which node), a reference only its name, and reading captures alone costs a fraction of reading matches.
+    Definitions and references share one query, told apart by pattern: a definition needs its match (which
+    name belongs to which node), a reference only its @name, so its @reference.<kind> node is not captured.
     """
     module = importlib.import_module(spec.module)
     language = Language(getattr(module, spec.entry)())
     source = query_source(spec)
-    definitions = Query(language, source)
-    _keep_patterns(definitions, source, "@definition.")
-    references: Query | None = Query(language, source)
-    if _keep_patterns(references, source, "@reference.") == 0:
-        references = None
-    else:
-        for index in range(references.capture_count):
-            if (name := references.capture_name(index)) != "name":
-                references.disable_capture(name)
-    return Grammar(spec=spec, language=language, definitions=definitions, references=references)
+    query = Query(language, source)
+    definitions = _patterns_marked(query, source, "@definition.")
+    references = _patterns_marked(query, source, "@reference.")
+    for index in range(query.pattern_count):
+        if index not in definitions and index not in references:
+            query.disable_pattern(index)
+    for index in range(query.capture_count):
+        if (name := query.capture_name(index)).startswith("reference."):
+            query.disable_capture(name)
+    return Grammar(spec, language, query, definitions, references)

@@ -1,8 +1,9 @@
-"""Read and parse the files a build needs, in worker processes when there are many (a cold build).
+"""Read and parse the files a build needs, in forked worker processes when there are many (a cold build).
 
-Parsing is the cost of a cold build (tree-sitter's Python grammar reads about 200k lines a second per core),
+Parsing is the cost of a cold build (tree-sitter's Python grammar reads about 250k lines a second per core),
 so a large batch is spread over processes; a handful of changed files is parsed in this process, where
-starting workers would cost more than it saves.
+starting workers would cost more than it saves. Workers inherit the grammars compiled here before the fork
+and send back cache rows (a JSON payload per file), which cost next to nothing to pickle.
 """
 
 from __future__ import annotations
@@ -11,43 +12,35 @@ import multiprocessing
 import os
 import threading
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 
-from slmcode.packs.repomap.cache import FAILED, OK, Entry, content_digest
+from slmcode.packs.repomap.cache import FAILED, OK, FileRow, content_digest
 from slmcode.packs.repomap.discover import Candidate, content_skip_reason
 from slmcode.packs.repomap.extract import Extractor, ParseFailure
+from slmcode.packs.repomap.workers import run_forked
 
 PARALLEL_MIN_FILES = 64
 MAX_WORKERS = 4
-BATCH_FILES = 48  # the smallest batch; a batch loads its grammars afresh, so large builds use fewer, larger ones
-BATCHES_PER_WORKER = 6  # enough for a smooth progress bar and an even spread over the workers
+BATCH_FILES = 48  # files between two progress calls when parsing here
+SPANS_PER_WORKER = 24  # many small spans, largest files first: the workers finish together
 
 Progress = Callable[[int, int], None]
 
 
-def parse_batch(workspace: str, batch: Sequence[Candidate]) -> list[Entry]:
-    """Read and parse files; a file that cannot be read or parsed becomes an entry saying so."""
-    extractor = Extractor()
-    entries: list[Entry] = []
-    for candidate in batch:
-        try:
-            source = (Path(workspace) / candidate.path).read_bytes()
-        except OSError:
-            entries.append(Entry(candidate.path, candidate.mtime_ns, candidate.size, "", "unreadable"))
-            continue
-        digest = content_digest(source)
-        reason = content_skip_reason(source)
-        if reason is not None:
-            entries.append(Entry(candidate.path, candidate.mtime_ns, candidate.size, digest, reason))
-            continue
-        try:
-            symbols = extractor.extract(candidate.path, source)
-        except (ParseFailure, RecursionError, ValueError):
-            entries.append(Entry(candidate.path, candidate.mtime_ns, candidate.size, digest, FAILED))
-            continue
-        entries.append(Entry(candidate.path, candidate.mtime_ns, candidate.size, digest, OK, symbols))
-    return entries
+def read_file(workspace: Path, candidate: Candidate, extractor: Extractor) -> FileRow:
+    """Read and parse one file; a file that cannot be read or parsed becomes a row saying so."""
+    try:
+        source = (workspace / candidate.path).read_bytes()
+    except OSError:
+        return FileRow(candidate.mtime_ns, candidate.size, "", "unreadable")
+    digest = content_digest(source)
+    if (reason := content_skip_reason(source)) is not None:
+        return FileRow(candidate.mtime_ns, candidate.size, digest, reason)
+    try:
+        payload = extractor.payload(candidate.path, source)
+    except (ParseFailure, RecursionError, ValueError):
+        return FileRow(candidate.mtime_ns, candidate.size, digest, FAILED)
+    return FileRow(candidate.mtime_ns, candidate.size, digest, OK, payload)
 
 
 def _workers() -> int:
@@ -58,28 +51,38 @@ def _workers() -> int:
     return max(1, min(MAX_WORKERS, len(os.sched_getaffinity(0))))
 
 
-def parse_files(workspace: Path, candidates: Sequence[Candidate], on_progress: Progress | None = None) -> list[Entry]:
-    """Entries for every candidate, in the candidates' order."""
+def _spans(candidates: Sequence[Candidate], workers: int) -> list[list[int]]:
+    """Candidate indexes in spans, the largest files first, so that the last spans handed out are short."""
+    order = sorted(range(len(candidates)), key=lambda i: -candidates[i].size)
+    size = max(1, -(-len(order) // (workers * SPANS_PER_WORKER)))
+    return [order[start : start + size] for start in range(0, len(order), size)]
+
+
+def parse_files(
+    workspace: Path, candidates: Sequence[Candidate], on_progress: Progress | None = None
+) -> list[tuple[str, FileRow]]:
+    """(path, row) for every candidate, in the candidates' order."""
     total = len(candidates)
+    extractor = Extractor()
     workers = _workers()
     if total < PARALLEL_MIN_FILES or workers == 1:
-        entries: list[Entry] = []
-        for start in range(0, total, BATCH_FILES):
-            entries += parse_batch(str(workspace), candidates[start : start + BATCH_FILES])
-            if on_progress:
-                on_progress(len(entries), total)
-        return entries
-    size = max(BATCH_FILES, -(-total // (workers * BATCHES_PER_WORKER)))
-    batches = [candidates[start : start + size] for start in range(0, total, size)]
-    results: dict[int, list[Entry]] = {}
-    done = 0
-    # fork: workers inherit the loaded modules, so a batch starts at once; they touch no shared state.
-    context = multiprocessing.get_context("fork")
-    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-        futures = {pool.submit(parse_batch, str(workspace), batch): i for i, batch in enumerate(batches)}
-        for future in as_completed(futures):
-            results[futures[future]] = future.result()
-            done += len(results[futures[future]])
-            if on_progress:
-                on_progress(done, total)
-    return [entry for i in range(len(batches)) for entry in results[i]]
+        rows: list[tuple[str, FileRow]] = []
+        for c in candidates:
+            rows.append((c.path, read_file(workspace, c, extractor)))
+            if on_progress and (len(rows) % BATCH_FILES == 0 or len(rows) == total):
+                on_progress(len(rows), total)
+        return rows
+    extractor.prepare(c.path for c in candidates)  # before the fork: every worker inherits the grammars
+    spans = _spans(candidates, workers)
+    found: dict[int, FileRow] = {}
+
+    def parse_span(span: int) -> list[FileRow]:
+        return [read_file(workspace, candidates[i], extractor) for i in spans[span]]
+
+    def collect(span: int, result: list[FileRow]) -> None:
+        found.update(zip(spans[span], result, strict=True))
+        if on_progress:
+            on_progress(len(found), total)
+
+    run_forked(parse_span, len(spans), workers, collect)
+    return [(c.path, found[i]) for i, c in enumerate(candidates)]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sqlite3
 import subprocess
 from pathlib import Path
 
@@ -124,3 +125,29 @@ def test_unusable_workspace_or_cache_raises_repo_map_error(tmp_path: Path) -> No
 
 def test_map_budget_shrinks_per_file_down_to_a_quarter() -> None:
     assert [map_budget(1000, n) for n in (0, 1, 5, 9, 10, 50)] == [1000, 920, 600, 280, 250, 250]
+
+
+def test_parallel_build_keeps_each_file_its_own_symbols_whatever_the_sizes(tmp_path: Path) -> None:
+    # Workers take the largest files first; every row must still land on its own path.
+    files = {f"m{i:03}.py": "# pad\n" * (i * 37 % 101) + f"def f{i}():\n    return {i}\n" for i in range(90)}
+    write(tmp_path, files)
+    index = load_index(tmp_path, Settings())
+    assert {path: [s.name for s in f.definitions] for path, f in index.files.items()} == {
+        f"m{i:03}.py": [f"f{i}"] for i in range(90)
+    }
+    assert index.files["m050.py"].definitions[0].start == 50 * 37 % 101 + 1
+
+
+def test_a_cache_from_an_older_format_is_rebuilt(tmp_path: Path) -> None:
+    write(tmp_path, {"a.py": "def alpha():\n    pass\n"})
+    cache_path(tmp_path).parent.mkdir(parents=True)
+    with sqlite3.connect(cache_path(tmp_path)) as conn:  # format 4 had a language column
+        conn.executescript(
+            "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);"
+            "INSERT INTO meta VALUES ('format', '4');"
+            "CREATE TABLE files (path TEXT PRIMARY KEY, mtime_ns INTEGER NOT NULL, size INTEGER NOT NULL,"
+            " digest TEXT NOT NULL, outcome TEXT NOT NULL, language TEXT, payload TEXT);"
+        )
+    conn.close()
+    assert build(tmp_path)[0] == {"a.py": ["alpha"]}
+    assert build(tmp_path) == ({"a.py": ["alpha"]}, [])  # and the new rows are read back
