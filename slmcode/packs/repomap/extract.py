@@ -1,4 +1,4 @@
-"""One file's source -> FileSymbols: definitions from the grammar's tags queries, references from its text.
+"""One file's source -> its symbols: definitions from the grammar's tags queries, references from its text.
 
 A tags query marks a definition with @definition.<kind> and its name with @name. The node it marks is not
 always the definition's full extent (C marks the declarator, Swift marks a method's whole class), so the
@@ -12,7 +12,8 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass
+from operator import attrgetter
+from typing import NamedTuple
 
 from tree_sitter import Node, Parser, QueryCursor
 
@@ -30,14 +31,14 @@ _DECLARATOR_OWNERS = frozenset({"function_definition", "declaration", "field_dec
 _CLASS_KINDS = frozenset({"class", "interface", "struct", "enum", "trait", "object"})
 # Go's tags.scm calls every type_spec a type; what it declares says more.
 _TYPE_BODIES = {"struct_type": "struct", "interface_type": "interface"}
+_TEXT = attrgetter("text")
 
 
 class ParseFailure(Exception):
     """The grammar could not make sense of a file; the build counts it and goes on."""
 
 
-@dataclass(frozen=True)
-class _Found:
+class _Found(NamedTuple):  # a tuple: tens of thousands are made per build
     name: str
     kind: str
     node: Node
@@ -69,12 +70,11 @@ def _scan(grammar: Grammar, root: Node) -> tuple[list[_Found], list[Node]]:
     one pass of the query over the tree."""
     by_name_node: dict[tuple[int, int], _Found] = {}
     referenced: list[Node] = []
-    definition_patterns, reference_patterns = grammar.definition_patterns, grammar.reference_patterns
+    reference_patterns = grammar.reference_patterns
     for pattern, captures in QueryCursor(grammar.query).matches(root):
         names = captures.get("name", ())
-        if pattern in reference_patterns:
+        if pattern in reference_patterns:  # most matches: calls
             referenced += names
-        if pattern not in definition_patterns:
             continue
         for capture, nodes in captures.items():
             if not capture.startswith("definition."):
@@ -104,7 +104,7 @@ def _references(grammar: Grammar, referenced: list[Node], source: bytes, found: 
         # `new` pattern and its own): count each spelling in the file once.
         referenced = list({(n.start_byte, n.end_byte): n for n in referenced}.values())
     if grammar.reference_patterns:
-        return Counter(n.text or b"" for n in referenced)
+        return Counter(map(_TEXT, referenced))  # a None (no text) is dropped with the empty names
     counts = Counter(IDENTIFIER.findall(source))
     counts.subtract(f.name.encode() for f in found)
     return +counts  # drops the names only spelled where they are defined
@@ -129,8 +129,11 @@ def _last_line(node: Node) -> int:
     return row if column == 0 and row > node.start_point[0] else row + 1
 
 
-def _signature(lines: list[bytes], row: int) -> str:
-    line = lines[row] if row < len(lines) else b""
+def _signature(source: bytes, at: int) -> str:
+    """The line holding byte `at`, as written."""
+    start = source.rfind(b"\n", 0, at) + 1
+    end = source.find(b"\n", at)
+    line = source[start : end if end >= 0 else len(source)]
     return line.decode("utf-8", "replace").rstrip()[:SIGNATURE_MAX_CHARS]
 
 
@@ -150,9 +153,8 @@ def extract_payload(path: str, source: bytes, grammar: Grammar, parser: Parser) 
     found, referenced = _scan(grammar, root)
     found.sort(key=lambda f: (f.node.start_byte, -f.node.end_byte))
     references = _references(grammar, referenced, source, found)
-    lines = source.split(b"\n")
     definitions = [
-        (f.name, kind, f.node.start_point[0] + 1, _last_line(f.node), _signature(lines, f.name_node.start_point[0]))
+        (f.name, kind, f.node.start_point[0] + 1, _last_line(f.node), _signature(source, f.name_node.start_byte))
         for f, kind in zip(found, _refine_methods(found), strict=True)
     ]
     names, counts = _sorted_counts(references)

@@ -93,7 +93,7 @@ class Grammar:
     language: Language
     query: Query  # every tags pattern, run once per tree: a pass over the tree costs as much as a third of parsing
     definition_patterns: frozenset[int]  # patterns marking @definition.<kind>: read with their @name
-    reference_patterns: frozenset[int]  # patterns marking @reference.<kind>: only their @name counts; empty: none
+    reference_patterns: frozenset[int]  # the other patterns, marking @reference.<kind>: only their @name counts
 
 
 def _patterns_marked(query: Query, source: str, marker: str) -> frozenset[int]:
@@ -115,7 +115,7 @@ def load_grammar(spec: LanguageSpec) -> Grammar:
     source = query_source(spec)
     query = Query(language, source)
     definitions = _patterns_marked(query, source, "@definition.")
-    references = _patterns_marked(query, source, "@reference.")
+    references = _patterns_marked(query, source, "@reference.") - definitions  # a definition's name is no use
     for index in range(query.pattern_count):
         if index not in definitions and index not in references:
             query.disable_pattern(index)
