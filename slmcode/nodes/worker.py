@@ -15,6 +15,7 @@ from collections.abc import Callable
 
 import openai
 from langchain_core.messages import AIMessage, AnyMessage, BaseMessage, HumanMessage, ToolMessage
+from langchain_core.tools import BaseTool
 from langchain_core.utils.function_calling import convert_to_openai_tool
 from langgraph.runtime import Runtime
 from langgraph.types import Command, Send, interrupt
@@ -69,10 +70,21 @@ def _opening(runtime: Runtime[RunContext], payload: WorkerInput) -> list[BaseMes
     return [*pack.messages(), HumanMessage(WORK)]
 
 
-def tool_cost(tools: list, counter_text: Callable[[str], int] = count_tokens) -> int:
+def tool_context(runtime: Runtime[RunContext], payload: WorkerInput) -> ToolContext:
+    """The task's view of the workspace; what it has read is read off the transcript, so it survives a resume."""
+    workspace = workspace_of(runtime)
+    skills = {s.name: s.body for s in discover_skills(workspace)}
+    return ToolContext(
+        workspace=workspace, settings=settings_of(runtime), run_id=payload["run_id"], task_id=payload["task"].id,
+        read_paths=files_read(payload["messages"]), confirm=_confirm, skills=skills.get if skills else None,
+        allowed_commands=quality_of(runtime).commands(),
+    )
+
+
+def tool_cost(tools: list[BaseTool]) -> int:
     """Tokens the tool schemas add to every request, plus the chat template's tool preamble."""
     schemas = json.dumps([convert_to_openai_tool(t) for t in tools], sort_keys=True)
-    return counter_text(schemas) + TOOL_PREAMBLE_TOKENS
+    return count_tokens(schemas) + TOOL_PREAMBLE_TOKENS
 
 
 def fit_request(messages: list[BaseMessage], settings: Settings, budget: Budget, tools_tokens: int,
@@ -89,7 +101,7 @@ def fit_request(messages: list[BaseMessage], settings: Settings, budget: Budget,
 def _call_model(runtime: Runtime[RunContext], payload: WorkerInput, messages: list[BaseMessage]) -> AIMessage:
     settings, role = settings_of(runtime), payload["role"]
     budget = compute_budget(settings, role, bind_role(settings, role).model)
-    tools = make_tools(ToolContext(workspace=workspace_of(runtime), settings=settings))
+    tools = make_tools(tool_context(runtime, payload))  # the same tools run_tools will run
     tools_tokens = tool_cost(tools)
     model = chat_model(settings, role).bind_tools(tools)
     started = time.perf_counter()
@@ -173,12 +185,7 @@ def run_tools(payload: WorkerInput, runtime: Runtime[RunContext]) -> Command:
     messages = list(payload["messages"])
     answer = messages[-1]
     assert isinstance(answer, AIMessage)
-    skills = {s.name: s.body for s in discover_skills(workspace)}
-    ctx = ToolContext(
-        workspace=workspace, settings=settings, run_id=run_id, task_id=task.id,
-        read_paths=files_read(messages), confirm=_confirm, skills=skills.get,
-        allowed_commands=quality_of(runtime).commands(),
-    )
+    ctx = tool_context(runtime, payload)
     tools = make_tools(ctx)
     journal = runtime.context.tool_journal()
     results: list[ToolMessage] = []
