@@ -29,7 +29,7 @@ from slmcode.packs.section_text import (
     task_text,
 )
 from slmcode.packs.sections import SECTION_ORDER, Section, section, separator_tokens, share_caps
-from slmcode.packs.selection import select_excerpts, select_signatures
+from slmcode.packs.selection import render_excerpts, select_excerpts, select_signatures
 from slmcode.packs.skills import discover_skills, select_skills
 from slmcode.packs.taskpack import MapEntry, TaskPack, join_sections
 from slmcode.packs.tokens import TokenCounter, default_counter
@@ -105,7 +105,9 @@ def build_pack(
     sources = read_sources(workspace, paths, index, settings.repomap_max_file_bytes)
     candidates = rank_candidates(sources, search_text, focus)
     identifier_only = role in settings.identifier_only_roles
-    room = available - sum(s.tokens for s in built.values()) - separator_tokens(len(SECTION_ORDER), counter)
+    # Counted as joined, not summed: the blank lines between the sections present, and two more for the parts to come.
+    fixed = counter.count(join_sections([built[name] for name in SECTION_ORDER if name in built]))
+    room = available - fixed - separator_tokens(3, counter)
     maps: list[RepoMap] = [stable] if stable else []
     if index is not None and stable is not None:
         # The task's map takes what the map's budget has left once the pack's file bodies are counted.
@@ -147,5 +149,4 @@ def _code(
     excerpts = select_excerpts(sources, candidates, inner, counter)
     if not excerpts:
         return [], ""
-    body = "\n\n".join(e.text for e in excerpts)
-    return excerpts, f"{heading}\n{prompts.CODE_NOTE}\n\n{body}"
+    return excerpts, f"{heading}\n{prompts.CODE_NOTE}\n\n{render_excerpts(sources, excerpts)}"

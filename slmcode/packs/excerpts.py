@@ -6,7 +6,7 @@ signatures instead of bodies.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from slmcode.packs import prompts
@@ -31,13 +31,15 @@ class Window:
 
 @dataclass(frozen=True)
 class Excerpt:
-    """A code body in the pack: its file, real line range and the tokens its rendering takes."""
+    """A code body in the pack: its file, real line range, its numbered lines (and cut marker) and their tokens.
+    `cut` counts the lines of the window it was taken from that did not fit after `end`."""
 
     path: str
     start: int
     end: int
     tokens: int
     text: str
+    cut: int = 0
 
 
 def merge_windows(windows: Iterable[Window], gap: int = MERGE_GAP) -> list[Window]:
@@ -57,29 +59,38 @@ def covered(windows: Sequence[Window], window: Window) -> int:
     return sum(max(0, min(w.end, window.end) - max(w.start, window.start) + 1) for w in merge_windows(windows))
 
 
-def render_window(path: str, lines: Sequence[str], window: Window) -> str:
-    header = prompts.EXCERPT_HEADER.format(path=path, start=window.start, end=window.end, total=len(lines))
+def render_lines(lines: Sequence[str], window: Window, cut: int = 0) -> str:
+    """The window's lines as ws_read prints them, and a marker naming the lines cut after it."""
     body = [prompts.CODE_LINE.format(line=n, text=lines[n - 1]).rstrip() for n in range(window.start, window.end + 1)]
-    return "\n".join([header, *body])
+    return "\n".join([*body, prompts.CUT_MARKER.format(count=cut)] if cut else body)
 
 
-def fit_window(
-    path: str, lines: Sequence[str], window: Window, budget: int, counter: TokenCounter
-) -> tuple[Window, str] | None:
-    """The window, or its longest head that fits `budget` with a cut marker; None when not even a line fits."""
-    text = render_window(path, lines, window)
-    if counter.count(text) <= budget:
-        return window, text
-    low, high = window.start - 1, window.end - 1  # last line kept; start-1 means none
+def render_file(
+    path: str, lines: Sequence[str], windows: Sequence[Window], cuts: Mapping[int, int] | None = None
+) -> str:
+    """A file's windows under one header, by line, a gap line between them. The numbers on the lines say where
+    each window starts, so the header names the file once and its length (is there more to read?).
+    `cuts` maps a window's last line to the lines cut after it."""
+    header = prompts.FILE_HEADER.format(path=path, total=len(lines))
+    blocks = [render_lines(lines, w, (cuts or {}).get(w.end, 0)) for w in merge_windows(windows)]
+    return "\n".join([header, f"\n{prompts.WINDOW_GAP}\n".join(blocks)]) if blocks else header
 
-    def candidate(last: int) -> str:
-        marker = prompts.CUT_MARKER.format(count=window.end - last)
-        return render_window(path, lines, Window(window.start, last)) + "\n" + marker
 
-    low = largest_fitting(low, high, lambda last: counter.count(candidate(last)) <= budget)
-    if low < window.start:
+def fit_cut(
+    path: str, lines: Sequence[str], shown: Sequence[Window], window: Window, budget: int, counter: TokenCounter
+) -> Window | None:
+    """The longest head of `window` that, cut with a marker, adds at most `budget` tokens to the file as
+    rendered with its `shown` windows; None when not even a line fits."""
+    before = counter.count(render_file(path, lines, shown)) if shown else 0
+
+    def cost(last: int) -> int:
+        head = Window(window.start, last)
+        return counter.count(render_file(path, lines, [*shown, head], {last: window.end - last})) - before
+
+    if cost(window.start) > budget:
         return None
-    return Window(window.start, low), candidate(low)
+    last = largest_fitting(window.start, window.end - 1, lambda last: cost(last) <= budget)
+    return Window(window.start, last)
 
 
 def signatures(path: str, symbols: Sequence[Symbol], total_lines: int) -> str:

@@ -1,13 +1,22 @@
 """Which candidate spans make it into a pack: a glimpse of each of the best files first, then whole spans best
 first, merged with what is already taken from the same file, and the last one cut with a marker rather than
-dropped. Files are shown in the order they were first chosen, each file's windows by line.
+dropped. Files are shown in the order they were first chosen, each under one header with its windows by line.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from slmcode.packs.excerpts import Excerpt, Window, covered, fit_window, merge_windows, render_window, signatures
+from slmcode.packs.excerpts import (
+    Excerpt,
+    Window,
+    covered,
+    fit_cut,
+    merge_windows,
+    render_file,
+    render_lines,
+    signatures,
+)
 from slmcode.packs.localize import Candidate, SourceFile
 from slmcode.packs.sections import SECTION_SEPARATOR
 from slmcode.packs.tokens import TokenCounter
@@ -19,8 +28,7 @@ BREADTH_SHARE = 0.3
 
 
 def _cost(path: str, lines: Sequence[str], windows: Sequence[Window], counter: TokenCounter) -> int:
-    texts = [render_window(path, lines, w) for w in windows]
-    return counter.count(SECTION_SEPARATOR.join(texts)) + counter.count(SECTION_SEPARATOR)
+    return counter.count(render_file(path, lines, windows)) + counter.count(SECTION_SEPARATOR)
 
 
 def select_excerpts(
@@ -55,7 +63,7 @@ def select_excerpts(
             continue
         if not take(candidate.path, candidate.glimpse or candidate.window, breadth):
             break
-    cut: Excerpt | None = None
+    cut: tuple[str, Window, int] | None = None  # path, the head shown, the lines cut after it
     for candidate in usable:
         if budget - sum(costs.values()) < MIN_USEFUL_TOKENS:
             break
@@ -65,31 +73,43 @@ def select_excerpts(
         if not take(candidate.path, candidate.window, budget):
             cut = _cut(by_path[candidate.path], taken, candidate.window, budget - sum(costs.values()), counter)
             break
-    excerpts = [
-        Excerpt(path, w.start, w.end, counter.count(text), text)
+    if cut is not None:
+        chosen.setdefault(cut[0], []).append(cut[1])
+    cuts = {cut[0]: {cut[1].end: cut[2]}} if cut is not None else {}
+    return [
+        Excerpt(path, w.start, w.end, counter.count(text), text, cut_lines)
         for path, windows in chosen.items()
-        for w in windows
-        for text in [render_window(path, by_path[path].lines, w)]
+        for w in merge_windows(windows)
+        for cut_lines in [cuts.get(path, {}).get(w.end, 0)]
+        for text in [render_lines(by_path[path].lines, w, cut_lines)]
     ]
-    return [*excerpts, cut] if cut is not None else excerpts
 
 
 def _cut(
     source: SourceFile, taken: Sequence[Window], window: Window, room: int, counter: TokenCounter
-) -> Excerpt | None:
+) -> tuple[str, Window, int] | None:
     """The head of `window` that fits `room`, with a cut marker: only its lines not already shown, and only
     when they follow the file's shown windows (or there are none), so excerpts never overlap."""
     start = max([window.start, *(w.end + 1 for w in taken if w.start <= window.start <= w.end)])
     if any(w.start > start and w.start <= window.end for w in taken) or start > window.end:
         return None
-    room -= counter.count(SECTION_SEPARATOR) * 2
+    room -= 0 if taken else counter.count(SECTION_SEPARATOR)
     if room < MIN_USEFUL_TOKENS:
         return None
-    fitted = fit_window(source.path, source.lines, Window(start, window.end), room, counter)
-    if fitted is None:
-        return None
-    shown, text = fitted
-    return Excerpt(source.path, shown.start, shown.end, counter.count(text), text)
+    shown = fit_cut(source.path, source.lines, taken, Window(start, window.end), room, counter)
+    return (source.path, shown, window.end - shown.end) if shown is not None else None
+
+
+def render_excerpts(sources: Sequence[SourceFile], excerpts: Sequence[Excerpt]) -> str:
+    """The excerpts as the pack shows them: each file once, in the order of its first excerpt, under one header."""
+    by_path = {s.path: s for s in sources}
+    files: dict[str, list[Excerpt]] = {}
+    for excerpt in excerpts:
+        files.setdefault(excerpt.path, []).append(excerpt)
+    return SECTION_SEPARATOR.join(
+        render_file(path, by_path[path].lines, [Window(e.start, e.end) for e in shown], {e.end: e.cut for e in shown})
+        for path, shown in files.items()
+    )
 
 
 def select_signatures(

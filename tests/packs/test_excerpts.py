@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import re
 
-from slmcode.packs.excerpts import Window, fit_window, merge_windows, render_window
+from slmcode.packs.excerpts import Window, fit_cut, merge_windows, render_file
 from slmcode.packs.localize import Candidate, SourceFile, rank_candidates
 from slmcode.packs.repomap.model import Symbol
-from slmcode.packs.selection import select_excerpts
+from slmcode.packs.selection import render_excerpts, select_excerpts
 from slmcode.packs.tokens import default_counter
 
 LINES = tuple(f"line {n} filler text" for n in range(1, 201))
@@ -19,9 +19,22 @@ def numbered(text: str) -> dict[int, str]:
 
 
 def test_rendered_lines_carry_the_files_own_numbers() -> None:
-    text = render_window("a.py", LINES, Window(57, 61))
-    assert text.splitlines()[0] == "### a.py (lines 57-61 of 200)"
+    text = render_file("a.py", LINES, [Window(57, 61)])
+    assert text.splitlines()[0] == "### a.py (200 lines)"
     assert numbered(text) == {n: f"line {n} filler text" for n in range(57, 62)}
+
+
+def test_a_files_windows_share_one_header_with_a_gap_line_between_them() -> None:
+    text = render_file("a.py", LINES, [Window(90, 92), Window(10, 11)])
+    assert text.splitlines() == [
+        "### a.py (200 lines)",
+        "10| line 10 filler text",
+        "11| line 11 filler text",
+        "...",
+        "90| line 90 filler text",
+        "91| line 91 filler text",
+        "92| line 92 filler text",
+    ]
 
 
 def test_windows_merge_where_they_overlap_or_touch() -> None:
@@ -31,13 +44,24 @@ def test_windows_merge_where_they_overlap_or_touch() -> None:
 
 def test_a_window_that_does_not_fit_is_cut_with_a_marker_naming_the_lines_cut() -> None:
     counter = default_counter()
-    fitted = fit_window("a.py", LINES, Window(100, 199), budget=120, counter=counter)
-    assert fitted is not None
-    window, text = fitted
-    assert window.start == 100 and 100 < window.end < 199
+    window = fit_cut("a.py", LINES, [], Window(100, 199), budget=120, counter=counter)
+    assert window is not None and window.start == 100 and 100 < window.end < 199
+    text = render_file("a.py", LINES, [window], {window.end: 199 - window.end})
     assert text.endswith(f"[... {199 - window.end} lines cut: budget]")
     assert counter.count(text) <= 120
     assert max(numbered(text)) == window.end
+
+
+def test_a_cut_that_continues_a_shown_window_extends_it_under_the_same_header() -> None:
+    counter = default_counter()
+    shown = [Window(1, 20)]
+    before = counter.count(render_file("a.py", LINES, shown))
+    window = fit_cut("a.py", LINES, shown, Window(21, 120), budget=60, counter=counter)
+    assert window is not None and window.start == 21 and window.end < 120
+    text = render_file("a.py", LINES, [*shown, window], {window.end: 120 - window.end})
+    assert text.count("### a.py") == 1 and "\n...\n" not in text
+    assert sorted(numbered(text)) == list(range(1, window.end + 1))
+    assert counter.count(text) - before <= 60
 
 
 def source() -> SourceFile:
@@ -63,6 +87,7 @@ def test_selected_excerpts_hold_the_lines_the_query_names_with_their_real_number
     spans = [(e.start, e.end) for e in excerpts]
     assert (50, 56) in spans and (85, 95) in spans  # whole definitions, the one the query names first
     assert spans.index((50, 56)) < spans.index((85, 95))
+    assert render_excerpts(sources, excerpts).count("### shop/pricing.py (120 lines)") == 1  # one header per file
     assert all(counter.count(e.text) == e.tokens for e in excerpts)
     assert sum(e.tokens for e in excerpts) <= 400
 
@@ -93,9 +118,9 @@ def test_breadth_gives_a_second_file_a_glimpse_of_its_matching_lines() -> None:
     other_lines[29] = "# checkout applies the discount rate here"
     sources = [source(), SourceFile("shop/notes.py", tuple(other_lines), ())]
     candidates = rank_candidates(sources, "apply_discount rounds the wrong way in checkout")
-    glimpsed = select_excerpts(sources, candidates, budget=400, counter=counter, breadth_share=0.5)
+    glimpsed = select_excerpts(sources, candidates, budget=350, counter=counter, breadth_share=0.5)
     notes = [(e.start, e.end) for e in glimpsed if e.path == "shop/notes.py"]
     assert notes == [(24, 35)]  # twelve lines around the line that matched
-    assert sum(e.tokens for e in glimpsed) <= 400
-    depth_only = select_excerpts(sources, candidates, budget=400, counter=counter, breadth_share=0.0)
+    assert sum(e.tokens for e in glimpsed) <= 350
+    depth_only = select_excerpts(sources, candidates, budget=350, counter=counter, breadth_share=0.0)
     assert not any(e.start <= 30 <= e.end for e in depth_only if e.path == "shop/notes.py")  # a head, cut
