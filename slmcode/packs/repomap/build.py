@@ -70,11 +70,15 @@ def load_index(
     """
     workspace = Path(workspace).resolve()
     found = discover(workspace, settings.repomap_max_file_bytes)
+    index = SymbolIndex(skipped=dict(found.skipped))
     try:
         with open_cache(workspace) as conn:
             rows = read_rows(conn)
             unchanged, refreshed, to_parse = _reconcile(workspace, found.files, rows)
-            parsed = parse_files(workspace, to_parse, on_progress)
+            for path, row in unchanged + refreshed:
+                _add(index, path, row)
+            # Rows are decoded as they arrive, while the workers parse the rest.
+            parsed = parse_files(workspace, to_parse, on_progress, lambda path, row: _add(index, path, row))
             current = {c.path for c in found.files}
             write_rows(
                 conn,
@@ -83,17 +87,20 @@ def load_index(
             )
     except OSError as exc:
         raise RepoMapError(f"repo map of {workspace}: {exc}") from None
-    index = SymbolIndex(skipped=dict(found.skipped))
-    for path, row in sorted(unchanged + refreshed + parsed, key=lambda pair: pair[0]):
-        symbols = row.symbols(path)
-        if symbols is not None:
-            index.files[path] = symbols
-        elif row.outcome == FAILED:
-            index.parse_failures += 1
-        elif row.outcome != OK:
-            index.skipped[row.outcome] = index.skipped.get(row.outcome, 0) + 1
+    index.files = dict(sorted(index.files.items()))
     index.skipped = dict(sorted(index.skipped.items()))
     return index
+
+
+def _add(index: SymbolIndex, path: str, row: FileRow) -> None:
+    """Count a file into the index: its symbols, a parse failure, or the reason it was skipped."""
+    symbols = row.symbols(path)
+    if symbols is not None:
+        index.files[path] = symbols
+    elif row.outcome == FAILED:
+        index.parse_failures += 1
+    elif row.outcome != OK:
+        index.skipped[row.outcome] = index.skipped.get(row.outcome, 0) + 1
 
 
 def map_budget(base_tokens: int, files_in_pack: int) -> int:

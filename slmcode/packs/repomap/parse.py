@@ -59,9 +59,12 @@ def _spans(candidates: Sequence[Candidate], workers: int) -> list[list[int]]:
 
 
 def parse_files(
-    workspace: Path, candidates: Sequence[Candidate], on_progress: Progress | None = None
+    workspace: Path,
+    candidates: Sequence[Candidate],
+    on_progress: Progress | None = None,
+    on_row: Callable[[str, FileRow], None] | None = None,
 ) -> list[tuple[str, FileRow]]:
-    """(path, row) for every candidate, in the candidates' order."""
+    """(path, row) for every candidate, in the candidates' order; on_row(path, row) as each row arrives."""
     total = len(candidates)
     extractor = Extractor()
     workers = _workers()
@@ -69,6 +72,8 @@ def parse_files(
         rows: list[tuple[str, FileRow]] = []
         for c in candidates:
             rows.append((c.path, read_file(workspace, c, extractor)))
+            if on_row:
+                on_row(*rows[-1])
             if on_progress and (len(rows) % BATCH_FILES == 0 or len(rows) == total):
                 on_progress(len(rows), total)
         return rows
@@ -81,6 +86,9 @@ def parse_files(
 
     def collect(span: int, result: list[FileRow]) -> None:
         found.update(zip(spans[span], result, strict=True))
+        if on_row:
+            for i, row in zip(spans[span], result, strict=True):
+                on_row(candidates[i].path, row)
         if on_progress:
             on_progress(len(found), total)
 
