@@ -2,8 +2,10 @@
 
 Parsing is the cost of a cold build (tree-sitter's Python grammar reads about 250k lines a second per core),
 so a large batch is spread over processes; a handful of changed files is parsed in this process, where
-starting workers would cost more than it saves. Workers inherit the grammars compiled here before the fork
-and send back cache rows (a JSON payload per file), which cost next to nothing to pickle.
+starting workers would cost more than it saves. Each worker keeps its extractor, so its grammars, for all
+the spans it parses, and sends back cache rows (a JSON payload per file), which cost next to nothing to
+pickle. Grammars load in the workers, not here before the fork: a rare language then costs only the worker
+that meets it, and a common one costs each worker the same time in parallel.
 """
 
 from __future__ import annotations
@@ -77,7 +79,6 @@ def parse_files(
             if on_progress and (len(rows) % BATCH_FILES == 0 or len(rows) == total):
                 on_progress(len(rows), total)
         return rows
-    extractor.prepare(c.path for c in candidates)  # before the fork: every worker inherits the grammars
     spans = _spans(candidates, workers)
     found: dict[int, FileRow] = {}
 

@@ -1,8 +1,9 @@
 """Run one function over spans of a list in forked worker processes, handing out the spans one at a time.
 
-Forking, not a process pool, because what a worker needs (the list, compiled grammars) is already in this
-process's memory and cannot be pickled: a forked child starts with it, and only span numbers go out and
-results come back. Each worker has its own pipe; the next span goes to whichever worker answers first.
+Forking, not a process pool: the work is a closure over this process's data (the file list, an extractor),
+which a forked child starts with and a pool would have to pickle, and each child keeps what the closure
+builds up (compiled grammars) across all its spans without a module-level cache. Only span numbers go out
+and results come back. Each worker has its own pipe; the next span goes to whichever worker answers first.
 """
 
 from __future__ import annotations
