@@ -43,8 +43,9 @@ def content_digest(source: bytes) -> str:
 Definition = tuple[str, str, int, int, str]  # name, kind, start, end, signature: a Symbol without its path
 
 
-def encode_payload(language: str, definitions: Sequence[Definition], references: Sequence[str],
-                   counts: Sequence[int]) -> str:
+def encode_payload(
+    language: str, definitions: Sequence[Definition], references: Sequence[str], counts: Sequence[int]
+) -> str:
     """A parsed file's symbols as stored; the parse workers send this text, which pickles at no cost."""
     return json.dumps(
         {"l": language, "d": definitions, "r": " ".join(references), "c": counts},
