@@ -43,6 +43,7 @@ from slmcode.tools.toolset import make_tools, run_tool_call
 
 TOOL_PREAMBLE_TOKENS = 120  # what a chat template wraps around the tool schemas (chatml-function-calling)
 OVERFLOW_SHRINKS = (1.0, 0.75, 0.5)  # request sizes tried when the server says a request is too long
+PACK_SHARE = 0.75  # of the messages' room: what the opening pack may take, the rest is the conversation's
 
 
 class WorkerInput(TypedDict):
@@ -60,9 +61,14 @@ def conversation_key(task: Task) -> str:
     return f"{task.id}/{task.attempts}"
 
 
-def _opening(runtime: Runtime[RunContext], payload: WorkerInput) -> list[BaseMessage]:
+def _opening(runtime: Runtime[RunContext], payload: WorkerInput, room: int) -> list[BaseMessage]:
+    """The pack and the instruction; the pack takes at most PACK_SHARE of the room the messages have, so the
+    conversation after it still fits (on a 2K window the pack would otherwise fill the room by itself)."""
     task, role = payload["task"], payload["role"]
-    pack = pack_for(runtime, {"run_id": payload["run_id"], "query": payload["query"]}, role, task=task)
+    settings = settings_of(runtime)
+    budget = min(compute_budget(settings, role, bind_role(settings, role).model).available, int(room * PACK_SHARE))
+    pack = pack_for(runtime, {"run_id": payload["run_id"], "query": payload["query"]}, role, task=task,
+                    budget_tokens=budget)
     if role == "corrector":
         failures = render_failures(task.verdicts)
         notes = "\n".join(f"- {n}" for n in task.review_notes[-5:]) or "- (none)"
@@ -98,10 +104,10 @@ def fit_request(messages: list[BaseMessage], settings: Settings, budget: Budget,
                               summarize=_compactor(settings)).messages
 
 
-def _call_model(runtime: Runtime[RunContext], payload: WorkerInput, messages: list[BaseMessage]) -> AIMessage:
+def _call_model(runtime: Runtime[RunContext], payload: WorkerInput, messages: list[BaseMessage],
+                tools: list[BaseTool]) -> AIMessage:
     settings, role = settings_of(runtime), payload["role"]
     budget = compute_budget(settings, role, bind_role(settings, role).model)
-    tools = make_tools(tool_context(runtime, payload))  # the same tools run_tools will run
     tools_tokens = tool_cost(tools)
     model = chat_model(settings, role).bind_tools(tools)
     started = time.perf_counter()
@@ -145,8 +151,11 @@ def _compactor(settings: Settings) -> Callable[[str], str]:
 def work(payload: WorkerInput, runtime: Runtime[RunContext]) -> Command:
     """One model step for one task: start the conversation on the first turn, then ask for the next action."""
     task, role = payload["task"], payload["role"]
-    messages = list(payload["messages"]) or _opening(runtime, payload)
-    answer = _call_model(runtime, payload, messages)
+    settings = settings_of(runtime)
+    tools = make_tools(tool_context(runtime, payload))  # the same tools run_tools will run
+    budget = compute_budget(settings, role, bind_role(settings, role).model)
+    messages = list(payload["messages"]) or _opening(runtime, payload, budget.prompt_limit - tool_cost(tools))
+    answer = _call_model(runtime, payload, messages, tools)
     turn = payload["turn"] + 1
     messages.append(answer)
     max_turns = resolve_profile(bind_role(settings_of(runtime), role).model, settings_of(runtime)).max_turns
