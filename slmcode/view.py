@@ -12,7 +12,7 @@ from rich.live import Live
 from rich.table import Table
 from rich.text import Text
 
-from slmcode.api import RunResult, auto_answer
+from slmcode.api import Answerer, RunResult, auto_answer
 
 STATUS_STYLE = {"done": "green", "failed": "red", "rejected": "yellow", "running": "cyan", "review": "magenta"}
 
@@ -77,7 +77,7 @@ def _timed_input(prompt: str, timeout: float) -> str | None:
     return sys.stdin.readline().strip() if ready else None
 
 
-def terminal_answerer(console: Console, timeout: float):  # type: ignore[no-untyped-def]
+def terminal_answerer(console: Console, timeout: float) -> Answerer:
     """Ask at the prompt when there is a terminal; otherwise, or after the timeout, answer automatically."""
 
     def answer(question: dict[str, Any]) -> Any:

@@ -154,7 +154,7 @@ def build_graph(
     edge("planner", "splitter")
     edge("splitter", "coordinator")
     for source in ("coordinator", "corrector", "tester"):
-        branch(source, fan_out, ["worker", *NEXT_PHASES])
+        branch(source, fan_out(source), ["worker", *NEXT_PHASES])
     builder.add_conditional_edges("join", after_join, {"verify": entry("verify")})
     edge("verify", "reviewer")
     branch("reviewer", next_phase, NEXT_PHASES)

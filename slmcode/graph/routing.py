@@ -15,6 +15,7 @@ from slmcode.state import RunState
 
 ROLE_OF_PHASE = {"coordinator": "worker", "corrector": "corrector", "tester": "tester"}
 NEXT_PHASES = ["corrector", "escalate", "coordinator", "tester", "qa"]
+Path = Callable[[RunState, Runtime[RunContext]], Any]
 
 
 def next_phase(state: RunState, runtime: Runtime[RunContext]) -> str:
@@ -37,15 +38,21 @@ def after_clarify(state: RunState, runtime: Runtime[RunContext]) -> str:
     return "interview" if state.get("questions") else "next"
 
 
-def fan_out(state: RunState, runtime: Runtime[RunContext]) -> list[Send] | str:
-    """One worker branch per running task, in the role of the phase that started it; none -> move on."""
-    role = ROLE_OF_PHASE[state["phase"]]
-    sends = [
-        Send("worker", {"run_id": state["run_id"], "query": state["query"], "task": t, "role": role,
-                        "messages": [], "turn": 0})
-        for t in state.get("tasks", []) if t.status == "running"
-    ]
-    return sends or next_phase(state, runtime)
+def fan_out(phase: str) -> Path:
+    """The edge after `phase`: one worker branch per running task, in that phase's role; none -> move on.
+    The role comes from where the edge starts, not from state["phase"], which a slot after the phase renames."""
+    role = ROLE_OF_PHASE[phase]
+
+    def route(state: RunState, runtime: Runtime[RunContext]) -> list[Send] | str:
+        sends = [
+            Send("worker", {"run_id": state["run_id"], "query": state["query"], "task": t, "role": role,
+                            "messages": [], "turn": 0})
+            for t in state.get("tasks", []) if t.status == "running"
+        ]
+        return sends or next_phase(state, runtime)
+
+    route.__name__ = f"fan_out_{phase}"
+    return route
 
 
 def after_join(state: RunState, runtime: Runtime[RunContext]) -> list[str]:
@@ -59,8 +66,6 @@ def after_qa(state: RunState, runtime: Runtime[RunContext]) -> str:
         return "planner"
     return "learn"
 
-
-Path = Callable[[RunState, Runtime[RunContext]], Any]
 
 
 def after_slot(state: RunState, runtime: Runtime[RunContext]) -> str:

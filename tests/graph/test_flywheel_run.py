@@ -75,3 +75,17 @@ def test_a_slot_runs_after_its_phase_and_its_fail_mode_holds(fake_llm: FakeLLM, 
     else:
         assert result.ok and "qa" in order
         assert any("slot security_check failed: empty answer (continuing)" in line for line in result.work_log)
+
+
+def test_a_slot_after_the_coordinator_still_hands_the_tasks_to_workers(fake_llm: FakeLLM, repo: Path) -> None:
+    write_pipeline(repo)
+    pipeline = repo / ".slmcode" / "blocks" / "pipeline.yaml"
+    pipeline.write_text(pipeline.read_text().replace("after: reviewer", "after: coordinator"))
+    fake_llm.on("Check Add a divide operation for secrets.", "No secrets.",
+                where=lambda r: str(r["messages"][-1]["content"]))
+    script_planning(fake_llm)
+    script_buggy_worker_then_fix(fake_llm)
+    result = run(fake_llm, repo, "Add a divide operation")
+    assert result.ok, result.outcome
+    order = [e.data["phase"] for e in TraceStore.for_workspace(repo).timeline(result.run_id) if e.kind == "phase"]
+    assert order[order.index("security_check") - 1] == "coordinator"
