@@ -101,6 +101,7 @@ class Settings(BaseModel):
     compact_hysteresis_percent: float = Field(default=5.0, ge=0)
     compact_max_failures: int = Field(default=3, ge=1)
     tool_output_inline_bytes: int = Field(default=6000, gt=0)
+    tool_output_capture_bytes: int = Field(default=1_000_000, gt=0)
 
     # Tools and permissions.
     permission: Literal["auto", "dry-run", "review"] = "auto"

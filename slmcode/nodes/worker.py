@@ -9,14 +9,12 @@ was in, and the tool-call journal answers any call that had already run.
 from __future__ import annotations
 
 import functools
-import json
 import time
 from collections.abc import Callable
 
 import openai
 from langchain_core.messages import AIMessage, AnyMessage, BaseMessage, HumanMessage, ToolMessage
 from langchain_core.tools import BaseTool
-from langchain_core.utils.function_calling import convert_to_openai_tool
 from langgraph.runtime import Runtime
 from langgraph.types import Command, Send, interrupt
 from typing_extensions import TypedDict
@@ -24,6 +22,7 @@ from typing_extensions import TypedDict
 from slmcode.compact.hook import make_pre_model_hook
 from slmcode.compact.ladder import compact_transcript
 from slmcode.compact.offload import offload_tool_output
+from slmcode.compact.room import WorkerRoom, schema_tokens, worker_room
 from slmcode.config import Settings
 from slmcode.errors import EndpointError
 from slmcode.nodes.llm import pack_for
@@ -34,16 +33,13 @@ from slmcode.nodes.transcript import files_changed, files_read, render_failures
 from slmcode.packs.budget import Budget, compute_budget
 from slmcode.packs.profiles import resolve_profile
 from slmcode.packs.skills import discover_skills
-from slmcode.packs.tokens import count_tokens
 from slmcode.providers.factory import bind_role, chat_model
 from slmcode.state import Task
 from slmcode.tools.context import ToolContext
 from slmcode.tools.repair import repair_tool_calls
 from slmcode.tools.toolset import make_tools, run_tool_call
 
-TOOL_PREAMBLE_TOKENS = 120  # what a chat template wraps around the tool schemas (chatml-function-calling)
 OVERFLOW_SHRINKS = (1.0, 0.75, 0.5)  # request sizes tried when the server says a request is too long
-PACK_SHARE = 0.75  # of the messages' room: what the opening pack may take, the rest is the conversation's
 
 
 class WorkerInput(TypedDict):
@@ -61,14 +57,12 @@ def conversation_key(task: Task) -> str:
     return f"{task.id}/{task.attempts}"
 
 
-def _opening(runtime: Runtime[RunContext], payload: WorkerInput, room: int) -> list[BaseMessage]:
-    """The pack and the instruction; the pack takes at most PACK_SHARE of the room the messages have, so the
-    conversation after it still fits (on a 2K window the pack would otherwise fill the room by itself)."""
+def _opening(runtime: Runtime[RunContext], payload: WorkerInput, room: WorkerRoom) -> list[BaseMessage]:
+    """The pack and the instruction; the pack takes its share of the room (compact.room), so the conversation
+    after it holds the kept tool results and several new rounds."""
     task, role = payload["task"], payload["role"]
-    settings = settings_of(runtime)
-    budget = min(compute_budget(settings, role, bind_role(settings, role).model).available, int(room * PACK_SHARE))
     pack = pack_for(runtime, {"run_id": payload["run_id"], "query": payload["query"]}, role, task=task,
-                    budget_tokens=budget)
+                    budget_tokens=room.pack)
     if role == "corrector":
         failures = render_failures(task.verdicts)
         notes = "\n".join(f"- {n}" for n in task.review_notes[-5:]) or "- (none)"
@@ -76,21 +70,20 @@ def _opening(runtime: Runtime[RunContext], payload: WorkerInput, room: int) -> l
     return [*pack.messages(), HumanMessage(WORK)]
 
 
-def tool_context(runtime: Runtime[RunContext], payload: WorkerInput) -> ToolContext:
-    """The task's view of the workspace; what it has read is read off the transcript, so it survives a resume."""
-    workspace = workspace_of(runtime)
+def tool_context(runtime: Runtime[RunContext], payload: WorkerInput) -> tuple[ToolContext, list[BaseTool], WorkerRoom]:
+    """The task's view of the workspace, its tools, and how its requests share the room. What it has read is
+    read off the transcript, so it survives a resume; one result's inline allowance follows the model's window."""
+    workspace, settings, role = workspace_of(runtime), settings_of(runtime), payload["role"]
     skills = {s.name: s.body for s in discover_skills(workspace)}
-    return ToolContext(
-        workspace=workspace, settings=settings_of(runtime), run_id=payload["run_id"], task_id=payload["task"].id,
+    ctx = ToolContext(
+        workspace=workspace, settings=settings, run_id=payload["run_id"], task_id=payload["task"].id,
         read_paths=files_read(payload["messages"]), confirm=_confirm, skills=skills.get if skills else None,
         allowed_commands=quality_of(runtime).commands(),
     )
-
-
-def tool_cost(tools: list[BaseTool]) -> int:
-    """Tokens the tool schemas add to every request, plus the chat template's tool preamble."""
-    schemas = json.dumps([convert_to_openai_tool(t) for t in tools], sort_keys=True)
-    return count_tokens(schemas) + TOOL_PREAMBLE_TOKENS
+    tools = make_tools(ctx)
+    room = worker_room(settings, compute_budget(settings, role, bind_role(settings, role).model), schema_tokens(tools))
+    ctx.result_bytes = room.result_bytes
+    return ctx, tools, room
 
 
 def fit_request(messages: list[BaseMessage], settings: Settings, budget: Budget, tools_tokens: int,
@@ -108,7 +101,7 @@ def _call_model(runtime: Runtime[RunContext], payload: WorkerInput, messages: li
                 tools: list[BaseTool]) -> AIMessage:
     settings, role = settings_of(runtime), payload["role"]
     budget = compute_budget(settings, role, bind_role(settings, role).model)
-    tools_tokens = tool_cost(tools)
+    tools_tokens = schema_tokens(tools)
     model = chat_model(settings, role).bind_tools(tools)
     started = time.perf_counter()
     answer = None
@@ -151,10 +144,8 @@ def _compactor(settings: Settings) -> Callable[[str], str]:
 def work(payload: WorkerInput, runtime: Runtime[RunContext]) -> Command:
     """One model step for one task: start the conversation on the first turn, then ask for the next action."""
     task, role = payload["task"], payload["role"]
-    settings = settings_of(runtime)
-    tools = make_tools(tool_context(runtime, payload))  # the same tools run_tools will run
-    budget = compute_budget(settings, role, bind_role(settings, role).model)
-    messages = list(payload["messages"]) or _opening(runtime, payload, budget.prompt_limit - tool_cost(tools))
+    _, tools, room = tool_context(runtime, payload)  # the same tools run_tools will run
+    messages = list(payload["messages"]) or _opening(runtime, payload, room)
     answer = _call_model(runtime, payload, messages, tools)
     turn = payload["turn"] + 1
     messages.append(answer)
@@ -189,13 +180,12 @@ def _confirm(command: str) -> bool:
 
 def run_tools(payload: WorkerInput, runtime: Runtime[RunContext]) -> Command:
     """Run the last answer's tool calls; a call this run already executed is answered from the journal."""
-    settings, workspace = settings_of(runtime), workspace_of(runtime)
+    workspace = workspace_of(runtime)
     run_id, task = payload["run_id"], payload["task"]
     messages = list(payload["messages"])
     answer = messages[-1]
     assert isinstance(answer, AIMessage)
-    ctx = tool_context(runtime, payload)
-    tools = make_tools(ctx)
+    ctx, tools, _ = tool_context(runtime, payload)
     journal = runtime.context.tool_journal()
     results: list[ToolMessage] = []
     for call in answer.tool_calls:
@@ -207,10 +197,9 @@ def run_tools(payload: WorkerInput, runtime: Runtime[RunContext]) -> Command:
             ctx.on_process = functools.partial(journal.started, run_id, call_key)
             message = run_tool_call(tools, call)
             content = str(message.content)
-            if len(content.encode()) > settings.tool_output_inline_bytes:
-                content = offload_tool_output(content, workspace=workspace, run_id=run_id, name=call["name"],
-                                              limit_bytes=settings.tool_output_inline_bytes,
-                                              kind="log" if call["name"] == "ws_shell" else "text")
+            content = offload_tool_output(content, workspace=workspace, run_id=run_id, name=call["name"],
+                                          limit_bytes=ctx.inline_bytes,
+                                          kind="log" if call["name"] == "ws_shell" else "text")
             known = (content, message.status)
             journal.record(run_id, call_key, *known)
             trace_of(runtime).record_tool_call(run_id, task_id=task.id, name=call["name"], args=call["args"],

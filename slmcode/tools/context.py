@@ -31,3 +31,8 @@ class ToolContext:
     allowed_commands: Sequence[str] = ()
     staged_patches: list[str] = field(default_factory=list)
     on_process: Callable[[int], None] | None = None  # hears each shell process group as it starts
+    result_bytes: int | None = None  # what one result keeps inline on this model (compact.room); None: the setting
+
+    @property
+    def inline_bytes(self) -> int:
+        return self.result_bytes or self.settings.tool_output_inline_bytes

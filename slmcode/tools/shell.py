@@ -200,4 +200,4 @@ def run_command(
             return prompts.SHELL_NO_APPROVER.format(command=command)
         if not confirm(command):
             return prompts.SHELL_DECLINED.format(command=command)
-    return execute(root, command, steps, settings.shell_timeout_seconds, settings.tool_output_inline_bytes, on_start)
+    return execute(root, command, steps, settings.shell_timeout_seconds, settings.tool_output_capture_bytes, on_start)

@@ -66,7 +66,7 @@ class SkillArgs(_Args):
 
 def _capped(ctx: ToolContext, func: Callable[..., str]) -> Callable[..., str]:
     def run(**kwargs: Any) -> str:
-        output = CappedOutput(ctx.settings.tool_output_inline_bytes)
+        output = CappedOutput(ctx.settings.tool_output_capture_bytes)
         output.feed(func(ctx, **kwargs).encode("utf-8"))
         return output.text()
 

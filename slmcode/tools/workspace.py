@@ -31,6 +31,7 @@ MAX_LINE_CHARS = 400
 LIST_LIMIT = 200
 SEARCH_LIMIT = 50
 SEARCH_LINE_CHARS = 200
+READ_NOTE_BYTES = 120  # kept free for the note saying where to read on, so a read is never offloaded
 
 
 def _note(patch: Patch | None) -> str:
@@ -78,7 +79,7 @@ def ws_read(ctx: ToolContext, path: str, offset: int = 1, limit: int = DEFAULT_R
     except Refusal as exc:
         return str(exc)
     ctx.read_paths.add(target.rel)
-    out, size, budget = [], 0, ctx.settings.tool_output_inline_bytes
+    out, size, budget = [], 0, ctx.inline_bytes - READ_NOTE_BYTES
     for number, line in enumerate(lines, start=offset):
         rendered = f"{number}| {_clip_line(line)}"
         if out and size + len(rendered) > budget:

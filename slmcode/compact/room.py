@@ -1,0 +1,52 @@
+"""How a worker request's room is shared: the opening pack, the conversation, and one tool result's allowance.
+
+A worker request carries the tool schemas, the opening pack (system and task message) and the conversation. The
+messages get the prompt limit less what the schemas really cost: the room. The pack takes at most PACK_SHARE of
+it; the rest is the conversation's. The pre-model hook elides old tool results once the view passes the trigger
+and keeps the last `keep` whole, so for elision to break the server's KV-cache prefix rarely, the kept results
+and several new rounds must fit between the pack and the trigger. One result may therefore take at most
+(trigger - pack) / (keep + BATCH_ROUNDS) tokens inline; a bigger output is offloaded to the scratch folder with
+a preview (a read is cut with the line to continue from). Big windows hit the settings' own cap first.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from langchain_core.tools import BaseTool
+from langchain_core.utils.function_calling import convert_to_openai_tool
+
+from slmcode.config import Settings
+from slmcode.packs.budget import Budget
+from slmcode.packs.tokens import count_tokens
+
+TOOL_PREAMBLE_TOKENS = 120  # what a chat template wraps around the tool schemas (chatml-function-calling)
+PACK_SHARE = 0.5  # of the room: what the opening pack may take at most
+BATCH_ROUNDS = 5  # rounds that fit on top of the kept results before the next elision slide
+BYTES_PER_TOKEN = 3  # code and logs run 3-4 bytes per cl100k token: 3 errs towards a smaller result
+MIN_RESULT_BYTES = 1024  # below this a read shows too little to be worth a call
+
+
+@dataclass(frozen=True)
+class WorkerRoom:
+    room: int  # tokens the request's messages may take
+    pack: int  # the most the opening pack may take
+    result_bytes: int  # the most one tool result keeps inline
+
+
+def schema_tokens(tools: Sequence[BaseTool]) -> int:
+    """Tokens the tool schemas add to every request, plus the chat template's tool preamble."""
+    schemas = json.dumps([convert_to_openai_tool(t) for t in tools], sort_keys=True)
+    return count_tokens(schemas) + TOOL_PREAMBLE_TOKENS
+
+
+def worker_room(settings: Settings, budget: Budget, tools_tokens: int, keep: int | None = None) -> WorkerRoom:
+    """The split for a worker role's requests on `budget`'s model, with tool schemas costing `tools_tokens`."""
+    room = max(1, budget.prompt_limit - tools_tokens)
+    pack = min(budget.available, int(room * PACK_SHARE))
+    trigger = int(room * settings.react_compact_at_percent / 100)
+    keep = keep or settings.react_keep_tool_results
+    share = max(0, trigger - pack) // (keep + BATCH_ROUNDS) * BYTES_PER_TOKEN
+    return WorkerRoom(room, pack, min(settings.tool_output_inline_bytes, max(MIN_RESULT_BYTES, share)))
