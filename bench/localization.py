@@ -12,14 +12,20 @@ pure insertion, the two lines around the insertion point.
   hunk cover   share of hunks with all their parent lines inside the context's code
   file recall  share of (commit, touched file) pairs with some code of that file in the context
 
-Usage: python bench/localization.py [REPO ...] [--budgets 2000,4000,8000] [--limit N]
-Prints a table; nothing here is a test and nothing asserts.
+The weights of the pack were chosen on this repository's own commits, so the table is printed three times:
+over all changes, over the older half and over the newer half (by commit date, per repository). A change that
+only helps on the commits it was tuned on shows up as a gap between the halves.
+
+Usage: python bench/localization.py [REPO ...] [--budgets 2000,4000,8000] [--limit N] [--keep DIR] [--dump FILE]
+Prints a table; nothing here is a test and nothing asserts. --dump writes one JSON line per change and budget
+with each method's shown ranges and score, to see where one method wins and another loses.
 """
 
 from __future__ import annotations
 
 import argparse
 import io
+import json
 import re
 import subprocess
 import sys
@@ -152,22 +158,46 @@ def score(hunks: list[Hunk], shown: dict[str, list[tuple[int, int]]]) -> tuple[i
     return touched, whole, {h.path for h in hunks if h.path in shown}
 
 
+Totals = dict[tuple[str, int], list[int]]  # (method, budget) -> [touched, covered, files, hunks, touched files]
+
+
+def add(into: Totals, other: Totals) -> None:
+    for key, row in other.items():
+        into.setdefault(key, [0] * len(row))
+        into[key] = [a + b for a, b in zip(into[key], row, strict=True)]
+
+
+def print_table(title: str, totals: Totals, methods: tuple[str, ...], budgets: list[int]) -> None:
+    some = totals.get((methods[0], budgets[0]), [0] * 5)
+    print(f"{title}: hunks {some[3]}, touched files {some[4]}")
+    print(f"{'budget':>6}  {'method':<12} {'hunk recall':>11} {'hunk cover':>10} {'file recall':>11}")
+    for budget in budgets:
+        for method in methods:
+            touched, whole, files, n_hunks, n_files = totals.get((method, budget), [0] * 5)
+            print(f"{budget:>6}  {method:<12} {touched / max(1, n_hunks):>11.3f} {whole / max(1, n_hunks):>10.3f} "
+                  f"{files / max(1, n_files):>11.3f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("repos", nargs="*", default=[str(Path(__file__).resolve().parents[1])])
     parser.add_argument("--budgets", default="2000,4000,8000")
     parser.add_argument("--limit", type=int, default=0)
     parser.add_argument("--keep", default="", help="export parents under this folder and reuse them (warm index)")
+    parser.add_argument("--dump", default="", help="write per-change results as JSON lines to this file")
     args = parser.parse_args()
     budgets = [int(b) for b in args.budgets.split(",")]
     methods = ("pack", "bm25-files", "bm25-chunks")
-    totals = {(m, b): [0, 0, 0] for m in methods for b in budgets}  # touched, covered, files
-    n_hunks = n_files = n_changes = skipped_hunks = 0
+    per_change: list[Totals] = []  # oldest first within each repository
+    skipped_hunks = 0
+    halves: tuple[list[Totals], list[Totals]] = ([], [])
+    dumped: list[str] = []
     settings = Settings()
     started = time.perf_counter()
     for repo in args.repos:
-        todo = [c for c in changes(Path(repo)) if c.hunks]
-        for change in todo[: args.limit or None]:
+        todo = [c for c in changes(Path(repo)) if c.hunks][: args.limit or None]
+        results: list[Totals] = []
+        for change in reversed(todo):  # oldest first, so the halves are older and newer
             with tempfile.TemporaryDirectory() as folder:
                 root = Path(args.keep) / change.parent if args.keep else Path(folder)
                 if not (root / ".exported").is_file():
@@ -180,9 +210,7 @@ def main() -> None:
                 skipped_hunks += len(change.hunks) - len(hunks)
                 if not hunks:
                     continue
-                n_changes += 1
-                n_hunks += len(hunks)
-                n_files += len({h.path for h in hunks})
+                result: Totals = {}
                 for budget in budgets:
                     pack = build_pack("worker", settings=settings, workspace=root, query=change.message,
                                       system_prompt=SYSTEM_PROMPT, index=index, budget_tokens=budget)
@@ -196,19 +224,33 @@ def main() -> None:
                     }
                     for method, shown in contexts.items():
                         touched, whole, hit_files = score(hunks, shown)
-                        row = totals[(method, budget)]
-                        row[0] += touched
-                        row[1] += whole
-                        row[2] += len(hit_files)
+                        result[(method, budget)] = [touched, whole, len(hit_files), len(hunks),
+                                                    len({h.path for h in hunks})]
+                    if args.dump:
+                        dumped.append(json.dumps({
+                            "sha": change.sha, "budget": budget, "message": change.message,
+                            "hunks": [[h.path, h.start, h.end] for h in hunks],
+                            "sections": {s.name: s.tokens for s in pack.parts},
+                            "shown": contexts, "scores": {m: result[(m, budget)] for m in methods},
+                        }))
+                results.append(result)
             print(f"  {change.sha[:8]} {len(hunks):3d} hunks  {change.message.splitlines()[0][:70]}", file=sys.stderr)
-    print(f"changes {n_changes}, hunks {n_hunks} (+{skipped_hunks} outside the indexed files, not counted), "
-          f"touched files {n_files}; {time.perf_counter() - started:.0f} s")
-    print(f"{'budget':>6}  {'method':<12} {'hunk recall':>11} {'hunk cover':>10} {'file recall':>11}")
-    for budget in budgets:
-        for method in methods:
-            touched, whole, files = totals[(method, budget)]
-            print(f"{budget:>6}  {method:<12} {touched / max(1, n_hunks):>11.3f} {whole / max(1, n_hunks):>10.3f} "
-                  f"{files / max(1, n_files):>11.3f}")
+        middle = len(results) // 2
+        halves[0].extend(results[:middle])
+        halves[1].extend(results[middle:])
+        per_change.extend(results)
+    if args.dump:
+        Path(args.dump).write_text("".join(f"{row}\n" for row in dumped), encoding="utf-8")
+    overall: Totals = {}
+    older: Totals = {}
+    newer: Totals = {}
+    for into, part in ((overall, per_change), (older, halves[0]), (newer, halves[1])):
+        for result in part:
+            add(into, result)
+    print(f"changes {len(per_change)} ({len(halves[0])} older, {len(halves[1])} newer), "
+          f"+{skipped_hunks} hunks outside the indexed files, not counted; {time.perf_counter() - started:.0f} s")
+    for title, totals in (("all", overall), ("older half", older), ("newer half", newer)):
+        print_table(title, totals, methods, budgets)
 
 
 if __name__ == "__main__":
