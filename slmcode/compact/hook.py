@@ -38,6 +38,11 @@ from slmcode.packs.tokens import MESSAGE_OVERHEAD_TOKENS, TokenCounter, count_me
 
 # After a drop the view sits at this share of the room: many rounds fit before the next drop.
 DROP_TO_PERCENT = 50
+# A jump should open at least this share of the room below the trigger, so several rounds fit before the next.
+BATCH_HEADROOM_PERCENT = 15
+# The resume block of a live drop takes at most this share of the room: the kept results need the rest. (The
+# ladder's rungs, run when a request is over budget, allow it twice as much.)
+LIVE_RESUME_SHARE = 0.1
 
 
 @dataclass(frozen=True)
@@ -66,6 +71,11 @@ class Limits:
     @property
     def drop_target(self) -> int:
         return self.room * DROP_TO_PERCENT // 100
+
+    @property
+    def settle(self) -> int:
+        """A jump that leaves the view above this opens too little headroom: it drops old rounds too."""
+        return self.trigger - self.room * BATCH_HEADROOM_PERCENT // 100
 
 
 def message_room(settings: Settings, window: int) -> int:
@@ -99,18 +109,20 @@ def plan_cuts(
 
     elided, dropped, slides = 0, head, 0
     for i in (p for p in points if p > head):
-        count = before[i]
-        if view(i, elided, dropped) > limits.trigger and elided < count - limits.keep:
-            elided, slides = count - limits.keep, slides + 1
         if view(i, elided, dropped) <= limits.trigger:
             continue
+        count = before[i]
+        elide_to = max(elided, count - limits.keep)
         keep_start = cut_at_or_before(points, results[count - limits.keep]) if count >= limits.keep else head
-        # When the kept results alone pass the trigger, dropping older rounds cannot help until the room is full:
-        # dropping anyway would break the cached prefix on every request for nothing.
-        worth_it = view(i, elided, keep_start) <= limits.trigger or view(i, elided, dropped) > limits.room
-        if keep_start > dropped and worth_it:
-            later = (p for p in points if dropped < p <= keep_start and view(i, elided, p) <= limits.drop_target)
-            dropped, slides = next(later, keep_start), slides + 1
+        drop_to = dropped
+        if view(i, elide_to, dropped) > limits.settle and keep_start > dropped:
+            # Elision alone leaves no room for a batch of new rounds: drop the oldest rounds in the same jump.
+            later = (p for p in points if dropped < p <= keep_start and view(i, elide_to, p) <= limits.drop_target)
+            drop_to = next(later, keep_start)
+        if view(i, elide_to, drop_to) > limits.trigger and view(i, elided, dropped) <= limits.room:
+            continue  # no jump gets under the trigger (the kept results fill it): a break would buy nothing yet
+        if (elide_to, drop_to) != (elided, dropped):
+            elided, dropped, slides = elide_to, drop_to, slides + 1
     return Cuts(elided, dropped, slides)
 
 
@@ -138,7 +150,7 @@ def render_view(
         brief=condensed_brief(prior_brief(task)[1], dropped),
         digest=build_digest([*([task] if task is not None else []), *dropped]),
         carryover=carryover_for(messages[: cuts.dropped_to], permission_mode=permission_mode, base=carryover),
-        max_tokens=resume_allowance(limits.room),
+        max_tokens=resume_allowance(limits.room, LIVE_RESUME_SHARE),
         counter=counter,
     )
     return [*system, resume, *body]
@@ -159,7 +171,7 @@ def request_view(
     transcript = ensure_pairs(messages)
     sizes = [count_message_tokens([m], counter) for m in transcript]
     elided_size = counter.count(ELIDED_TOOL_RESULT) + MESSAGE_OVERHEAD_TOKENS
-    resume_size = resume_allowance(limits.room) + resume_overhead(counter)
+    resume_size = resume_allowance(limits.room, LIVE_RESUME_SHARE) + resume_overhead(counter)
     cuts = plan_cuts(transcript, sizes, limits, elided_size, resume_size)
     view = render_view(
         transcript, cuts, limits, permission_mode=settings.permission, carryover=carryover, counter=counter

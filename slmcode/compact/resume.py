@@ -24,9 +24,9 @@ DIGEST_SHRINK_STEP = 200  # bytes
 PROTECTED_BLOCKS = frozenset({"task_focus", "plan"})
 
 
-def resume_allowance(budget_tokens: int) -> int:
-    """Tokens the resume block may take: a fifth of the budget, at most RESUME_MAX_TOKENS."""
-    return max(64, min(RESUME_MAX_TOKENS, budget_tokens // 5))
+def resume_allowance(budget_tokens: int, share: float = 0.2) -> int:
+    """Tokens the resume block may take: `share` of the budget, at most RESUME_MAX_TOKENS."""
+    return max(64, min(RESUME_MAX_TOKENS, int(budget_tokens * share)))
 
 
 def resume_overhead(counter: TokenCounter | None = None) -> int:

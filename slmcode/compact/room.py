@@ -2,11 +2,12 @@
 
 A worker request carries the tool schemas, the opening pack (system and task message) and the conversation. The
 messages get the prompt limit less what the schemas really cost: the room. The pack takes at most PACK_SHARE of
-it; the rest is the conversation's. The pre-model hook elides old tool results once the view passes the trigger
-and keeps the last `keep` whole, so for elision to break the server's KV-cache prefix rarely, the kept results
-and several new rounds must fit between the pack and the trigger. One result may therefore take at most
-(trigger - pack) / (keep + BATCH_ROUNDS) tokens inline; a bigger output is offloaded to the scratch folder with
-a preview (a read is cut with the line to continue from). Big windows hit the settings' own cap first.
+it (on a tiny window up to context_min_pack_tokens, so the task still fits); the rest is the conversation's. The
+pre-model hook elides old tool results once the view passes the trigger and keeps the last `keep` whole, so for
+elision to break the server's KV-cache prefix rarely, the kept results and several new rounds must fit between
+the pack and the trigger. One result may therefore take at most (trigger - pack) / (keep + BATCH_ROUNDS) tokens
+inline; a bigger output is offloaded to the scratch folder with a preview (a read is cut with the line to
+continue from). Big windows hit the settings' own cap first.
 """
 
 from __future__ import annotations
@@ -23,7 +24,8 @@ from slmcode.packs.budget import Budget
 from slmcode.packs.tokens import count_tokens
 
 TOOL_PREAMBLE_TOKENS = 120  # what a chat template wraps around the tool schemas (chatml-function-calling)
-PACK_SHARE = 0.5  # of the room: what the opening pack may take at most
+PACK_SHARE = 0.3  # of the room: what the opening pack may take at most
+SMALL_WINDOW_PACK_SHARE = 0.75  # on a tiny window the pack may take up to min_pack tokens, but not all the room
 BATCH_ROUNDS = 5  # rounds that fit on top of the kept results before the next elision slide
 BYTES_PER_TOKEN = 3  # code and logs run 3-4 bytes per cl100k token: 3 errs towards a smaller result
 MIN_RESULT_BYTES = 1024  # below this a read shows too little to be worth a call
@@ -45,7 +47,8 @@ def schema_tokens(tools: Sequence[BaseTool]) -> int:
 def worker_room(settings: Settings, budget: Budget, tools_tokens: int, keep: int | None = None) -> WorkerRoom:
     """The split for a worker role's requests on `budget`'s model, with tool schemas costing `tools_tokens`."""
     room = max(1, budget.prompt_limit - tools_tokens)
-    pack = min(budget.available, int(room * PACK_SHARE))
+    floor = min(settings.context_min_pack_tokens, int(room * SMALL_WINDOW_PACK_SHARE))
+    pack = min(budget.available, max(int(room * PACK_SHARE), floor))
     trigger = int(room * settings.react_compact_at_percent / 100)
     keep = keep or settings.react_keep_tool_results
     share = max(0, trigger - pack) // (keep + BATCH_ROUNDS) * BYTES_PER_TOKEN

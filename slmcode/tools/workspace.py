@@ -31,7 +31,7 @@ MAX_LINE_CHARS = 400
 LIST_LIMIT = 200
 SEARCH_LIMIT = 50
 SEARCH_LINE_CHARS = 200
-READ_NOTE_BYTES = 120  # kept free for the note saying where to read on, so a read is never offloaded
+READ_NOTE_BYTES = 64  # kept free for the note saying where to read on, so a read is never offloaded
 
 
 def _note(patch: Patch | None) -> str:

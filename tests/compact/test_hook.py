@@ -128,3 +128,28 @@ def test_a_result_bigger_than_the_window_goes_through_the_ladder_and_still_fits(
     assert validate_pairs(view.messages) == []
     assert count_message_tokens(view.messages) <= limits.room
     assert "exit code 1" in view.messages[-1].content  # the tail of a collapsed log survives
+
+
+def test_a_jump_that_elision_alone_leaves_too_full_also_drops_the_oldest_rounds() -> None:
+    # A big opening (the pack) leaves little room above the kept results: eliding alone would slide again a round
+    # later, so the one jump also drops old rounds into the resume block.
+    limits = limits_for(SETTINGS, WINDOW)
+    pack = HumanMessage("Task: fix the bug in src/f1.py\n" + "context " * int(limits.room * 0.3))
+    messages = [SystemMessage("You are a coding agent."), pack]
+    views = []
+    for n in range(30):
+        messages += read_round(n, lines=8)
+        views.append(request_view(messages, settings=SETTINGS, limits=limits))
+    first = next(v for v in views if v.cuts.slides)
+    assert first.cuts.elided > 0 and first.cuts.dropped_to > 2
+    assert count_message_tokens(first.messages) <= limits.trigger
+
+
+def test_when_the_kept_results_alone_pass_the_trigger_the_view_waits_for_the_room_instead_of_breaking() -> None:
+    limits = limits_for(SETTINGS, WINDOW)
+    # five results that together pass the trigger but not the room
+    messages = next(m for lines in range(5, 80) if count_message_tokens(m := [*react_run(0), *itertools.chain(
+        *(read_round(n, lines) for n in range(5)))]) > limits.trigger)
+    view = request_view(messages, settings=SETTINGS, limits=limits)
+    assert limits.trigger < count_message_tokens(messages) <= limits.room
+    assert view.cuts.slides == 0 and view.messages == messages  # nothing a jump could win: the prefix stays
