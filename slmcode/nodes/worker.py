@@ -116,6 +116,9 @@ def _call_model(runtime: Runtime[RunContext], payload: WorkerInput, messages: li
             emit(runtime, payload["run_id"], "overflow", role=role, task_id=payload["task"].id, shrink=shrink)
         except (openai.APIConnectionError, openai.APITimeoutError) as exc:
             raise EndpointError(f"model server unreachable during {role} {payload['task'].id}: {exc}") from None
+        except openai.APIStatusError as exc:  # a 5xx: the run stops here, its checkpoint kept for `slmcode resume`
+            raise EndpointError(f"the model server failed a {role} request ({exc.status_code}): {exc.message}"
+                                ) from None
     if answer is None:
         return AIMessage(content=OVERFLOW_GIVE_UP)
     latency = (time.perf_counter() - started) * 1000
