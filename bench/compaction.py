@@ -267,7 +267,7 @@ def run() -> None:
         table(f"Ladder rungs on the final stored transcript (budget {budget}), each rung alone",
               ("rung", "tokens before", "after", "saved", "note"), rows)
         for label, summarize, share in (("with compactor", fake_compactor, 1.0),
-                                        ("with compactor", fake_compactor, 0.3), ("without compactor", None, 0.3)):
+                                        ("with compactor", fake_compactor, 0.5), ("without compactor", None, 0.5)):
             result = compact_transcript(final, settings=settings, budget_tokens=int(budget * share),
                                         summarize=summarize, counter=counter)
             table(f"Ladder as run ({label}, budget {int(budget * share)}): {result.reason}",
