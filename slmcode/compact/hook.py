@@ -85,8 +85,13 @@ def message_room(settings: Settings, window: int) -> int:
     return max(1, budget.prompt_limit - budget.reserve_tools)
 
 
-def limits_for(settings: Settings, window: int, keep: int | None = None, room: int | None = None) -> Limits:
-    room = room if room is not None else message_room(settings, window)
+def limits_for(settings: Settings, window: int | None = None, keep: int | None = None, room: int | None = None
+               ) -> Limits:
+    """The limits on a model with a `window`-token context, or for messages that may take `room` tokens."""
+    if room is None:
+        if window is None:
+            raise ValueError("limits_for needs the model's window or the messages' room")
+        room = message_room(settings, window)
     trigger = int(room * settings.react_compact_at_percent / 100)
     return Limits(room=room, trigger=trigger, keep=keep or settings.react_keep_tool_results)
 
@@ -192,7 +197,7 @@ def request_view(
 
 
 def make_pre_model_hook(
-    settings: Settings, *, window: int, keep: int | None = None, room: int | None = None
+    settings: Settings, *, window: int | None = None, keep: int | None = None, room: int | None = None
 ) -> Callable[[Mapping[str, Any]], dict[str, list[BaseMessage]]]:
     """The hook for a worker on a model with a `window`-token context. It reads state["messages"] and, when
     present, state["carryover"] (a Carryover or its dict; change it only between worker runs, since the

@@ -30,7 +30,7 @@ from slmcode.nodes.prompts import CORRECT, NUDGE_NO_TOOLS, OVERFLOW_GIVE_UP, TUR
 from slmcode.nodes.quality import quality_of
 from slmcode.nodes.run_context import RunContext, emit, settings_of, trace_of, workspace_of
 from slmcode.nodes.transcript import files_changed, files_read, render_failures
-from slmcode.packs.budget import Budget, compute_budget
+from slmcode.packs.budget import compute_budget
 from slmcode.packs.profiles import resolve_profile
 from slmcode.packs.skills import discover_skills
 from slmcode.providers.factory import bind_role, chat_model
@@ -86,28 +86,25 @@ def tool_context(runtime: Runtime[RunContext], payload: WorkerInput) -> tuple[To
     return ctx, tools, room
 
 
-def fit_request(messages: list[BaseMessage], settings: Settings, budget: Budget, tools_tokens: int,
+def fit_request(messages: list[BaseMessage], settings: Settings, room: WorkerRoom,
                 shrink: float = 1.0) -> list[BaseMessage]:
-    """The request view: the pre-model hook's elision, then the ladder if it is still over the room. The
-    messages get the prompt limit less what the tool schemas really cost; `shrink` < 1 after the server said
-    a request was too long."""
-    room = max(1, int((budget.prompt_limit - tools_tokens) * shrink))
-    view = make_pre_model_hook(settings, window=budget.counted_window, room=room)({"messages": messages})
-    return compact_transcript(view["llm_input_messages"], settings=settings, budget_tokens=room, source=messages,
+    """The request view: the pre-model hook's elision, then the ladder if it is still over the room. `shrink`
+    < 1 after the server said a request was too long."""
+    room_tokens = max(1, int(room.room * shrink))
+    view = make_pre_model_hook(settings, room=room_tokens)({"messages": messages})
+    return compact_transcript(view["llm_input_messages"], settings=settings, budget_tokens=room_tokens, source=messages,
                               summarize=_compactor(settings)).messages
 
 
 def _call_model(runtime: Runtime[RunContext], payload: WorkerInput, messages: list[BaseMessage],
-                tools: list[BaseTool]) -> AIMessage:
+                tools: list[BaseTool], room: WorkerRoom) -> AIMessage:
     settings, role = settings_of(runtime), payload["role"]
-    budget = compute_budget(settings, role, bind_role(settings, role).model)
-    tools_tokens = schema_tokens(tools)
     model = chat_model(settings, role).bind_tools(tools)
     started = time.perf_counter()
     answer = None
     for shrink in OVERFLOW_SHRINKS:
         try:
-            answer = model.invoke(fit_request(messages, settings, budget, tools_tokens, shrink))
+            answer = model.invoke(fit_request(messages, settings, room, shrink))
             break
         except openai.BadRequestError as exc:
             # The server counts with its own tokenizer; when it says the request is too long, compact harder.
@@ -149,7 +146,7 @@ def work(payload: WorkerInput, runtime: Runtime[RunContext]) -> Command:
     task, role = payload["task"], payload["role"]
     _, tools, room = tool_context(runtime, payload)  # the same tools run_tools will run
     messages = list(payload["messages"]) or _opening(runtime, payload, room)
-    answer = _call_model(runtime, payload, messages, tools)
+    answer = _call_model(runtime, payload, messages, tools, room)
     turn = payload["turn"] + 1
     messages.append(answer)
     max_turns = resolve_profile(bind_role(settings_of(runtime), role).model, settings_of(runtime)).max_turns

@@ -10,7 +10,7 @@ import pytest
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage, ToolMessage
 
 from slmcode import api
-from slmcode.compact.room import schema_tokens
+from slmcode.compact.room import schema_tokens, worker_room
 from slmcode.config import Settings
 from slmcode.memory.trace import TraceStore
 from slmcode.nodes.worker import fit_request
@@ -59,7 +59,7 @@ def test_a_transcript_that_would_overflow_is_compacted_before_it_is_sent(tmp_pat
         messages += [AIMessage("", tool_calls=[call]), ToolMessage(code, tool_call_id=f"call_{i}", name="ws_read")]
     assert count_message_tokens(messages) > 2 * budget.window  # as sent, it could never fit
     tools = make_tools(ToolContext(workspace=tmp_path, settings=settings))
-    view = fit_request(messages, settings, budget, schema_tokens(tools))
+    view = fit_request(messages, settings, worker_room(settings, budget, schema_tokens(tools)))
     with embedded_server(settings) as server:
         live = settings.model_copy(update={"base_url": server.base_url, "server_dialect": "llama-cpp-python"})
         answer = chat_model(live, "worker", max_tokens=8).bind_tools(tools).invoke(view)
