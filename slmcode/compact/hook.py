@@ -1,15 +1,18 @@
 """The worker's pre-model hook: the per-request view of its conversation.
 
 It never rewrites the stored conversation and never returns an empty list. Where the view cuts is a pure
-function of the transcript, found by replaying every earlier request point (a fold): a boundary moves only
-when the view it gives would pass the trigger, and then in one jump. Between jumps the elided prefix is
-byte-identical from one request to the next, so an OpenAI-compatible server keeps its KV cache.
+function of the transcript, found by replaying every earlier request point (a fold): the boundaries move only
+when the view passes the trigger (react_compact_at_percent of the room), and then in one jump. Between jumps
+the elided prefix is byte-identical from one request to the next, so an OpenAI-compatible server keeps its KV
+cache; each jump breaks it once.
 
-Two boundaries move this way. Elision: once the view passes react_compact_at_percent of the room, every
-tool result but the last `keep` loses its content. Dropping: when even that view passes the trigger, the
-oldest whole rounds go, replaced by a resume block (condensed lines, the digest, the carryover) built from
-the dropped messages only, down to DROP_TO_PERCENT of the room. A request still over the room after both
-goes through the compaction ladder's deterministic rungs.
+A jump moves two boundaries. Elision: every tool result but the last `keep` loses its content. Dropping: when
+elision alone would leave the view within BATCH_HEADROOM_PERCENT of the room below the trigger (the next jump a
+round or two away), the oldest whole rounds go too, replaced by a resume block (condensed lines, the digest,
+the carryover) built from the dropped messages only, down to DROP_TO_PERCENT of the room or the keep window.
+When no jump gets under the trigger (the kept results alone fill it), none is made until the view passes the
+room: breaking the prefix then would buy nothing. A request still over the room goes through the compaction
+ladder's deterministic rungs.
 """
 
 from __future__ import annotations
