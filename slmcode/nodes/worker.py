@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import time
 from collections.abc import Callable
+from typing import NotRequired
 
 import openai
 from langchain_core.messages import AIMessage, AnyMessage, BaseMessage, HumanMessage, ToolMessage
@@ -51,6 +52,7 @@ class WorkerInput(TypedDict):
     role: str  # worker | corrector | tester
     messages: list[AnyMessage]
     turn: int
+    result_bytes: NotRequired[int]  # one tool result's inline allowance, set by the worker step for its tools
 
 
 def conversation_key(task: Task) -> str:
@@ -70,20 +72,20 @@ def _opening(runtime: Runtime[RunContext], payload: WorkerInput, room: WorkerRoo
     return [*pack.messages(), HumanMessage(WORK)]
 
 
-def tool_context(runtime: Runtime[RunContext], payload: WorkerInput) -> tuple[ToolContext, list[BaseTool], WorkerRoom]:
-    """The task's view of the workspace, its tools, and how its requests share the room. What it has read is
-    read off the transcript, so it survives a resume; one result's inline allowance follows the model's window."""
-    workspace, settings, role = workspace_of(runtime), settings_of(runtime), payload["role"]
+def tool_context(runtime: Runtime[RunContext], payload: WorkerInput) -> ToolContext:
+    """The task's view of the workspace; what it has read is read off the transcript, so it survives a resume."""
+    workspace = workspace_of(runtime)
     skills = {s.name: s.body for s in discover_skills(workspace)}
-    ctx = ToolContext(
-        workspace=workspace, settings=settings, run_id=payload["run_id"], task_id=payload["task"].id,
+    return ToolContext(
+        workspace=workspace, settings=settings_of(runtime), run_id=payload["run_id"], task_id=payload["task"].id,
         read_paths=files_read(payload["messages"]), confirm=_confirm, skills=skills.get if skills else None,
-        allowed_commands=quality_of(runtime).commands(),
+        allowed_commands=quality_of(runtime).commands(), result_bytes=payload.get("result_bytes"),
     )
-    tools = make_tools(ctx)
-    room = worker_room(settings, compute_budget(settings, role, bind_role(settings, role).model), schema_tokens(tools))
-    ctx.result_bytes = room.result_bytes
-    return ctx, tools, room
+
+
+def request_room(settings: Settings, role: str, tools: list[BaseTool]) -> WorkerRoom:
+    """How `role`'s requests share the room on its model, given the tools they carry."""
+    return worker_room(settings, compute_budget(settings, role, bind_role(settings, role).model), schema_tokens(tools))
 
 
 def fit_request(messages: list[BaseMessage], settings: Settings, room: WorkerRoom,
@@ -144,7 +146,8 @@ def _compactor(settings: Settings) -> Callable[[str], str]:
 def work(payload: WorkerInput, runtime: Runtime[RunContext]) -> Command:
     """One model step for one task: start the conversation on the first turn, then ask for the next action."""
     task, role = payload["task"], payload["role"]
-    _, tools, room = tool_context(runtime, payload)  # the same tools run_tools will run
+    tools = make_tools(tool_context(runtime, payload))  # the same tools run_tools will run
+    room = request_room(settings_of(runtime), role, tools)
     messages = list(payload["messages"]) or _opening(runtime, payload, room)
     answer = _call_model(runtime, payload, messages, tools, room)
     turn = payload["turn"] + 1
@@ -153,7 +156,8 @@ def work(payload: WorkerInput, runtime: Runtime[RunContext]) -> Command:
     if answer.tool_calls and turn < max_turns:
         emit(runtime, payload["run_id"], "turn", role=role, task_id=task.id, turn=turn,
              calls=[c["name"] for c in answer.tool_calls])
-        return Command(goto=Send("tools", {**payload, "messages": messages, "turn": turn}))
+        return Command(goto=Send("tools", {**payload, "messages": messages, "turn": turn,
+                                           "result_bytes": room.result_bytes}))
     if answer.tool_calls:  # out of turns with calls pending: close the pairs so the transcript stays valid
         messages += [ToolMessage(TURN_LIMIT, tool_call_id=c["id"], status="error") for c in answer.tool_calls]
     elif turn == 1 and not files_changed(messages):
@@ -185,7 +189,8 @@ def run_tools(payload: WorkerInput, runtime: Runtime[RunContext]) -> Command:
     messages = list(payload["messages"])
     answer = messages[-1]
     assert isinstance(answer, AIMessage)
-    ctx, tools, _ = tool_context(runtime, payload)
+    ctx = tool_context(runtime, payload)
+    tools = make_tools(ctx)
     journal = runtime.context.tool_journal()
     results: list[ToolMessage] = []
     for call in answer.tool_calls:
