@@ -59,9 +59,15 @@ def covered(windows: Sequence[Window], window: Window) -> int:
     return sum(max(0, min(w.end, window.end) - max(w.start, window.start) + 1) for w in merge_windows(windows))
 
 
+def render_line(number: int, text: str) -> str:
+    """One line as ws_read prints it, but a blank line stays blank: its number costs two tokens (a fifth of the
+    numbering's cost) and points at nothing a model would read or edit; the next line's number says where it is."""
+    return prompts.CODE_LINE.format(line=number, text=text).rstrip() if text.strip() else ""
+
+
 def render_lines(lines: Sequence[str], window: Window, cut: int = 0) -> str:
-    """The window's lines as ws_read prints them, and a marker naming the lines cut after it."""
-    body = [prompts.CODE_LINE.format(line=n, text=lines[n - 1]).rstrip() for n in range(window.start, window.end + 1)]
+    """The window's lines, numbered as ws_read numbers them, and a marker naming the lines cut after it."""
+    body = [render_line(n, lines[n - 1]) for n in range(window.start, window.end + 1)]
     return "\n".join([*body, prompts.CUT_MARKER.format(count=cut)] if cut else body)
 
 

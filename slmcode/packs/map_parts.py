@@ -14,6 +14,7 @@ from collections.abc import Collection, Sequence
 
 from slmcode.packs.repomap.build import MAP_FLOOR, map_budget, render_map
 from slmcode.packs.repomap.model import RepoMap, SymbolIndex
+from slmcode.packs.repomap.prompts import MAP_HEADER
 from slmcode.packs.repomap.rank import rank_symbols
 from slmcode.packs.repomap.render import fit_map
 from slmcode.packs.tokens import TokenCounter
@@ -46,4 +47,5 @@ def task_map(
         for r in rank_symbols(index, query=query, focus_files=focus_files)
         if r.symbol.path not in shown_files and (r.symbol.path, r.symbol.name, r.symbol.start) not in listed
     ]
-    return fit_map(ranked, budget_tokens, counter)
+    # The stable part's header already says what the map is and how to read it; the task's part continues it.
+    return fit_map(ranked, budget_tokens, counter, header="" if stable.symbols else MAP_HEADER)

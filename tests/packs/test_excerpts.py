@@ -37,6 +37,13 @@ def test_a_files_windows_share_one_header_with_a_gap_line_between_them() -> None
     ]
 
 
+def test_a_blank_line_is_left_blank_and_the_lines_around_it_keep_their_numbers() -> None:
+    lines = ("def a():", "    return 1", "", "", "def b():", "    return 2")
+    text = render_file("a.py", lines, [Window(1, 6)])
+    assert text.splitlines()[1:] == ["1| def a():", "2|     return 1", "", "", "5| def b():", "6|     return 2"]
+    assert default_counter().count(text) < default_counter().count(text.replace("\n\n\n", "\n3|\n4|\n"))
+
+
 def test_windows_merge_where_they_overlap_or_touch() -> None:
     windows = merge_windows([Window(37, 50), Window(7, 13), Window(11, 17), Window(52, 60), Window(70, 71)])
     assert windows == [Window(7, 17), Window(37, 60), Window(70, 71)]

@@ -12,6 +12,7 @@ import pytest
 
 from slmcode.config import Settings
 from slmcode.packs.builder import build_pack
+from slmcode.packs.repomap.prompts import MAP_HEADER
 from slmcode.packs.taskpack import TaskPack
 from slmcode.packs.tokens import count_tokens
 from slmcode.state import Criterion, Task
@@ -180,3 +181,17 @@ def test_the_task_map_lists_only_files_whose_code_the_pack_does_not_show(tmp_pat
     listed = {line.rstrip(":") for line in sections["task_map"].splitlines() if line.endswith(".py:")}
     assert listed and not listed & shown
     assert sections["task_map"] not in pack.system_text()  # the task's part stays out of the stable prefix
+
+
+@pytest.mark.parametrize("budget", [900, 3000])
+def test_the_maps_header_is_said_once_by_whichever_part_comes_first(tmp_path: Path, budget: int) -> None:
+    root = fixture_workspace(tmp_path)
+    for n in range(40):
+        body = "".join(f"    rate_{k} = region.lookup('tax rate table entry {k} for this region') * {n}\n"
+                       for k in range(30))
+        (root / "shop" / f"tax_{n}.py").write_text(f"def tax_rate_{n}(region):\n{body}    return rate_0\n")
+    pack = pack_for(root, "tax_rate for the region", budget_tokens=budget)
+    sections = {name: text for name, _, text in pack.sections}
+    assert sections["task_map"], "the fixture must leave files for the task's map"
+    assert (sections["map"] + sections["task_map"]).count(MAP_HEADER) == 1
+    assert bool(sections["map"]) == (budget > 900)  # both cases: the stable part present and absent

@@ -21,13 +21,13 @@ def chosen_files(chosen: Sequence[RankedSymbol]) -> list[str]:
     return list(dict.fromkeys(r.symbol.path for r in chosen))
 
 
-def render_text(chosen: Sequence[RankedSymbol]) -> str:
+def render_text(chosen: Sequence[RankedSymbol], header: str = MAP_HEADER) -> str:
     if not chosen:
         return ""
     by_file: dict[str, list[RankedSymbol]] = {}
     for r in chosen:
         by_file.setdefault(r.symbol.path, []).append(r)
-    lines = [MAP_HEADER]
+    lines = [header] if header else []
     for path in chosen_files(chosen):
         lines.append(FILE_LINE.format(path=path))
         for r in sorted(by_file[path], key=lambda r: (r.symbol.start, r.symbol.name)):
@@ -36,14 +36,17 @@ def render_text(chosen: Sequence[RankedSymbol]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def fit_map(ranked: Sequence[RankedSymbol], budget_tokens: int, counter: TokenCounter | None = None) -> RepoMap:
-    """The longest ranked prefix whose rendering fits `budget_tokens` (an empty map when nothing fits)."""
+def fit_map(
+    ranked: Sequence[RankedSymbol], budget_tokens: int, counter: TokenCounter | None = None, header: str = MAP_HEADER
+) -> RepoMap:
+    """The longest ranked prefix whose rendering fits `budget_tokens` (an empty map when nothing fits);
+    `header` opens it (empty when another part of the map already said what a map is)."""
     counter = counter or default_counter()
     # Each symbol costs at least a token, so more symbols than the budget can never fit: bound the search.
     high = min(len(ranked), max(0, budget_tokens))
-    count = largest_fitting(0, high, lambda n: counter.count(render_text(ranked[:n])) <= budget_tokens)
+    count = largest_fitting(0, high, lambda n: counter.count(render_text(ranked[:n], header)) <= budget_tokens)
     chosen = tuple(ranked[:count])
-    text = render_text(chosen) if chosen else ""
+    text = render_text(chosen, header) if chosen else ""
     return RepoMap(
         text=text, tokens=counter.count(text), budget=budget_tokens, files=tuple(chosen_files(chosen)), symbols=chosen
     )
