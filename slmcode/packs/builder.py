@@ -112,13 +112,16 @@ def build_pack(
     if index is not None and stable is not None:
         # The task's map takes what the map's budget has left once the pack's file bodies are counted.
         excerpts, _ = _code(sources, candidates, max(0, room), identifier_only, counter)
-        budget = task_map_budget(map_base, len({e.path for e in excerpts}), built["map"].tokens)
-        excerpts, _ = _code(sources, candidates, max(0, room - budget), identifier_only, counter)
-        heading = counter.count(prompts.HEADINGS["task_map"] + "\n")
-        maps.append(task_map(index, query=search_text, focus_files=focus, stable=stable,
-                             shown_files={e.path for e in excerpts}, budget_tokens=budget - heading, counter=counter))
-        built["task_map"] = section("task_map", maps[-1].text, budget, counter)
-        room -= built["task_map"].tokens
+        budget = task_map_budget(map_base, len({e.path for e in excerpts}), built["map"].tokens,
+                                 settings.repomap_tokens)
+        if budget > 0:
+            excerpts, _ = _code(sources, candidates, max(0, room - budget), identifier_only, counter)
+            heading = counter.count(prompts.HEADINGS["task_map"] + "\n")
+            maps.append(task_map(index, query=search_text, focus_files=focus, stable=stable,
+                                 shown_files={e.path for e in excerpts}, budget_tokens=budget - heading,
+                                 counter=counter))
+            built["task_map"] = section("task_map", maps[-1].text, budget, counter)
+            room -= built["task_map"].tokens
     map_entries = tuple(MapEntry(r.symbol.path, r.symbol.name, r.symbol.start) for m in maps for r in m.symbols)
     for _ in range(MAX_FIT_ROUNDS):
         excerpts, code = _code(sources, candidates, max(0, room), identifier_only, counter)

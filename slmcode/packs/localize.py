@@ -1,7 +1,7 @@
 """Localisation: which lines of which files a query is about, ranked, before any budget applies.
 
 Each file is cut into spans aligned to its definitions (packs/units); a span scores by BM25 over its own terms,
-plus priors a plain text search lacks: how well the whole file matches, whether the query names the file's path
+scaled up by priors a plain text search lacks: how well the whole file matches, whether the query names the file's path
 or folder, whether the span holds the definition of an identifier the query names, and whether the file is in
 the task's focus. A candidate is a whole span, plus a glimpse: the few lines around its densest query terms,
 which is what a file shows first when the pack goes for breadth.
@@ -28,6 +28,7 @@ FILE_WEIGHT = 0.5
 PATH_WEIGHT = 1.0
 DEFINES_WEIGHT = 0.5
 FOCUS_WEIGHT = 2.0
+CONTEXT_WEIGHT = 0.001  # a span with no query term: ranked by its file's priors, below any with one
 _IDENTIFIER_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
@@ -132,11 +133,14 @@ def rank_candidates(sources: Sequence[SourceFile], query: str, focus_files: Sequ
     candidates: list[Candidate] = []
     for (source, span), lexical in zip(units, unit_scores, strict=True):
         defines = any(s.name in names and span.start <= s.start <= span.end for s in source.symbols)
+        # The priors scale the span's own evidence rather than add to it: added, a file named by the query lifted
+        # every one of its spans, and spans without a single query term crowded out other files' hits. A trace of
+        # the file's priors still ranks such spans, after every span with evidence, so leftover budget shows more
+        # of a chosen file.
+        file_prior = FILE_WEIGHT * file_score[source.path] + PATH_WEIGHT * path_scores[source.path]
         score = (
-            lexical
-            + FILE_WEIGHT * file_score[source.path]
-            + PATH_WEIGHT * path_scores[source.path]
-            + DEFINES_WEIGHT * defines
+            lexical * (1 + file_prior + DEFINES_WEIGHT * defines)
+            + CONTEXT_WEIGHT * file_prior
             + FOCUS_WEIGHT * (source.path in focus)
         )
         if score > 0:

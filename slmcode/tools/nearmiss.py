@@ -5,8 +5,8 @@ from __future__ import annotations
 import difflib
 import re
 
-# What ws_read puts before each line; small models often copy it into old_str.
-LINE_NUMBER_PREFIX = re.compile(r"^\s*\d+\| ?")
+# What ws_read puts before each line (or the "N| " of earlier versions); small models often copy it into old_str.
+LINE_NUMBER_PREFIX = re.compile(r"^\s*\d+(\t|\| ?)")
 CANDIDATE_STARTS = 8
 
 
@@ -52,7 +52,7 @@ def nearest_lines(text: str, old: str, context: int = 1) -> str:
     best = max(scored, key=lambda i: (window_score(i), -i))
     begin = max(0, best - offset - context)
     end = min(len(lines), best - offset + len(wanted) + context)
-    return "\n".join(f"{n + 1}| {lines[n]}" for n in range(begin, end))
+    return "\n".join(f"{n + 1}\t{lines[n]}" for n in range(begin, end))
 
 
 def match_lines(text: str, old: str) -> list[int]:

@@ -81,7 +81,7 @@ def ws_read(ctx: ToolContext, path: str, offset: int = 1, limit: int = DEFAULT_R
     ctx.read_paths.add(target.rel)
     out, size, budget = [], 0, ctx.inline_bytes - READ_NOTE_BYTES
     for number, line in enumerate(lines, start=offset):
-        rendered = f"{number}| {_clip_line(line)}"
+        rendered = f"{number}\t{_clip_line(line)}"
         if out and size + len(rendered) > budget:
             out.append(prompts.READ_CUT.format(last=number - 1, next=number))
             break

@@ -52,7 +52,7 @@ def test_a_full_run_on_the_example_ends_honestly_and_every_request_fits(
 def test_a_transcript_that_would_overflow_is_compacted_before_it_is_sent(tmp_path: Path) -> None:
     settings = Settings(model="embedded")
     budget = compute_budget(settings, "worker", "embedded")
-    code = "\n".join(f"{i}| def function_{i}(value):  return value * {i}" for i in range(80))
+    code = "\n".join(f"{i}\tdef function_{i}(value):  return value * {i}" for i in range(80))
     messages = [SystemMessage("You are a careful programmer."), HumanMessage("Add divide to calc/ops.py.")]
     for i in range(12):
         call = {"name": "ws_read", "args": {"path": f"calc/mod{i}.py"}, "id": f"call_{i}", "type": "tool_call"}

@@ -45,8 +45,8 @@ def test_on_an_8k_model_big_results_are_cut_to_the_window_and_the_full_output_is
     results = tool_results(fake_llm)
     # An 8K window keeps five results whole with room to spare: one result gets ~1 KB, not the 6,000-byte default.
     read = results["ws_read"]
-    assert len(read.encode()) <= 2000 and read.startswith("1| RATE_0 = 0 * 0.0125")
-    last = int(read.splitlines()[-2].split("|")[0])
+    assert len(read.encode()) <= 2000 and read.startswith("1\tRATE_0 = 0 * 0.0125")
+    last = int(read.splitlines()[-2].split("\t")[0])
     assert read.splitlines()[-1] == f"[output cut at line {last}; continue with offset={last + 1}]"
     # The search found 111 lines; the context gets a preview and the path of the whole output.
     search = results["ws_search"]

@@ -15,7 +15,7 @@ LINES = tuple(f"line {n} filler text" for n in range(1, 201))
 
 def numbered(text: str) -> dict[int, str]:
     """The code lines of a rendered excerpt, by the line number printed in front of them."""
-    return {int(m.group(1)): m.group(2) for m in re.finditer(r"^(\d+)\| ?(.*)$", text, re.MULTILINE)}
+    return {int(m.group(1)): m.group(2) for m in re.finditer(r"^(\d+)\t(.*)$", text, re.MULTILINE)}
 
 
 def test_rendered_lines_carry_the_files_own_numbers() -> None:
@@ -28,20 +28,20 @@ def test_a_files_windows_share_one_header_with_a_gap_line_between_them() -> None
     text = render_file("a.py", LINES, [Window(90, 92), Window(10, 11)])
     assert text.splitlines() == [
         "### a.py (200 lines)",
-        "10| line 10 filler text",
-        "11| line 11 filler text",
+        "10\tline 10 filler text",
+        "11\tline 11 filler text",
         "...",
-        "90| line 90 filler text",
-        "91| line 91 filler text",
-        "92| line 92 filler text",
+        "90\tline 90 filler text",
+        "91\tline 91 filler text",
+        "92\tline 92 filler text",
     ]
 
 
 def test_a_blank_line_is_left_blank_and_the_lines_around_it_keep_their_numbers() -> None:
     lines = ("def a():", "    return 1", "", "", "def b():", "    return 2")
     text = render_file("a.py", lines, [Window(1, 6)])
-    assert text.splitlines()[1:] == ["1| def a():", "2|     return 1", "", "", "5| def b():", "6|     return 2"]
-    assert default_counter().count(text) < default_counter().count(text.replace("\n\n\n", "\n3|\n4|\n"))
+    assert text.splitlines()[1:] == ["1\tdef a():", "2\t    return 1", "", "", "5\tdef b():", "6\t    return 2"]
+    assert default_counter().count(text) < default_counter().count(text.replace("\n\n\n", "\n3\t\n4\t\n"))
 
 
 def test_windows_merge_where_they_overlap_or_touch() -> None:

@@ -67,17 +67,20 @@ def fixture_workspace(root: Path) -> Path:
     return root
 
 
-def pack_for(root: Path, query: str, **kwargs: object) -> TaskPack:
+def pack_for(root: Path, query: str, settings: Settings | None = None, **kwargs: object) -> TaskPack:
     kwargs.setdefault("budget_tokens", 1500)
-    return build_pack("worker", settings=Settings(), workspace=root, query=query, system_prompt=SYSTEM,
+    return build_pack("worker", settings=settings or Settings(), workspace=root, query=query, system_prompt=SYSTEM,
                       tool_contract=TOOLS, **kwargs)  # type: ignore[arg-type]
+
+
+SMALL_MAP = Settings(repomap_tokens=100)  # a map this small is at full size even in a small pack
 
 
 def test_the_pack_shows_the_code_the_query_names_with_real_line_numbers(tmp_path: Path) -> None:
     pack = pack_for(fixture_workspace(tmp_path), "apply_discount ignores a zero rate")
     cart = [e for e in pack.excerpts if e.path == "shop/cart.py"]
     assert cart and any(e.start <= 15 <= e.end for e in cart)
-    assert "15| def apply_discount(cart, rate):" in pack.render()
+    assert "15\tdef apply_discount(cart, rate):" in pack.render()
     assert pack.tokens == count_tokens(pack.render()) <= pack.budget
 
 
@@ -121,7 +124,7 @@ def test_identifier_only_roles_get_signatures_not_bodies(tmp_path: Path) -> None
                       system_prompt=SYSTEM, budget_tokens=1500)
     assert pack.excerpts == ()
     code = dict((name, text) for name, _, text in pack.sections)["excerpts"]
-    assert "15| def apply_discount(cart, rate):" in code
+    assert "15\tdef apply_discount(cart, rate):" in code
     assert "return cart.total() * (1 - rate)" not in code
 
 
@@ -175,7 +178,8 @@ def test_the_task_map_lists_only_files_whose_code_the_pack_does_not_show(tmp_pat
     root = fixture_workspace(tmp_path)
     for n in range(6):  # more files than the code can show, so the task's map has something to list
         (root / "shop" / f"tax_{n}.py").write_text(f"def tax_rate_{n}(region):\n    return {n} / 100\n")
-    pack = pack_for(root, "apply_discount ignores a zero rate; tax_rate_3 for the region", budget_tokens=900)
+    pack = pack_for(root, "apply_discount ignores a zero rate; tax_rate_3 for the region", SMALL_MAP,
+                    budget_tokens=900)
     sections = {name: text for name, _, text in pack.sections}
     shown = {e.path for e in pack.excerpts}
     listed = {line.rstrip(":") for line in sections["task_map"].splitlines() if line.endswith(".py:")}
@@ -183,15 +187,31 @@ def test_the_task_map_lists_only_files_whose_code_the_pack_does_not_show(tmp_pat
     assert sections["task_map"] not in pack.system_text()  # the task's part stays out of the stable prefix
 
 
-@pytest.mark.parametrize("budget", [900, 3000])
-def test_the_maps_header_is_said_once_by_whichever_part_comes_first(tmp_path: Path, budget: int) -> None:
+@pytest.mark.parametrize(("budget", "map_tokens"), [(900, 100), (3000, 400)])
+def test_the_maps_header_is_said_once_by_whichever_part_comes_first(tmp_path: Path, budget: int, map_tokens: int
+                                                                     ) -> None:
     root = fixture_workspace(tmp_path)
     for n in range(40):
         body = "".join(f"    rate_{k} = region.lookup('tax rate table entry {k} for this region') * {n}\n"
                        for k in range(30))
         (root / "shop" / f"tax_{n}.py").write_text(f"def tax_rate_{n}(region):\n{body}    return rate_0\n")
-    pack = pack_for(root, "tax_rate for the region", budget_tokens=budget)
+    # map sizes the pack's map share reaches, so there is a task map; at 3,000 its floor share holds symbols too
+    pack = pack_for(root, "tax_rate for the region", Settings(repomap_tokens=map_tokens), budget_tokens=budget)
     sections = {name: text for name, _, text in pack.sections}
     assert sections["task_map"], "the fixture must leave files for the task's map"
     assert (sections["map"] + sections["task_map"]).count(MAP_HEADER) == 1
     assert bool(sections["map"]) == (budget > 900)  # both cases: the stable part present and absent
+
+
+def test_a_small_pack_spends_its_map_share_on_code_not_on_a_task_map(tmp_path: Path) -> None:
+    root = fixture_workspace(tmp_path)
+    for n in range(12):  # more code than the pack can show
+        body = "".join(f"    rate_{k} = region.tax_rate_table[{k}] * {n}\n" for k in range(20))
+        (root / "shop" / f"tax_{n}.py").write_text(f"def tax_rate_{n}(region):\n{body}    return rate_0\n")
+    query = "apply_discount ignores a zero rate; tax_rate for the region"
+    small = pack_for(root, query, budget_tokens=900)  # its map share is far below repomap_tokens
+    with_map = pack_for(root, query, SMALL_MAP, budget_tokens=900)
+    sections = {name: tokens for name, tokens, _ in small.sections}
+    assert sections["task_map"] == 0
+    code = {name: tokens for name, tokens, _ in with_map.sections}["excerpts"]
+    assert sections["excerpts"] > code  # the task map's tokens went to code

@@ -46,7 +46,7 @@ def test_dry_run_writes_nothing_and_says_so(make_ctx, workspace: Path) -> None: 
     )
     assert results[2].startswith("dry-run: not written. created src/fresh.py recorded as patch 0002")
     assert results[3].startswith("[src/calc.py: dry-run patch 0001 is shown here; it is not on disk")
-    assert "2|     return b + a" in results[3] and "6|     return -b + a" in results[3]
+    assert "2\t    return b + a" in results[3] and "6\t    return -b + a" in results[3]
     assert ctx.files_changed == [] and ctx.staged_patches == ["0001", "0002"]
     assert list_pending(workspace) == [], "dry-run patches are never offered for apply"
 

@@ -125,7 +125,7 @@ def test_answered_with_an_actionable_error(label: str, message: AIMessage, expec
 
 def test_repaired_calls_run(tools: list[Any]) -> None:
     fixed = repair_tool_calls(native("read_file", {"file_path": "src/calc.py", "limit": "1"}), tools)
-    assert run_tool_call(tools, fixed.tool_calls[0]).content.startswith("1| def add(a, b):")
+    assert run_tool_call(tools, fixed.tool_calls[0]).content.startswith("1\tdef add(a, b):")
 
 
 def test_plain_text_and_ordinary_code_are_not_calls() -> None:

@@ -157,7 +157,7 @@ def test_oversized_files_are_previewed_in_slices(make_ctx, workspace: Path) -> N
     ctx = make_ctx(max_read_bytes=10_000)
     tools = make_tools(ctx)
     read = run_tool_call(tools, {"name": "ws_read", "args": {"path": "big.log", "offset": 1000, "limit": 3}, "id": "1"})
-    assert read.content.startswith("1000| line 999\n1001| line 1000\n1002| line 1001")
+    assert read.content.startswith("1000\tline 999\n1001\tline 1000\n1002\tline 1001")
     edit = run_tool_call(tools, {"name": "ws_edit", "args": {"path": "big.log", "old_str": "line 5\n", "new_str": "x"},
                                  "id": "2"})
     assert "over the 10000-byte limit" in edit.content

@@ -12,7 +12,7 @@ CALC = "src/calc.py"
 
 def test_read_numbers_lines_by_their_real_position(call: CallTool) -> None:
     result = call("ws_read", path=CALC, offset=5, limit=1)
-    assert result.content == "5| def sub(a, b):\n[1 of 6 lines shown; continue with offset=6]"
+    assert result.content == "5\tdef sub(a, b):\n[1 of 6 lines shown; continue with offset=6]"
 
 
 def test_read_past_the_end_says_how_long_the_file_is(call: CallTool) -> None:
@@ -26,9 +26,9 @@ def test_read_is_cut_at_the_output_budget_with_a_continuation(make_ctx, workspac
     ctx = make_ctx(tool_output_inline_bytes=200)
     out = ws_read(ctx, "long.py")
     *shown, note = out.splitlines()
-    last = int(shown[-1].split("|")[0])
+    last = int(shown[-1].split("\t")[0])
     # The note fits inside the limit too, so the worker never offloads a read.
-    assert len(out.encode()) <= 200 and shown[0] == "1| x_0 = 0"
+    assert len(out.encode()) <= 200 and shown[0] == "1\tx_0 = 0"
     assert note == f"[output cut at line {last}; continue with offset={last + 1}]"
 
 
@@ -89,14 +89,14 @@ def test_edit_near_miss_shows_the_nearest_lines(call: CallTool, workspace: Path)
     call("ws_read", path=CALC)
     result = call("ws_edit", path=CALC, old_str="def sub(a, b):\n  return a-b", new_str="x")
     assert result.content.startswith("Error: old_str was not found in src/calc.py. The closest lines are:\n")
-    assert "5| def sub(a, b):\n6|     return a - b" in result.content
-    assert "1| def add" not in result.content
+    assert "5\tdef sub(a, b):\n6\t    return a - b" in result.content
+    assert "1\tdef add" not in result.content
     assert "return a - b" in (workspace / CALC).read_text()
 
 
 def test_edit_accepts_old_str_copied_with_line_numbers(call: CallTool, workspace: Path) -> None:
     call("ws_read", path=CALC)
-    result = call("ws_edit", path=CALC, old_str="2|     return a + b", new_str="2|     return a + b + 0")
+    result = call("ws_edit", path=CALC, old_str="2\t    return a + b", new_str="2\t    return a + b + 0")
     assert result.status == "success"
     assert "    return a + b + 0\n" in (workspace / CALC).read_text()
 
