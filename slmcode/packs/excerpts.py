@@ -60,8 +60,8 @@ def covered(windows: Sequence[Window], window: Window) -> int:
 
 
 def render_line(number: int, text: str) -> str:
-    """One line as ws_read prints it, but a blank line stays blank: its number costs two tokens (a fifth of the
-    numbering's cost) and points at nothing a model would read or edit; the next line's number says where it is."""
+    """One line as ws_read prints it, but a blank line stays blank: its number would cost tokens and point at
+    nothing a model would read or edit; the next line's number says where it is."""
     return prompts.CODE_LINE.format(line=number, text=text).rstrip() if text.strip() else ""
 
 
