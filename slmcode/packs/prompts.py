@@ -1,5 +1,6 @@
 """The fixed text of a TaskPack: section headings, cut markers and labels. Change here, nowhere else;
-tests/packs/snapshots holds a rendered pack so a change is never accidental."""
+tests/packs/snapshots holds a rendered system message and tests/packs/test_excerpts.py the code lines, so a change
+is never accidental."""
 
 from __future__ import annotations
 
