@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from langchain_core.tools import BaseTool
 from langchain_core.utils.function_calling import convert_to_openai_tool
 
+from slmcode.compact.hook import limits_for
 from slmcode.config import Settings
 from slmcode.packs.budget import Budget
 from slmcode.packs.tokens import count_tokens
@@ -49,7 +50,6 @@ def worker_room(settings: Settings, budget: Budget, tools_tokens: int, keep: int
     room = max(1, budget.prompt_limit - tools_tokens)
     floor = min(settings.context_min_pack_tokens, int(room * SMALL_WINDOW_PACK_SHARE))
     pack = min(budget.available, max(int(room * PACK_SHARE), floor))
-    trigger = int(room * settings.react_compact_at_percent / 100)
-    keep = keep or settings.react_keep_tool_results
-    share = max(0, trigger - pack) // (keep + BATCH_ROUNDS) * BYTES_PER_TOKEN
+    limits = limits_for(settings, keep=keep, room=room)
+    share = max(0, limits.trigger - pack) // (limits.keep + BATCH_ROUNDS) * BYTES_PER_TOKEN
     return WorkerRoom(room, pack, min(settings.tool_output_inline_bytes, max(MIN_RESULT_BYTES, share)))

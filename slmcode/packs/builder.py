@@ -17,7 +17,7 @@ from slmcode.packs.budget import compute_budget
 from slmcode.packs.excerpts import Excerpt
 from slmcode.packs.instructions import load_instructions
 from slmcode.packs.localize import Candidate, SourceFile, rank_candidates, read_sources
-from slmcode.packs.map_parts import stable_map, task_map, task_map_budget
+from slmcode.packs.map_parts import has_task_map, stable_map, task_map, task_map_budget
 from slmcode.packs.repomap.build import load_index
 from slmcode.packs.repomap.model import RepoMap, SymbolIndex
 from slmcode.packs.retrieval import retrieve
@@ -109,19 +109,16 @@ def build_pack(
     fixed = counter.count(join_sections([built[name] for name in SECTION_ORDER if name in built]))
     room = available - fixed - separator_tokens(3, counter)
     maps: list[RepoMap] = [stable] if stable else []
-    if index is not None and stable is not None:
+    if index is not None and stable is not None and has_task_map(map_base, settings.repomap_tokens):
         # The task's map takes what the map's budget has left once the pack's file bodies are counted.
         excerpts, _ = _code(sources, candidates, max(0, room), identifier_only, counter)
-        budget = task_map_budget(map_base, len({e.path for e in excerpts}), built["map"].tokens,
-                                 settings.repomap_tokens)
-        if budget > 0:
-            excerpts, _ = _code(sources, candidates, max(0, room - budget), identifier_only, counter)
-            heading = counter.count(prompts.HEADINGS["task_map"] + "\n")
-            maps.append(task_map(index, query=search_text, focus_files=focus, stable=stable,
-                                 shown_files={e.path for e in excerpts}, budget_tokens=budget - heading,
-                                 counter=counter))
-            built["task_map"] = section("task_map", maps[-1].text, budget, counter)
-            room -= built["task_map"].tokens
+        budget = task_map_budget(map_base, len({e.path for e in excerpts}), built["map"].tokens)
+        excerpts, _ = _code(sources, candidates, max(0, room - budget), identifier_only, counter)
+        heading = counter.count(prompts.HEADINGS["task_map"] + "\n")
+        maps.append(task_map(index, query=search_text, focus_files=focus, stable=stable,
+                             shown_files={e.path for e in excerpts}, budget_tokens=budget - heading, counter=counter))
+        built["task_map"] = section("task_map", maps[-1].text, budget, counter)
+        room -= built["task_map"].tokens
     map_entries = tuple(MapEntry(r.symbol.path, r.symbol.name, r.symbol.start) for m in maps for r in m.symbols)
     for _ in range(MAX_FIT_ROUNDS):
         excerpts, code = _code(sources, candidates, max(0, room), identifier_only, counter)

@@ -26,14 +26,17 @@ def stable_map(index: SymbolIndex, base_tokens: int, counter: TokenCounter) -> R
     return render_map(index, budget_tokens=max(0, round(base_tokens * MAP_FLOOR)), counter=counter)
 
 
-def task_map_budget(base_tokens: int, files_in_pack: int, stable_tokens: int, full_tokens: int) -> int:
-    """What the task's part may take once `files_in_pack` file bodies are in the pack. A map squeezed below its
-    configured size (`full_tokens`: a small pack) has no task part: its tokens show code instead, which holds the
-    lines a change touches more often than a list of names does (bench/localization.py: +0.02 hunk recall at
-    2,000 and 4,000 tokens), and the stable part still orients."""
-    if base_tokens <= 0 or base_tokens < full_tokens:
-        return 0
-    return max(0, map_budget(base_tokens, files_in_pack) - stable_tokens)
+def has_task_map(base_tokens: int, full_tokens: int) -> bool:
+    """Whether a pack whose map may take `base_tokens` gets a task part. A map squeezed below its configured size
+    (`full_tokens`: a small pack) does not: its tokens show code instead, which holds the lines a change touches
+    more often than a list of names does (bench/localization.py: +0.02 hunk recall at 2,000 and 4,000 tokens),
+    and the stable part still orients."""
+    return base_tokens > 0 and base_tokens >= full_tokens
+
+
+def task_map_budget(base_tokens: int, files_in_pack: int, stable_tokens: int) -> int:
+    """What the task's part may take once `files_in_pack` file bodies are in the pack."""
+    return max(0, map_budget(base_tokens, files_in_pack) - stable_tokens) if base_tokens > 0 else 0
 
 
 def task_map(
