@@ -109,6 +109,11 @@ class Settings(BaseModel):
     shell_timeout_seconds: float = Field(default=120.0, gt=0)
     shell_extra_commands: list[str] = Field(default_factory=list)
     max_read_bytes: int = Field(default=1_000_000, gt=0)
+    # The OS sandbox every command runs in (tools/ossandbox.py): network off unless allowed; extra folders a
+    # toolchain must read; extra variable names passed through (never one that looks like a credential).
+    sandbox_network: bool = False
+    sandbox_read_paths: list[str] = Field(default_factory=list)
+    sandbox_env: list[str] = Field(default_factory=list)
 
     # Context packs.
     include_readme: bool = False

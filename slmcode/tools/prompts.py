@@ -74,6 +74,10 @@ SHELL_NO_APPROVER = "Error: running {command} needs approval and no one can give
 SHELL_REFUSED = "Error: command refused: {reason}. Allowed commands: {allowed}."
 SHELL_EMPTY = "Error: empty command."
 SHELL_NOT_FOUND = "Error: {program} is not installed here."
+SHELL_NO_SANDBOX = (
+    "Error: command refused: {reason}. No OS sandbox can run here ({why}), so only read-only commands run: {allowed}."
+)
+SHELL_UNDID_PROTECTED = "[removed {paths}: commands may not create .git or .slmcode folders]"
 
 # Results of writes, by permission mode.
 WROTE = "{action} {path} ({lines} lines)."

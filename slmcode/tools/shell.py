@@ -1,8 +1,12 @@
-"""Running a whitelisted command line: no shell, a scrubbed environment, a deadline, bounded output.
+"""Running a whitelisted command line: no shell, an OS sandbox, an allowlisted environment, a deadline,
+bounded output.
 
-Each pipeline's programs are started directly (never through /bin/sh), in their own process group so a
-timeout kills the whole group. stdout and stderr of every step share one capture that keeps the head and the
-tail and counts what it cut, so a command printing gigabytes costs a fixed amount of memory.
+Each pipeline's programs are started directly (never through /bin/sh), each inside the kernel sandbox of
+tools/ossandbox.py and in its own process group, so a timeout kills the whole group. The whitelist in front is
+the friendly first layer (a model learns what it may run); the sandbox is the wall. Where no sandbox can run,
+only a short list of read-only programs runs, and a refusal says why.
+stdout and stderr of every step share one capture that keeps the head and the tail and counts what it cut, so
+a command printing gigabytes costs a fixed amount of memory.
 """
 
 from __future__ import annotations
@@ -13,33 +17,33 @@ import re
 import subprocess
 import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
 from slmcode.config import Settings
-from slmcode.tools import prompts
+from slmcode.tools import ossandbox, prompts
 from slmcode.tools.sandbox import Refusal, resolve_path, workspace_root
 from slmcode.tools.whitelist import PlannedStep, Redirect, Whitelist, build_whitelist, plan
 
-# Credentials by name, plus GIT_* (GIT_DIR and friends would point git outside the workspace).
-SECRET_NAME = re.compile(r"KEY|TOKEN|SECRET|PASSW|CREDENTIAL|AUTH|COOKIE|SESSION|PRIVATE|_PAT$|^AWS_|^SLMCODE_|^GIT_")
+# Credentials by name or by value (a URL with a password in it).
+SECRET_NAME = re.compile(
+    r"KEY|TOKEN|SECRET|PASSW|PWD$|CREDENTIAL|AUTH|COOKIE|SESSION|PRIVATE|_PAT$|JWT|DSN|WEBHOOK|DATABASE_URL|^AWS_"
+    r"|^SLMCODE_|^GIT_"
+)
 URL_WITH_PASSWORD = re.compile(r"://[^/\s:@]+:[^/\s@]+@")
-QUIET_ENV = {"GIT_PAGER": "cat", "PAGER": "cat", "GIT_TERMINAL_PROMPT": "0", "NO_COLOR": "1", "TERM": "dumb"}
 EXIT_NOT_FOUND = 127
 EXIT_TIMEOUT = 124
 READ_CHUNK = 65536
+# What runs where no kernel sandbox can: programs that only read, and read only what they are named.
+UNSANDBOXED_READ_ONLY = ("ls", "cat", "head", "tail", "wc", "grep", "pwd", "echo", "true", "false", "stat",
+                         "basename", "dirname", "cut", "tr")
 
 
-def scrub_env(environ: Mapping[str, str]) -> dict[str, str]:
-    """The environment without anything that looks like a credential, plus settings that keep tools quiet."""
-    kept = {
-        name: value
-        for name, value in environ.items()
-        if not SECRET_NAME.search(name.upper()) and not URL_WITH_PASSWORD.search(value)
-    }
-    return {**kept, **QUIET_ENV}
+def looks_secret(name: str, value: str) -> bool:
+    """A variable that holds a credential, by its name or its value."""
+    return bool(SECRET_NAME.search(name.upper()) or URL_WITH_PASSWORD.search(value))
 
 
 class CappedOutput:
@@ -89,7 +93,7 @@ def _stream(workspace: Path, redirect: Redirect) -> IO[bytes] | int | None:
 
 
 def _start_pipeline(
-    workspace: Path, step: PlannedStep, sink: int, env: dict[str, str]
+    workspace: Path, step: PlannedStep, sink: int, jail: ossandbox.Jail
 ) -> tuple[list[subprocess.Popen[bytes]], str | None]:
     procs: list[subprocess.Popen[bytes]] = []
     previous: IO[bytes] | None = None
@@ -107,8 +111,11 @@ def _start_pipeline(
             if redirect.fd in {2, -1} and stream is not None:
                 stderr = stream
         try:
+            if jail.program(argv[0]) is None:
+                return procs, argv[0]
             proc = subprocess.Popen(
-                argv, cwd=workspace, env=env, stdin=stdin, stdout=stdout, stderr=stderr, start_new_session=True
+                jail.argv(argv), cwd=workspace, env=jail.env, stdin=stdin, stdout=stdout, stderr=stderr,
+                start_new_session=True,
             )
         except FileNotFoundError:
             return procs, argv[0]
@@ -130,9 +137,10 @@ def _kill(procs: Sequence[subprocess.Popen[bytes]]) -> None:
 
 
 def execute(workspace: Path, command: str, steps: Sequence[PlannedStep], timeout: float, cap: int,
-            on_start: Callable[[int], None] | None = None) -> ShellResult:
-    """Run checked steps, honouring ; && || and the deadline; output is merged and capped. `on_start` hears
-    each process group as it starts, so a run killed meanwhile can end the group when it resumes."""
+            jail: ossandbox.Jail, on_start: Callable[[int], None] | None = None) -> ShellResult:
+    """Run checked steps inside `jail`, honouring ; && || and the deadline; output is merged and capped.
+    `on_start` hears each process group as it starts, so a run killed meanwhile can end the group when it
+    resumes."""
     read_fd, write_fd = os.pipe()
     captured = CappedOutput(cap)
 
@@ -144,14 +152,12 @@ def execute(workspace: Path, command: str, steps: Sequence[PlannedStep], timeout
     reader = threading.Thread(target=drain, daemon=True)
     reader.start()
     deadline = time.monotonic() + timeout
-    # Without a ceiling, git in a workspace that is not a repository finds the repository of a parent folder.
-    env = {**scrub_env(os.environ), "GIT_CEILING_DIRECTORIES": str(workspace.parent)}
     exit_code, timed_out, missing = 0, False, None
     try:
         for step in steps:
             if (step.joiner == "&&" and exit_code != 0) or (step.joiner == "||" and exit_code == 0):
                 continue
-            procs, missing = _start_pipeline(workspace, step, write_fd, env)
+            procs, missing = _start_pipeline(workspace, step, write_fd, jail)
             for proc in procs if on_start else ():
                 on_start(proc.pid)  # each process leads its own group (start_new_session)
             try:
@@ -171,7 +177,11 @@ def execute(workspace: Path, command: str, steps: Sequence[PlannedStep], timeout
     finally:
         os.close(write_fd)
         reader.join(timeout=5)
-    return ShellResult(command, exit_code, captured.text(), timed_out=timed_out, not_found=missing)
+        removed = jail.undo_new_protected()
+    output = captured.text()
+    if removed:
+        output += "\n" + prompts.SHELL_UNDID_PROTECTED.format(paths=", ".join(removed))
+    return ShellResult(command, exit_code, output, timed_out=timed_out, not_found=missing)
 
 
 def run_command(
@@ -188,16 +198,27 @@ def run_command(
         return prompts.SHELL_EMPTY
     if settings.shell_permission == "deny":
         return prompts.SHELL_DENIED
-    whitelist: Whitelist = build_whitelist(allowed_commands, settings.shell_extra_commands)
     root = workspace_root(workspace)
+    try:
+        jail = ossandbox.prepare(root, writable=settings.permission == "auto", network=settings.sandbox_network,
+                                 extra_read=settings.sandbox_read_paths, extra_env=settings.sandbox_env)
+        whitelist: Whitelist = build_whitelist(allowed_commands, settings.shell_extra_commands)
+    except ossandbox.SandboxUnavailable as exc:
+        jail, whitelist = ossandbox.unsandboxed(root), Whitelist(tuple((n,) for n in UNSANDBOXED_READ_ONLY))
+        unavailable = str(exc)
+    else:
+        unavailable = ""
     try:
         steps = plan(root, command, whitelist)
     except Refusal as exc:
         reason = str(exc).removeprefix("Error: ").rstrip(".")
+        if unavailable:
+            return prompts.SHELL_NO_SANDBOX.format(reason=reason, why=unavailable, allowed=whitelist.names())
         return prompts.SHELL_REFUSED.format(reason=reason, allowed=whitelist.names())
     if settings.shell_permission == "ask":
         if confirm is None:
             return prompts.SHELL_NO_APPROVER.format(command=command)
         if not confirm(command):
             return prompts.SHELL_DECLINED.format(command=command)
-    return execute(root, command, steps, settings.shell_timeout_seconds, settings.tool_output_capture_bytes, on_start)
+    return execute(root, command, steps, settings.shell_timeout_seconds, settings.tool_output_capture_bytes, jail,
+                   on_start)

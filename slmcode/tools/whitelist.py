@@ -1,9 +1,11 @@
 """The shell whitelist: which programs may run, with which arguments, reading and writing where.
 
-A command line is allowed only when every part of it is: each command in each pipeline starts with a
-whitelisted prefix (the language pack's commands, read-only git, a few safe utilities), names no path outside
-the workspace, and redirects only to /dev/null, between its own streams, or from a file inside the workspace.
-Files are written by ws_write and ws_edit, never by the shell, so every write meets the permission layer.
+This is the friendly first layer, not the wall (the OS sandbox in ossandbox.py is): it tells a model in one
+line what it may run, before anything starts. A command line is allowed only when every part of it is: each
+command in each pipeline starts with a whitelisted prefix (the language pack's programs, read-only git, a few
+safe utilities), names no path outside the workspace, uses none of the flags that make a listed program write
+files, read a list of other files or run programs, and redirects only to /dev/null, between its own streams, or
+from a file inside the workspace. Files are written by ws_write and ws_edit, so edits meet the permission layer.
 """
 
 from __future__ import annotations
@@ -26,13 +28,24 @@ GIT_READ_ONLY = ("status", "diff", "log", "show", "blame", "ls-files", "grep", "
 # Arguments that make a listed program write files or run other programs: (long prefixes, short letters).
 # Following symlinks while recursing would read outside the workspace, so those flags are refused too.
 FORBIDDEN_ARGS: dict[str, tuple[tuple[str, ...], str]] = {
-    "find": (("-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fls", "-L", "-H", "-follow"), ""),
-    "rg": (("--pre", "--follow", "-L"), ""),
-    "grep": (("--dereference-recursive",), "R"),
-    "sort": (("--output", "--compress-program"), "o"),
-    "tree": (("-o", "-l"), ""),
-    "git": (("--output", "--open-files-in-pager", "--ext-diff", "-O"), ""),
+    "find": (("-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fprint0", "-fprintf", "-fls", "-L", "-H",
+              "-follow", "-files0-from"), ""),
+    "rg": (("--pre", "--follow", "-L", "--files-from"), ""),
+    "grep": (("--dereference-recursive", "--file"), "Rf"),
+    "sort": (("--output", "--compress-program", "--files0-from", "--temporary-directory"), "oT"),
+    "wc": (("--files0-from",), ""),
+    "tree": (("-o", "-l", "--fromfile"), ""),
+    "diff": (("--from-file", "--to-file", "--dereference"), ""),
+    "git": (("--output", "--open-files-in-pager", "--ext-diff", "-O", "--textconv", "--exec", "--upload-pack"), ""),
+    "pytest": (("--basetemp", "--junitxml", "--junit-xml", "--report-log", "--resultlog", "--rootdir", "--confcutdir",
+                "--override-ini", "-p", "--pyargs", "--debug"), "o"),
 }
+# Programs whose second positional argument is a file they write (`uniq IN OUT`).
+WRITES_SECOND_OPERAND = ("uniq",)
+# Runners whose subcommand is part of what is allowed (`cargo test`, not `cargo install`).
+SUBCOMMAND_PROGRAMS = ("go", "cargo", "npm", "npx", "pnpm", "yarn", "dotnet", "mvn", "gradle", "pip", "bundle",
+                       "swift", "composer", "ruff", "mix", "gradlew", "./gradlew", "./mvnw")
+PYTHONS = ("python", "python3")
 NULL_DEVICE = "/dev/null"
 
 
@@ -47,11 +60,24 @@ class Whitelist:
         return ", ".join(others + ([f"git {'|'.join(git)}"] if git else []))
 
 
+def command_prefix(entry: str) -> tuple[str, ...]:
+    """The part of a quality command that names what runs: `pytest -q` allows pytest with any arguments,
+    `python -m compileall -q .` allows `python -m compileall`, `cargo test` allows cargo's test subcommand."""
+    tokens = tuple(shlex.split(entry))
+    if len(tokens) >= 3 and tokens[0] in PYTHONS and tokens[1] == "-m":
+        return tokens[:3]
+    if len(tokens) >= 2 and tokens[0] in SUBCOMMAND_PROGRAMS and not tokens[1].startswith("-"):
+        return tokens[:2]
+    return tokens[:1]
+
+
 def build_whitelist(allowed_commands: Sequence[str] = (), extra_commands: Sequence[str] = ()) -> Whitelist:
-    """Safe utilities, read-only git, then the language pack's and the user's commands (deduplicated)."""
+    """Safe utilities, read-only git, then the language pack's programs and the user's commands (deduplicated);
+    a pack that runs pytest also allows `python -m pytest`, the spelling models reach for."""
     prefixes = [(name,) for name in SAFE_UTILITIES] + [("git", sub) for sub in GIT_READ_ONLY]
-    for entry in [*allowed_commands, *extra_commands]:
-        tokens = tuple(shlex.split(entry))
+    pack = [command_prefix(entry) for entry in allowed_commands]
+    pack += [(python, "-m", "pytest") for python in PYTHONS if ("pytest",) in pack]
+    for tokens in [*pack, *(tuple(shlex.split(entry)) for entry in extra_commands)]:
         if tokens and tokens not in prefixes:
             prefixes.append(tokens)
     return Whitelist(tuple(prefixes))
@@ -103,10 +129,15 @@ def check_command(workspace: Path, argv: list[str], whitelist: Whitelist) -> Non
         shown = " ".join(argv[:2]) if argv[:1] == ["git"] else argv[0]
         raise Refusal(f"{shown} is not on the whitelist")
     program = os.path.basename(argv[0])
+    if argv[:3] in ([p, "-m", "pytest"] for p in PYTHONS):
+        program = "pytest"
     for arg in argv[1:]:
         if _forbidden(program, arg):
-            raise Refusal(f"{program} {arg} is not allowed (it writes files or runs programs)")
+            raise Refusal(f"{program} {arg} is not allowed (it writes files, reads a list of files or runs programs)")
         _check_path_arg(workspace, arg.split("=", 1)[1] if arg.startswith("-") and "=" in arg else arg)
+    operands = [arg for arg in argv[1:] if not arg.startswith("-")]
+    if program in WRITES_SECOND_OPERAND and len(operands) > 1:
+        raise Refusal(f"{program} with an output file is not allowed; files are written with ws_write or ws_edit")
 
 
 @dataclass
