@@ -1,0 +1,132 @@
+"""The bundled suite: one folder per task under eval/suite/<id>/.
+
+    meta.yaml   language, kind (bug | feature | multi-file | map), title
+    task.md     what the agent is asked, in a user's words
+    repo/       the tiny repository the agent works on (copied fresh for every attempt)
+    hidden/     tests the agent never sees, copied over the finished work only to grade it
+    solution/   reference files that make the hidden tests pass (checked by the suite's own test)
+
+A language whose toolchain is not installed is skipped with the reason, never counted as a failure.
+"""
+
+from __future__ import annotations
+
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+
+from slmcode.errors import SlmcodeError
+
+SUITE_DIR = Path(__file__).resolve().parent / "suite"
+# The command that runs a language's tests; the same one grades, inside the sandbox.
+TEST_COMMANDS = {
+    "python": "python -m pytest -q",
+    "javascript": "node --test",
+    "rust": "cargo test --offline -q",
+    "go": "go test ./...",
+}
+TOOLCHAINS = {"python": "python", "javascript": "node", "rust": "cargo", "go": "go"}
+KINDS = ("bug", "feature", "multi-file", "map")
+# What a run leaves in the workspace that is not part of the work: not a change, not copied back.
+RUN_LITTER = frozenset({".slmcode", ".git", "__pycache__", ".pytest_cache", "target", "node_modules", "Cargo.lock"})
+
+
+@dataclass(frozen=True)
+class EvalTask:
+    id: str
+    language: str
+    kind: str
+    title: str
+    prompt: str
+    folder: Path
+
+    @property
+    def repo(self) -> Path:
+        return self.folder / "repo"
+
+    @property
+    def hidden(self) -> Path:
+        return self.folder / "hidden"
+
+    @property
+    def solution(self) -> Path:
+        return self.folder / "solution"
+
+    @property
+    def test_command(self) -> str:
+        return TEST_COMMANDS[self.language]
+
+
+def load_task(folder: Path) -> EvalTask:
+    meta = yaml.safe_load((folder / "meta.yaml").read_text())
+    language, kind = meta["language"], meta["kind"]
+    if language not in TEST_COMMANDS or kind not in KINDS:
+        raise SlmcodeError(f"eval task {folder.name}: unknown language '{language}' or kind '{kind}'")
+    return EvalTask(folder.name, language, kind, meta["title"], (folder / "task.md").read_text().strip(), folder)
+
+
+def load_suite(root: Path = SUITE_DIR) -> list[EvalTask]:
+    """Every task of the suite, in id order."""
+    return [load_task(f) for f in sorted(root.iterdir()) if (f / "meta.yaml").is_file()]
+
+
+def select(tasks: list[EvalTask], *, task_id: str | None = None, count: int | None = None) -> list[EvalTask]:
+    """One task by id, or the first `count` spread over the languages (a round-robin, so a small subset is
+    not all Python)."""
+    if task_id is not None:
+        chosen = [t for t in tasks if t.id == task_id]
+        if not chosen:
+            raise SlmcodeError(f"no eval task '{task_id}' (`slmcode eval --list` lists them)")
+        return chosen
+    if count is None:
+        return tasks
+    by_language: dict[str, list[EvalTask]] = {}
+    for task in tasks:
+        by_language.setdefault(task.language, []).append(task)
+    spread: list[EvalTask] = []
+    while len(spread) < min(count, len(tasks)):
+        for queue in by_language.values():
+            if queue and len(spread) < count:
+                spread.append(queue.pop(0))
+    return spread
+
+
+def missing_toolchain(language: str) -> str | None:
+    """Why `language`'s tasks cannot run here, or None when its toolchain is on PATH."""
+    program = TOOLCHAINS[language]
+    return None if shutil.which(program) else f"{program} is not installed (needed for {language} tasks)"
+
+
+def _litter(_folder: str, names: list[str]) -> set[str]:
+    return {n for n in names if n in RUN_LITTER}
+
+
+def copy_repo(task: EvalTask, dest: Path) -> Path:
+    """A fresh copy of the task's repository at `dest`."""
+    shutil.copytree(task.repo, dest, ignore=_litter)
+    return dest
+
+
+def overlay(source: Path, workspace: Path) -> None:
+    """Copy every file of `source` over `workspace` (hidden tests for grading, or a reference solution)."""
+    for path in sorted(source.rglob("*")):
+        if path.is_file():
+            target = workspace / path.relative_to(source)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(path, target)
+
+
+def changed_files(task: EvalTask, workspace: Path) -> list[str]:
+    """Files the agent added, changed or deleted, compared with the task's original repository."""
+    def files(root: Path) -> dict[str, bytes]:
+        found = {}
+        for path in root.rglob("*"):
+            rel = path.relative_to(root)
+            if path.is_file() and not RUN_LITTER.intersection(rel.parts):
+                found[rel.as_posix()] = path.read_bytes()
+        return found
+
+    before, after = files(task.repo), files(workspace)
+    return sorted(p for p in before.keys() | after.keys() if before.get(p) != after.get(p))

@@ -1,0 +1,6 @@
+package greet
+
+// Config holds the greeter's settings.
+type Config struct {
+	Name string
+}

@@ -1,0 +1,3 @@
+module example.com/maxer
+
+go 1.21

@@ -1,0 +1,11 @@
+function sumRange(a, b) {
+  let total = 0;
+  for (let i = a; i <= b; i++) total += i;
+  return total;
+}
+
+function square(x) {
+  return x * x;
+}
+
+module.exports = { sumRange, square };

@@ -1,0 +1,5 @@
+function summary(store) {
+  return `${store.count()} todos`;
+}
+
+module.exports = { summary };

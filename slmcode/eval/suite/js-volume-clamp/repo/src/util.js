@@ -1,0 +1,5 @@
+function clamp(value, min, max) {
+  return Math.max(max, Math.min(min, value));
+}
+
+module.exports = { clamp };

@@ -1,0 +1,5 @@
+function clamp(value, min, max) {
+  return Math.min(max, Math.max(min, value));
+}
+
+module.exports = { clamp };

@@ -1,0 +1,2 @@
+class InsufficientFunds(Exception):
+    """A withdrawal larger than the balance."""

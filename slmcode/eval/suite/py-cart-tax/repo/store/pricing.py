@@ -1,0 +1,2 @@
+def subtotal(prices: list[float]) -> float:
+    return round(sum(prices), 2)

@@ -1,0 +1,6 @@
+def dedupe(items: list) -> list:
+    return list(dict.fromkeys(items))
+
+
+def flatten(nested: list[list]) -> list:
+    return [x for inner in nested for x in inner]

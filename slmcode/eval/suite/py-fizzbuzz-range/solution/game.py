@@ -1,0 +1,12 @@
+def line(i: int) -> str:
+    if i % 15 == 0:
+        return "FizzBuzz"
+    if i % 3 == 0:
+        return "Fizz"
+    if i % 5 == 0:
+        return "Buzz"
+    return str(i)
+
+
+def fizzbuzz(n: int) -> list[str]:
+    return [line(i) for i in range(1, n + 1)]

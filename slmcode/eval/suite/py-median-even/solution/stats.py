@@ -1,0 +1,13 @@
+"""Small descriptive statistics."""
+
+
+def mean(values: list[float]) -> float:
+    return sum(values) / len(values)
+
+
+def median(values: list[float]) -> float:
+    ordered = sorted(values)
+    middle = len(ordered) // 2
+    if len(ordered) % 2 == 0:
+        return (ordered[middle - 1] + ordered[middle]) / 2
+    return ordered[middle]

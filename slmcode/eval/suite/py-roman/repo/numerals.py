@@ -1,0 +1,5 @@
+"""Number formatting."""
+
+
+def to_roman(n: int) -> str:
+    raise NotImplementedError

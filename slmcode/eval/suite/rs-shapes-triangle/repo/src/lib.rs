@@ -1,0 +1,13 @@
+mod square;
+
+pub use square::Square;
+
+/// Anything with an area.
+pub trait Shape {
+    fn area(&self) -> f64;
+}
+
+/// The sum of the areas.
+pub fn total_area(shapes: &[Box<dyn Shape>]) -> f64 {
+    shapes.iter().map(|s| s.area()).sum()
+}
