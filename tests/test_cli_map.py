@@ -43,3 +43,55 @@ def test_map_of_a_missing_folder_is_one_line_exit_2(tmp_path: Path) -> None:
     )
     assert done.returncode == 2
     assert done.stderr.count("\n") == 1 and "not a folder" in done.stderr
+
+
+def slmcode(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-c", "from slmcode.cli import main; main()", *args],
+                          capture_output=True, text=True, encoding="utf-8", errors="surrogateescape")
+
+
+def test_pack_and_map_read_a_typescript_new_of_an_expression(tmp_path: Path) -> None:
+    # tree-sitter marks `(opts?.Err ?? Err)` as the name `new` calls: one name holding spaces, which the
+    # cache once split into several and then failed to pair with their counts.
+    (tmp_path / "boom.ts").write_text(
+        "export class Err extends Error {}\n"
+        "export function boom(opts?: {Err?: any}, x?: string) {\n  throw new (opts?.Err ?? Err)(x);\n}\n"
+        "export function other(a: any, b: any, x: string) {\n  return new (a ?? b)(x);\n}\n"
+    )
+    for _ in range(2):  # the second run reads the cache the first one wrote
+        packed = slmcode("pack", "-w", str(tmp_path), "--query", "what does boom throw", "--budget", "2000")
+        assert packed.returncode == 0, packed.stderr
+        assert "boom.ts" in packed.stdout and "repo map failed" not in packed.stderr
+        mapped = slmcode("map", "-w", str(tmp_path))
+        assert mapped.returncode == 0, mapped.stderr
+        assert "2-4: export function boom(" in mapped.stdout
+
+
+def test_pack_and_map_survive_a_file_name_that_is_not_utf8(tmp_path: Path) -> None:
+    calc = tmp_path / "calc"
+    calc.mkdir()
+    (calc / "main.py").write_text("from calc import add_numbers\n\ndef main():\n    return add_numbers(1, 2)\n")
+    # A Latin-1 name: the byte 0xE9 alone is not UTF-8.
+    (calc / "caf\udce9.py").write_text("def add_numbers(a, b):\n    return a + b\n")
+    for _ in range(2):
+        packed = slmcode("pack", "-w", str(tmp_path), "--query", "fix add_numbers", "--budget", "2000")
+        assert packed.returncode == 0, packed.stderr
+        # Shown as the tools show such a name, \xNN, never as a raw byte a prompt or a trace cannot hold.
+        assert "### calc/caf\\xe9.py (2 lines)" in packed.stdout
+        mapped = slmcode("map", "-w", str(tmp_path), "--query", "add_numbers")
+        assert mapped.returncode == 0, mapped.stderr
+        assert "calc/caf\\xe9.py:\n  1-2: def add_numbers(a, b):" in mapped.stdout
+
+
+def test_a_cache_row_this_version_cannot_read_is_parsed_again(tmp_path: Path) -> None:
+    import sqlite3
+
+    (tmp_path / "util.py").write_text("def log(message):\n    print(message)\n")
+    assert slmcode("map", "-w", str(tmp_path)).returncode == 0
+    # What an older build wrote under the same format number: references joined by spaces, counts unmatched.
+    with sqlite3.connect(tmp_path / ".slmcode" / "cache" / "repomap.sqlite") as conn:
+        conn.execute("""UPDATE files SET payload = '{"l":"python","d":[],"r":"a b c","c":[1]}'""")
+    packed = slmcode("pack", "-w", str(tmp_path), "--query", "log a message", "--budget", "2000")
+    assert packed.returncode == 0, packed.stderr
+    mapped = slmcode("map", "-w", str(tmp_path))
+    assert "util.py:\n  1-2: def log(message):" in mapped.stdout

@@ -17,7 +17,7 @@ from slmcode.packs.budget import compute_budget
 from slmcode.packs.excerpts import Excerpt
 from slmcode.packs.instructions import load_instructions
 from slmcode.packs.localize import Candidate, SourceFile, rank_candidates, read_sources
-from slmcode.packs.map_parts import has_task_map, stable_map, task_map, task_map_budget
+from slmcode.packs.map_parts import has_task_map, map_failure, stable_map, task_map, task_map_budget
 from slmcode.packs.repomap.build import load_index
 from slmcode.packs.repomap.model import RepoMap, SymbolIndex
 from slmcode.packs.retrieval import retrieve
@@ -44,6 +44,8 @@ def load_repo_index(workspace: Path, settings: Settings) -> tuple[SymbolIndex | 
         return load_index(workspace, settings), ""
     except RepoMapError as exc:
         return None, str(exc)
+    except Exception as exc:  # noqa: BLE001 - a map failure never fails a pack: it goes without, and says why
+        return None, map_failure(exc)
 
 
 def build_pack(
@@ -69,7 +71,11 @@ def build_pack(
     built: dict[str, Section] = {}
     built["system"] = section("system", system_prompt, available, counter)
     built["tools"] = section("tools", tool_contract, available - built["system"].tokens, counter)
-    caps = share_caps(available, built["system"].tokens + built["tools"].tokens)
+    fixed_tokens = built["system"].tokens + built["tools"].tokens
+    # The task is what the role must do: whole, unless it alone would take over half of what is left. A share
+    # cut the demo's criteria off a 2K window's pack.
+    built["task"] = section("task", task_text(query, task), max(0, available - fixed_tokens) // 2, counter)
+    caps = share_caps(available, fixed_tokens + built["task"].tokens)
 
     instructions = load_instructions(workspace, settings, focus)
     notes += [f"instructions: {c}" for c in instructions.cut]
@@ -92,14 +98,14 @@ def build_pack(
         if reason:
             notes.append(prompts.NO_MAP_NOTE.format(reason=reason))
     map_base = min(settings.repomap_tokens, caps["map"]) if index is not None else 0
-    stable = stable_map(index, map_base, counter) if index is not None else None
+    stable, reason = stable_map(index, map_base, counter) if index is not None else (None, "")
+    notes += [prompts.NO_MAP_NOTE.format(reason=reason)] if reason else []
     built["map"] = section("map", stable.text if stable else "", caps["map"], counter)
     built["task_map"] = Section("task_map", "", 0)
 
     retrieval = retrieve(workspace, search_text, settings)
     notes += [f"retrieval: {retrieval.note}"] if retrieval.note and retrieval.method != "off" else []
     built["memory"] = section("memory", memory_text(memory, retrieval.hits), caps["memory"], counter)
-    built["task"] = section("task", task_text(query, task), caps["task"], counter)
 
     paths = sorted({*focus, *(index.files if index else ())})
     sources = read_sources(workspace, paths, index, settings.repomap_max_file_bytes)
@@ -115,9 +121,11 @@ def build_pack(
         budget = task_map_budget(map_base, len({e.path for e in excerpts}), built["map"].tokens)
         excerpts, _ = _code(sources, candidates, max(0, room - budget), identifier_only, counter)
         heading = counter.count(prompts.HEADINGS["task_map"] + "\n")
-        maps.append(task_map(index, query=search_text, focus_files=focus, stable=stable,
-                             shown_files={e.path for e in excerpts}, budget_tokens=budget - heading, counter=counter))
-        built["task_map"] = section("task_map", maps[-1].text, budget, counter)
+        task, reason = task_map(index, query=search_text, focus_files=focus, stable=stable,
+                                shown_files={e.path for e in excerpts}, budget_tokens=budget - heading, counter=counter)
+        notes += [prompts.NO_MAP_NOTE.format(reason=reason)] if reason else []
+        maps += [task] if task else []
+        built["task_map"] = section("task_map", task.text if task else "", budget, counter)
         room -= built["task_map"].tokens
     map_entries = tuple(MapEntry(r.symbol.path, r.symbol.name, r.symbol.start) for m in maps for r in m.symbols)
     for _ in range(MAX_FIT_ROUNDS):

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from slmcode.packs import prompts
 from slmcode.packs.fitting import largest_fitting
 from slmcode.packs.repomap.model import Symbol
+from slmcode.packs.repomap.render import shown_path
 from slmcode.packs.tokens import TokenCounter
 
 MERGE_GAP = 1  # windows this close become one
@@ -77,7 +78,7 @@ def render_file(
     """A file's windows under one header, by line, a gap line between them. The numbers on the lines say where
     each window starts, so the header names the file once and its length (is there more to read?).
     `cuts` maps a window's last line to the lines cut after it."""
-    header = prompts.FILE_HEADER.format(path=path, total=len(lines))
+    header = prompts.FILE_HEADER.format(path=shown_path(path), total=len(lines))
     blocks = [render_lines(lines, w, (cuts or {}).get(w.end, 0)) for w in merge_windows(windows)]
     return "\n".join([header, f"\n{prompts.WINDOW_GAP}\n".join(blocks)]) if blocks else header
 
@@ -101,7 +102,7 @@ def fit_cut(
 
 def signatures(path: str, symbols: Sequence[Symbol], total_lines: int) -> str:
     """A file as its path and its definitions' signature lines, for identifier-only roles."""
-    header = prompts.SIGNATURES_HEADER.format(path=path, total=total_lines)
+    header = prompts.SIGNATURES_HEADER.format(path=shown_path(path), total=total_lines)
     rows = [
         prompts.SIGNATURE_LINE.format(line=s.start, signature=s.signature.strip())
         for s in sorted(symbols, key=lambda s: (s.start, s.name))

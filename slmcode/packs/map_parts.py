@@ -7,6 +7,9 @@ holds the floor share, ranked without the query (the same bytes for every task o
 shrinking budget goes to a map for this task, last, in the human message: ranked for the query and the focus
 files, without the symbols the stable part lists and without the files whose code is already in the pack. A
 small pack, whose map share is below the configured map size, has no task part.
+
+A part that fails (a defect in ranking or rendering, a cache row no build foresaw) never fails the pack: it
+comes back as None with the reason, and the pack goes without it and says why in its notes.
 """
 
 from __future__ import annotations
@@ -21,9 +24,16 @@ from slmcode.packs.repomap.render import fit_map
 from slmcode.packs.tokens import TokenCounter
 
 
-def stable_map(index: SymbolIndex, base_tokens: int, counter: TokenCounter) -> RepoMap:
+def map_failure(exc: Exception) -> str:
+    return f"the repo map failed ({type(exc).__name__}: {exc})"
+
+
+def stable_map(index: SymbolIndex, base_tokens: int, counter: TokenCounter) -> tuple[RepoMap | None, str]:
     """The floor share of the map, with no query and no focus: identical for every task of a run."""
-    return render_map(index, budget_tokens=max(0, round(base_tokens * MAP_FLOOR)), counter=counter)
+    try:
+        return render_map(index, budget_tokens=max(0, round(base_tokens * MAP_FLOOR)), counter=counter), ""
+    except Exception as exc:  # noqa: BLE001 - see the module's note: the pack goes without the map
+        return None, map_failure(exc)
 
 
 def has_task_map(base_tokens: int, full_tokens: int) -> bool:
@@ -48,8 +58,23 @@ def task_map(
     shown_files: Collection[str],
     budget_tokens: int,
     counter: TokenCounter,
-) -> RepoMap:
+) -> tuple[RepoMap | None, str]:
     """The best symbols for this task that neither the stable part lists nor the pack's code already shows."""
+    try:
+        return _task_map(index, query, focus_files, stable, shown_files, budget_tokens, counter), ""
+    except Exception as exc:  # noqa: BLE001 - see the module's note: the pack goes without the task's part
+        return None, map_failure(exc)
+
+
+def _task_map(
+    index: SymbolIndex,
+    query: str,
+    focus_files: Sequence[str],
+    stable: RepoMap,
+    shown_files: Collection[str],
+    budget_tokens: int,
+    counter: TokenCounter,
+) -> RepoMap:
     listed = {(r.symbol.path, r.symbol.name, r.symbol.start) for r in stable.symbols}
     ranked = [
         r

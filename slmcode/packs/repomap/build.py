@@ -75,8 +75,10 @@ def load_index(
         with open_cache(workspace) as conn:
             rows = read_rows(conn)
             unchanged, refreshed, to_parse = _reconcile(workspace, found.files, rows)
+            by_path = {c.path: c for c in found.files}
             for path, row in unchanged + refreshed:
-                _add(index, path, row)
+                if not _add(index, path, row):
+                    to_parse.append(by_path[path])  # a stored row this version cannot read: parse the file again
             # Rows are decoded as they arrive, while the workers parse the rest.
             parsed = parse_files(workspace, to_parse, on_progress, lambda path, row: _add(index, path, row))
             current = {c.path for c in found.files}
@@ -92,15 +94,20 @@ def load_index(
     return index
 
 
-def _add(index: SymbolIndex, path: str, row: FileRow) -> None:
-    """Count a file into the index: its symbols, a parse failure, or the reason it was skipped."""
-    symbols = row.symbols(path)
+def _add(index: SymbolIndex, path: str, row: FileRow) -> bool:
+    """Count a file into the index: its symbols, a parse failure, or the reason it was skipped. False when
+    the row's payload cannot be read (a cache an older build wrote under the same format number)."""
+    try:
+        symbols = row.symbols(path)
+    except (ValueError, KeyError, TypeError):
+        return False
     if symbols is not None:
         index.files[path] = symbols
     elif row.outcome == FAILED:
         index.parse_failures += 1
     elif row.outcome != OK:
         index.skipped[row.outcome] = index.skipped.get(row.outcome, 0) + 1
+    return True
 
 
 def map_budget(base_tokens: int, files_in_pack: int) -> int:

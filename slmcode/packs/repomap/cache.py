@@ -3,6 +3,9 @@
 A row is trusted while the file's mtime and size match; when they disagree the content hash decides, so a
 touch or a checkout that restores the same bytes costs a read and a hash but no parse. A row also records
 files that were skipped for their content or failed to parse, so a warm build never reads them again.
+
+A path is stored as its file name's bytes (a BLOB): Linux names are bytes, and one that is not UTF-8
+(`caf\xe9.py`, a surrogate escape in Python) could not be stored as text.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ from slmcode.errors import RepoMapError
 from slmcode.packs.repomap.model import FileSymbols, Symbol
 
 # Bump when the extraction or the payload changes: old rows are then dropped, not misread.
-FORMAT_VERSION = "5"
+FORMAT_VERSION = "6"  # 6: references as a JSON list, paths as bytes
 OK = "ok"
 FAILED = "failed"
 
@@ -48,7 +51,8 @@ def encode_payload(
 ) -> str:
     """A parsed file's symbols as stored; the parse workers send this text, which pickles at no cost."""
     return json.dumps(
-        {"l": language, "d": definitions, "r": " ".join(references), "c": counts},
+        # References as a list: a name may hold spaces (TypeScript's `new (a ?? b)(x)` marks `(a ?? b)`).
+        {"l": language, "d": definitions, "r": list(references), "c": counts},
         separators=(",", ":"),
         ensure_ascii=False,
     )
@@ -56,13 +60,15 @@ def encode_payload(
 
 def decode_symbols(path: str, payload: str) -> FileSymbols:
     data = json.loads(payload)
-    references = tuple(data["r"].split()) if data["r"] else ()
+    references, counts = data["r"], data["c"]
+    if not isinstance(references, list) or len(counts) != len(references):
+        raise ValueError(f"{path}: a cache payload whose references and counts disagree")
     return FileSymbols(
         path=path,
         language=data["l"],
         definitions=tuple(Symbol(path, name, kind, start, end, sig) for name, kind, start, end, sig in data["d"]),
-        references=references,
-        reference_counts=tuple(data["c"]),
+        references=tuple(references),
+        reference_counts=tuple(counts),
     )
 
 
@@ -108,14 +114,23 @@ class FileRow:
         return replace(self, mtime_ns=mtime_ns, size=size)
 
 
+def path_key(path: str) -> bytes:
+    """A path as stored: its bytes, surrogate escapes back to the bytes they stand for."""
+    return path.encode("utf-8", "surrogateescape")
+
+
+def path_of(key: bytes | str) -> str:
+    return key.decode("utf-8", "surrogateescape") if isinstance(key, bytes) else key
+
+
 def read_rows(conn: sqlite3.Connection) -> dict[str, FileRow]:
     rows = conn.execute("SELECT path, mtime_ns, size, digest, outcome, payload FROM files ORDER BY path")
-    return {path: FileRow(*rest) for path, *rest in rows}
+    return {path_of(key): FileRow(*rest) for key, *rest in rows}
 
 
 def write_rows(conn: sqlite3.Connection, rows: Iterable[tuple[str, FileRow]], deleted: Iterable[str]) -> None:
     """Store new and changed rows and drop the rows of files that are gone, in one transaction."""
-    values = [(path, r.mtime_ns, r.size, r.digest, r.outcome, r.payload) for path, r in rows]
+    values = [(path_key(path), r.mtime_ns, r.size, r.digest, r.outcome, r.payload) for path, r in rows]
     with conn:
         conn.executemany("INSERT OR REPLACE INTO files VALUES (?, ?, ?, ?, ?, ?)", values)
-        conn.executemany("DELETE FROM files WHERE path = ?", [(p,) for p in deleted])
+        conn.executemany("DELETE FROM files WHERE path = ?", [(path_key(p),) for p in deleted])

@@ -21,6 +21,12 @@ def chosen_files(chosen: Sequence[RankedSymbol]) -> list[str]:
     return list(dict.fromkeys(r.symbol.path for r in chosen))
 
 
+def shown_path(path: str) -> str:
+    """A path as the map shows it: a byte that is not UTF-8 (a surrogate escape) as \\xNN, which the tools read
+    back; a surrogate itself could not be encoded into a prompt, a trace or a terminal."""
+    return path.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+
+
 def render_text(chosen: Sequence[RankedSymbol], header: str = MAP_HEADER) -> str:
     if not chosen:
         return ""
@@ -29,7 +35,7 @@ def render_text(chosen: Sequence[RankedSymbol], header: str = MAP_HEADER) -> str
         by_file.setdefault(r.symbol.path, []).append(r)
     lines = [header] if header else []
     for path in chosen_files(chosen):
-        lines.append(FILE_LINE.format(path=path))
+        lines.append(FILE_LINE.format(path=shown_path(path)))
         for r in sorted(by_file[path], key=lambda r: (r.symbol.start, r.symbol.name)):
             s = r.symbol
             lines.append(SYMBOL_LINE.format(start=s.start, end=s.end, signature=s.signature.strip()))
