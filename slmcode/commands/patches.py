@@ -22,24 +22,36 @@ PatchIdsArg = Annotated[list[str] | None, typer.Argument(help="Patch ids; all pe
 
 @app.command("diff")
 def diff_pending(workspace: WorkspaceOpt = Path("."), as_json: JsonOpt = False) -> None:
-    """Show the patches staged for review (permission: review)."""
-    from slmcode.tools.permissions import list_pending
+    """Show what `apply` would write for each staged patch (permission: review), or why it would refuse it."""
+    from slmcode.errors import PatchError
+    from slmcode.tools.pending import plan_pending
 
-    patches = list_pending(workspace)
+    plans = plan_pending(workspace)
     if as_json:
-        print_json([p.model_dump(exclude={"new_text"}) for p in patches])
+        print_json([
+            {"id": p.patch.id, "path": p.patch.path, "task_id": p.patch.task_id, "diff": p.diff()}
+            if not isinstance(p, PatchError) else {"refused": str(p)}
+            for p in plans
+        ])
         return
-    if not patches:
+    if not plans:
         console.print("No pending patches.")
-    for patch in patches:
-        console.print(f"[bold]patch {patch.id}[/bold]  {patch.path}  (task {patch.task_id})", highlight=False)
-        sys.stdout.write(patch.diff if patch.diff.endswith("\n") or not patch.diff else patch.diff + "\n")
+    for plan in plans:
+        if isinstance(plan, PatchError):
+            console.print(f"[bold red]refused[/bold red] {plan}", highlight=False)
+            continue
+        console.print(f"[bold]patch {plan.patch.id}[/bold]  {plan.patch.path}  (task {plan.patch.task_id})",
+                      highlight=False)
+        diff = plan.diff()
+        sys.stdout.write(diff if diff.endswith("\n") or not diff else diff + "\n")
+    if any(isinstance(plan, PatchError) for plan in plans):
+        raise typer.Exit(code=2)  # `apply` would refuse: a script checking `diff` must notice
 
 
 @app.command("apply")
 def apply_patches(ids: PatchIdsArg = None, workspace: WorkspaceOpt = Path(".")) -> None:
-    """Write staged patches to disk; refuses a patch whose file changed since it was staged."""
-    from slmcode.tools.permissions import apply_pending
+    """Write staged patches to disk; refuses them all if one was altered, is stale or targets a protected path."""
+    from slmcode.tools.pending import apply_pending
 
     applied = apply_pending(workspace, ids or None)
     console.print("\n".join(f"applied {p.id}  {p.path}" for p in applied) or "No pending patches.", highlight=False)
@@ -48,7 +60,7 @@ def apply_patches(ids: PatchIdsArg = None, workspace: WorkspaceOpt = Path(".")) 
 @app.command("reject")
 def reject_patches(ids: PatchIdsArg = None, workspace: WorkspaceOpt = Path(".")) -> None:
     """Discard staged patches without touching the files."""
-    from slmcode.tools.permissions import reject_pending
+    from slmcode.tools.pending import reject_pending
 
     rejected = reject_pending(workspace, ids or None)
-    console.print("\n".join(f"rejected {p.id}  {p.path}" for p in rejected) or "No pending patches.", highlight=False)
+    console.print("\n".join(f"rejected {i}  {path}" for i, path in rejected) or "No pending patches.", highlight=False)

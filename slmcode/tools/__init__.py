@@ -6,5 +6,5 @@ Entry points (import from the modules; this package imports nothing so the CLI s
   repair.repair_tool_calls(message, tools)                     malformed and text-written calls made whole
   textcalls.parse_text_tool_calls(text, tool_names)            tool calls written as text
   verify.run_criteria(criteria, workspace=, settings=)         criteria -> PASSED / FAILED / UNVERIFIED
-  permissions.list_pending / apply_pending / reject_pending    the review queue under .slmcode/pending/
+  pending.list_pending / apply_pending / reject_pending        the review queue under .slmcode/pending/
 """

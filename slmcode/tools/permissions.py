@@ -1,69 +1,101 @@
 """Permission modes for every write: auto writes to disk, dry-run records, review stages for the user.
 
-A recorded patch holds the file's whole new text and the sha256 of the disk file it was made against, so
-`apply` can refuse a patch whose file changed since. Each file has at most one patch per folder: a second
-edit of the same file updates the patch, and the tools read a file through its patch, so a worker in
-dry-run or review mode sees its own edits (and is told they are not on disk).
+A recorded patch holds the file's whole new text, the encoding it is written in, the sha256 of the disk file
+it was made against (so `apply` refuses a patch whose file changed since) and a hash of its own content
+(path, new bytes and base hash), so a patch file edited by anything but slmcode is refused. Each file has at
+most one patch per folder: a second edit of the same file updates the patch, and the tools read a file
+through its patch, so a worker in dry-run or review mode sees its own edits (and is told they are not on
+disk). A patch's id is its file's name, never a field inside it.
 
-Review patches live in .slmcode/pending/ until `slmcode apply` or `slmcode reject`; dry-run patches live in
-.slmcode/dry-run/<run id>/ and are never applied.
+Review patches live in .slmcode/pending/ until `slmcode apply` or `slmcode reject` (pending.py); dry-run
+patches live in .slmcode/dry-run/<run id>/ and are never applied.
 """
 
 from __future__ import annotations
 
-import difflib
+import base64
 import hashlib
+import json
+import logging
 import os
 import tempfile
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ValidationError
 
-from slmcode.errors import PatchError
 from slmcode.tools import prompts
 from slmcode.tools.context import ToolContext
-from slmcode.tools.sandbox import Refusal, WorkspacePath, resolve_path
+from slmcode.tools.sandbox import WorkspacePath
+
+log = logging.getLogger(__name__)
 
 PatchMode = Literal["review", "dry-run"]
+Encoding = Literal["utf-8", "latin-1"]
 PENDING_DIR = Path(".slmcode") / "pending"
 DRY_RUN_DIR = Path(".slmcode") / "dry-run"
 
 
 class Patch(BaseModel):
     id: str
-    path: str
+    path: str  # workspace-relative, as tools show it (filenames.shown_name)
     base_sha256: str | None  # None: the file did not exist when the patch was made
     new_text: str
-    diff: str
+    encoding: Encoding = "utf-8"
+    sha256: str = ""  # content_hash of path, new bytes and base; "" in a forged or pre-hash patch
     mode: PatchMode
     run_id: str = ""
     task_id: str = ""
+
+    @property
+    def new_bytes(self) -> bytes:
+        return self.new_text.encode(self.encoding)
+
+    def expected_hash(self) -> str:
+        return content_hash(self.path, self.new_bytes, self.base_sha256)
+
+
+def content_hash(path: str, new_bytes: bytes, base_sha256: str | None) -> str:
+    """sha256 of the canonical JSON of what a patch would do: which file, which bytes, against which base."""
+    canonical = json.dumps(
+        {"base_sha256": base_sha256, "new_bytes": base64.b64encode(new_bytes).decode("ascii"), "path": path},
+        sort_keys=True, separators=(",", ":"), ensure_ascii=True,
+    )
+    return hashlib.sha256(canonical.encode("ascii")).hexdigest()
 
 
 def sha256_of(path: Path) -> str | None:
     return hashlib.sha256(path.read_bytes()).hexdigest() if path.is_file() else None
 
 
-def unified_diff(rel: str, old: str | None, new: str) -> str:
-    lines = difflib.unified_diff(
-        (old or "").splitlines(keepends=True),
-        new.splitlines(keepends=True),
-        fromfile="/dev/null" if old is None else f"a/{rel}",
-        tofile=f"b/{rel}",
-    )
-    return "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in lines)
-
-
 def patch_folder(workspace: Path, mode: PatchMode, run_id: str = "") -> Path:
     return workspace / (PENDING_DIR if mode == "review" else DRY_RUN_DIR / (run_id or "run"))
 
 
+def read_patch(file: Path) -> Patch:
+    """One patch file; its id is the file's name. Raises ValueError when it is not a patch."""
+    try:
+        patch = Patch.model_validate_json(file.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValidationError) as exc:
+        raise ValueError(f"{type(exc).__name__}: {str(exc).splitlines()[0]}") from None
+    return patch.model_copy(update={"id": file.stem})
+
+
 def load_patches(folder: Path) -> list[Patch]:
+    """The patches a worker reads files through; a file that is not a patch is skipped (and logged)."""
     if not folder.is_dir():
         return []
-    return [Patch.model_validate_json(p.read_text(encoding="utf-8")) for p in sorted(folder.glob("*.json"))]
+    patches = []
+    for file in sorted(folder.glob("*.json")):
+        try:
+            patches.append(read_patch(file))
+        except ValueError as exc:
+            log.warning("skipping %s: %s", file, exc)
+    return patches
+
+
+def _save(folder: Path, patch: Patch) -> None:
+    (folder / f"{patch.id}.json").write_text(patch.model_dump_json(indent=1), encoding="utf-8")
 
 
 def _save_new(folder: Path, patch: Patch) -> Patch:
@@ -85,23 +117,31 @@ def _active_mode(ctx: ToolContext) -> PatchMode | None:
     return None if mode == "auto" else mode
 
 
-def staged_patch(ctx: ToolContext, rel: str) -> Patch | None:
-    """The patch this task's mode keeps for `rel`, if any."""
+def staged_patch(ctx: ToolContext, shown: str) -> Patch | None:
+    """The patch this task's mode keeps for the file tools show as `shown`, if any."""
     mode = _active_mode(ctx)
     if mode is None:
         return None
     folder = patch_folder(ctx.workspace, mode, ctx.run_id)
-    return next((p for p in load_patches(folder) if p.path == rel), None)
+    return next((p for p in load_patches(folder) if p.path == shown), None)
 
 
-def atomic_write(path: Path, text: str) -> None:
+def staged_texts(ctx: ToolContext) -> dict[str, str]:
+    """Every file this task's mode has a patch for, by shown name, as the patch would leave it."""
+    mode = _active_mode(ctx)
+    if mode is None:
+        return {}
+    return {p.path: p.new_text for p in load_patches(patch_folder(ctx.workspace, mode, ctx.run_id))}
+
+
+def atomic_write(path: Path, data: bytes) -> None:
     """Write through a temporary file and rename, so a crash never leaves half a file; keep the mode bits."""
     path.parent.mkdir(parents=True, exist_ok=True)
     mode = path.stat().st_mode & 0o7777 if path.exists() else None
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".slmcode-tmp")
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
-            handle.write(text)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
         if mode is not None:
             os.chmod(tmp, mode)
         os.replace(tmp, path)
@@ -114,86 +154,39 @@ def _line_count(text: str) -> int:
     return text.count("\n") + (0 if text.endswith("\n") or not text else 1)
 
 
-def record_write(ctx: ToolContext, target: WorkspacePath, new_text: str, *, action: str) -> str:
-    """Carry out one write in the task's permission mode; returns what the model is told."""
+def _unencodable(text: str, encoding: str) -> str:
+    chars = sorted({c for c in text if not c.encode(encoding, errors="ignore")})
+    return ", ".join(repr(c) for c in chars[:5])
+
+
+def record_write(
+    ctx: ToolContext, target: WorkspacePath, new_text: str, *, action: str, encoding: Encoding = "utf-8"
+) -> str:
+    """Carry out one write in the task's permission mode, in the file's encoding; returns what the model is told."""
+    try:
+        data = new_text.encode(encoding)
+    except UnicodeEncodeError:
+        chars = _unencodable(new_text, encoding)
+        return prompts.NOT_ENCODABLE.format(path=target.shown, encoding=encoding, chars=chars)
     mode = _active_mode(ctx)
     if mode is None:
-        atomic_write(target.real, new_text)
-        if target.rel not in ctx.files_changed:
-            ctx.files_changed.append(target.rel)
-        return prompts.WROTE.format(action=action, path=target.rel, lines=_line_count(new_text))
-    disk = target.real.read_text(encoding="utf-8", errors="replace") if target.real.is_file() else None
+        atomic_write(target.real, data)
+        if target.shown not in ctx.files_changed:
+            ctx.files_changed.append(target.shown)
+        return prompts.WROTE.format(action=action, path=target.shown, lines=_line_count(new_text))
     folder = patch_folder(ctx.workspace, mode, ctx.run_id)
-    diff = unified_diff(target.rel, disk, new_text)
-    previous = staged_patch(ctx, target.rel)
+    previous = staged_patch(ctx, target.shown)
+    base = previous.base_sha256 if previous is not None else sha256_of(target.real)
+    fields = {"new_text": new_text, "encoding": encoding, "sha256": content_hash(target.shown, data, base)}
     if previous is not None:
-        patch = previous.model_copy(update={"new_text": new_text, "diff": diff})
-        (folder / f"{patch.id}.json").write_text(patch.model_dump_json(indent=1), encoding="utf-8")
+        patch = previous.model_copy(update=fields)
+        _save(folder, patch)
     else:
-        draft = Patch(
-            id="", path=target.rel, base_sha256=sha256_of(target.real), new_text=new_text, diff=diff,
-            mode=mode, run_id=ctx.run_id, task_id=ctx.task_id,
-        )
+        draft = Patch(id="", path=target.shown, base_sha256=base, mode=mode, run_id=ctx.run_id,
+                      task_id=ctx.task_id, **fields)
         patch = _save_new(folder, draft)
     if patch.id not in ctx.staged_patches:
         ctx.staged_patches.append(patch.id)
     if mode == "dry-run":
-        return prompts.DRY_RUN.format(action=action, path=target.rel, id=patch.id)
-    return prompts.REVIEW.format(path=target.rel, id=patch.id)
-
-
-# The user's side: `slmcode diff`, `slmcode apply`, `slmcode reject`.
-
-
-def list_pending(workspace: Path) -> list[Patch]:
-    """Every patch staged for review, oldest first."""
-    return load_patches(patch_folder(Path(workspace), "review"))
-
-
-def _select(workspace: Path, ids: Sequence[str] | None) -> list[Patch]:
-    pending = list_pending(workspace)
-    if not ids:
-        return pending
-    by_id = {p.id: p for p in pending}
-    chosen: list[Patch] = []
-    for raw in ids:
-        key = f"{int(raw):04d}" if raw.strip().isdigit() else raw.strip()
-        if key not in by_id:
-            raise PatchError(f"no pending patch {raw}; `slmcode diff` lists the pending patches")
-        chosen.append(by_id[key])
-    return chosen
-
-
-def _check_fresh(workspace: Path, patch: Patch) -> WorkspacePath:
-    try:
-        target = resolve_path(workspace, patch.path, for_write=True)
-    except Refusal as exc:
-        raise PatchError(f"patch {patch.id}: {str(exc).removeprefix('Error: ')}") from None
-    if sha256_of(target.real) != patch.base_sha256:
-        raise PatchError(
-            f"patch {patch.id} ({patch.path}) is stale: the file changed since it was staged; "
-            f"reject it with `slmcode reject {patch.id}` and redo the change"
-        )
-    return target
-
-
-def apply_pending(workspace: Path, ids: Sequence[str] | None = None) -> list[Patch]:
-    """Write the chosen patches (all when ids is empty); refuses every write if any of them is stale."""
-    workspace = Path(workspace)
-    chosen = _select(workspace, ids)
-    targets = [_check_fresh(workspace, patch) for patch in chosen]
-    folder = patch_folder(workspace, "review")
-    for patch, target in zip(chosen, targets, strict=True):
-        atomic_write(target.real, patch.new_text)
-        (folder / f"{patch.id}.json").unlink()
-    return chosen
-
-
-def reject_pending(workspace: Path, ids: Sequence[str] | None = None) -> list[Patch]:
-    """Discard the chosen patches (all when ids is empty) without touching the files."""
-    workspace = Path(workspace)
-    chosen = _select(workspace, ids)
-    folder = patch_folder(workspace, "review")
-    for patch in chosen:
-        (folder / f"{patch.id}.json").unlink()
-    return chosen
+        return prompts.DRY_RUN.format(action=action, path=target.shown, id=patch.id)
+    return prompts.REVIEW.format(path=target.shown, id=patch.id)

@@ -21,7 +21,7 @@ ARG_DIR = "Folder relative to the workspace root."
 ARG_OFFSET = "First line to show (1-based)."
 ARG_LIMIT = "How many lines to show."
 ARG_GLOB = "Glob filter, e.g. *.py or src/**/*.py."
-ARG_PATTERN = "Python regular expression to find."
+ARG_PATTERN = "Regular expression to find (RE2 syntax: no lookaround or backreferences)."
 ARG_CONTENT = "The whole text of the new file."
 ARG_OLD = "Exact text to replace, copied from ws_read without line numbers; must occur once."
 ARG_NEW = "The replacement text."
@@ -66,6 +66,15 @@ EDIT_NOT_UNIQUE = (
 )
 NO_SKILL = "Error: no skill card named {name!r}; use a name from the skill list you were given."
 BAD_REGEX_NOTE = "(pattern is not a valid regular expression, searched as plain text)"
+REGEX_UNSUPPORTED = (
+    "Error: ws_search cannot run the pattern {pattern}: {reason}. Lookaround and backreferences are not "
+    "supported; search for a plainer pattern and check the lines it finds."
+)
+ENCODING_NOTE = "[{path} is not UTF-8: shown as {encoding}; edits keep that encoding]"
+NOT_ENCODABLE = (
+    "Error: {path} is {encoding} text, which cannot hold {chars}; write those characters as the language's "
+    "escapes instead."
+)
 
 # Error templates: the shell.
 SHELL_DENIED = "Error: shell commands are disabled here (shell_permission: deny)."
@@ -91,5 +100,7 @@ READ_CUT = "[output cut at line {last}; continue with offset={next}]"
 MORE_LINES = "[{shown} of {total} lines shown; continue with offset={next}]"
 LIST_CUT = "[{more} more not shown; narrow with a glob]"
 SEARCH_CUT = "[stopped at {limit} matches; narrow the pattern or the glob]"
+SEARCH_STOPPED = "[search stopped after {files} files ({why}); narrow it with path or glob]"
+SEARCH_SKIPPED = "[not searched, over {limit} bytes: {paths}; read them in slices with ws_read]"
 NO_MATCHES = "No matches for {pattern}."
 EMPTY_LISTING = "No files match."

@@ -2,7 +2,11 @@
 
 Real paths decide: `..`, absolute paths elsewhere, and symlinks whose target lies outside all resolve outside
 the root and are refused. Device files, FIFOs and sockets are refused before anything opens them (opening a
-FIFO would block the tool forever). Binary and oversized files are refused for reading as a whole.
+FIFO would block the tool forever). Writes into any folder or file named `.git` or `.slmcode`, at any depth
+(a nested repository's hooks run code too; a `.git` file points git elsewhere), are refused.
+
+A name that is not valid UTF-8 is shown as `\\xNN` escapes (filenames.py); a path given back in that form
+finds the file when the path as written does not exist.
 """
 
 from __future__ import annotations
@@ -13,10 +17,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from slmcode.tools import prompts
+from slmcode.tools.filenames import real_name, shown_name
 
-# Folders a model may read but never change: git's internals (hooks run code) and the harness's own state.
+# Names a model may read under but never change, at any depth: git's internals (hooks and config run code)
+# and the harness's own state. Compared without case, for case-insensitive file systems.
 PROTECTED_DIRS = (".git", ".slmcode")
-BINARY_SAMPLE_BYTES = 8192
 
 
 class Refusal(Exception):
@@ -29,6 +34,11 @@ class WorkspacePath:
 
     real: Path
     rel: str
+
+    @property
+    def shown(self) -> str:
+        """The relative name as tools show it and models give it back."""
+        return shown_name(self.rel)
 
 
 def workspace_root(workspace: Path) -> Path:
@@ -50,6 +60,9 @@ def resolve_path(workspace: Path, raw: str, *, for_write: bool = False) -> Works
         raise Refusal(prompts.OUTSIDE.format(path=text))
     root = str(workspace_root(workspace))
     lexical = os.path.normpath(os.path.join(root, text))  # an absolute `text` replaces root here
+    if not os.path.lexists(lexical) and "\\x" in text:
+        unescaped = os.path.normpath(os.path.join(root, real_name(text)))
+        lexical = unescaped if os.path.lexists(unescaped) else lexical
     real = os.path.realpath(lexical)
     if not _inside(real, root):
         template = prompts.SYMLINK_OUT if _inside(lexical, root) else prompts.OUTSIDE
@@ -57,10 +70,15 @@ def resolve_path(workspace: Path, raw: str, *, for_write: bool = False) -> Works
     rel = Path(os.path.relpath(real, root)).as_posix()
     check_file_kind(Path(real), text)
     if for_write:
-        first = rel.split("/", 1)[0]
-        if first in PROTECTED_DIRS:
-            raise Refusal(prompts.PROTECTED.format(path=text, folder=first))
+        protected = protected_part(rel) or protected_part(os.path.relpath(lexical, root))
+        if protected:
+            raise Refusal(prompts.PROTECTED.format(path=text, folder=protected))
     return WorkspacePath(real=Path(real), rel=rel)
+
+
+def protected_part(rel: str) -> str | None:
+    """The first part of a relative path that names a protected folder or file, if any."""
+    return next((part for part in Path(rel).parts if part.lower() in PROTECTED_DIRS), None)
 
 
 def file_kind(mode: int) -> str | None:
@@ -87,37 +105,10 @@ def check_file_kind(path: Path, shown: str) -> None:
         raise Refusal(prompts.SPECIAL_FILE.format(path=shown, kind=kind))
 
 
-def looks_binary(sample: bytes) -> bool:
-    """NUL bytes or undecodable UTF-8 in the first block mean binary; cut multi-byte tails are forgiven."""
-    if b"\x00" in sample:
-        return True
-    try:
-        sample.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        return exc.start < len(sample) - 4
-    return False
-
-
 def require_file(target: WorkspacePath) -> int:
     """Refuse missing paths and folders; return the file's size."""
     if not target.real.exists():
-        raise Refusal(prompts.NOT_FOUND.format(path=target.rel))
+        raise Refusal(prompts.NOT_FOUND.format(path=target.shown))
     if target.real.is_dir():
-        raise Refusal(prompts.NOT_A_FILE.format(path=target.rel))
+        raise Refusal(prompts.NOT_A_FILE.format(path=target.shown))
     return target.real.stat().st_size
-
-
-def read_text(target: WorkspacePath, max_bytes: int) -> str:
-    """A whole text file, refusing binary files and files over max_bytes."""
-    size = require_file(target)
-    if size > max_bytes:
-        raise Refusal(prompts.TOO_BIG.format(path=target.rel, size=size, limit=max_bytes))
-    data = target.real.read_bytes()
-    if looks_binary(data[:BINARY_SAMPLE_BYTES]):
-        raise Refusal(prompts.BINARY_FILE.format(path=target.rel, size=size))
-    return data.decode("utf-8", errors="replace")
-
-
-def is_binary_file(path: Path) -> bool:
-    with path.open("rb") as handle:
-        return looks_binary(handle.read(BINARY_SAMPLE_BYTES))

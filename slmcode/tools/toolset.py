@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from slmcode.tools import prompts, workspace
 from slmcode.tools.calls import UNPARSED_KEY
 from slmcode.tools.context import ToolContext
+from slmcode.tools.filenames import printable
 from slmcode.tools.shell import CappedOutput, run_command
 
 log = logging.getLogger(__name__)
@@ -67,7 +68,7 @@ class SkillArgs(_Args):
 def _capped(ctx: ToolContext, func: Callable[..., str]) -> Callable[..., str]:
     def run(**kwargs: Any) -> str:
         output = CappedOutput(ctx.settings.tool_output_capture_bytes)
-        output.feed(func(ctx, **kwargs).encode("utf-8"))
+        output.feed(printable(func(ctx, **kwargs)).encode("utf-8"))  # no stray surrogate can fail the request
         return output.text()
 
     return run

@@ -1,4 +1,8 @@
-"""Walking the workspace for ws_list and ws_search: sorted, bounded, skipping caches and ignored files."""
+"""Walking the workspace for ws_list and ws_search: sorted, bounded, skipping caches and ignored files.
+
+Ignore rules and globs are matched against the name as tools show it (filenames.shown_name): pathspec
+matches with RE2 when google-re2 is installed, and RE2 cannot take a name that is not valid UTF-8.
+"""
 
 from __future__ import annotations
 
@@ -8,6 +12,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from pathspec import GitIgnoreSpec
+
+from slmcode.tools.filenames import shown_name
 
 # Never worth a small model's tokens, and often huge.
 SKIP_DIRS = frozenset(
@@ -36,10 +42,13 @@ def walk_files(root: Path, start: Path, glob: str | None = None) -> Iterator[str
     for folder, dirs, files in os.walk(start, followlinks=False):
         rel_folder = Path(os.path.relpath(folder, root)).as_posix()
         prefix = "" if rel_folder == "." else rel_folder + "/"
-        dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS and not ignored.match_file(prefix + d + "/"))
+        shown_prefix = shown_name(prefix)
+        dirs[:] = sorted(
+            d for d in dirs if d not in SKIP_DIRS and not ignored.match_file(shown_prefix + shown_name(d) + "/")
+        )
         for name in sorted(files):
-            rel = prefix + name
-            if ignored.match_file(rel) or (glob and not glob_matches(rel, glob)):
+            rel, shown = prefix + name, shown_prefix + shown_name(name)
+            if ignored.match_file(shown) or (glob and not glob_matches(shown, glob)):
                 continue
             if os.path.isfile(os.path.join(folder, name)):  # skips FIFOs, sockets, dangling links
                 yield rel
@@ -54,7 +63,7 @@ def list_children(root: Path, folder: Path) -> list[str]:
     for entry in sorted(os.scandir(folder), key=lambda e: e.name):
         is_dir = entry.is_dir(follow_symlinks=False)
         rel = prefix + entry.name + ("/" if is_dir else "")
-        if (is_dir and entry.name in SKIP_DIRS) or ignored.match_file(rel):
+        if (is_dir and entry.name in SKIP_DIRS) or ignored.match_file(shown_name(rel)):
             continue
         entries.append(rel)
     return entries

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from slmcode.errors import PatchError
-from slmcode.tools.permissions import apply_pending, list_pending, reject_pending
+from slmcode.tools.pending import apply_pending, list_pending, plan_pending, reject_pending
 from slmcode.tools.toolset import make_tools, run_tool_call
 
 CALC = "src/calc.py"
@@ -60,7 +60,7 @@ def test_review_stages_then_apply_writes_them(make_ctx, workspace: Path) -> None
     )
     pending = list_pending(workspace)
     assert [(p.id, p.path) for p in pending] == [("0001", CALC), ("0002", "src/fresh.py")]
-    assert "-    return a + b\n+    return b + a\n" in pending[0].diff
+    assert "-    return a + b\n+    return b + a\n" in plan_pending(workspace)[0].diff()  # type: ignore[union-attr]
     assert [p.id for p in apply_pending(workspace, ["1"])] == ["0001"]
     assert "return -b + a" in (workspace / CALC).read_text() and not (workspace / "src/fresh.py").exists()
     apply_pending(workspace)
@@ -71,7 +71,7 @@ def test_review_stages_then_apply_writes_them(make_ctx, workspace: Path) -> None
 def test_reject_discards_without_touching_files(make_ctx, workspace: Path) -> None:  # type: ignore[no-untyped-def]
     before = _tree(workspace)
     _edit_and_create(make_ctx, "review")
-    assert [p.id for p in reject_pending(workspace)] == ["0001", "0002"]
+    assert [i for i, _ in reject_pending(workspace)] == ["0001", "0002"]
     assert list_pending(workspace) == [] and _tree(workspace) == before
 
 
