@@ -68,9 +68,13 @@ def pack(
     budget_tokens: Annotated[int | None, typer.Option("--budget", min=1, help="Tokens (default: the role's).")] = None,
     role: Annotated[str, typer.Option("--role", help="Role whose pack to render.")] = "worker",
     focus: Annotated[list[str] | None, typer.Option("--focus", help="A focus file (repeatable).")] = None,
+    model: ModelOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Render the context pack a role would receive for a query."""
+    """Render the context pack a role would receive for a query (its size as a run gives it)."""
+    from slmcode.compact.toolfit import opening_room
+    from slmcode.nodes.llm import TOOL_ROLES
+    from slmcode.nodes.prompts import tool_contract
     from slmcode.packs.builder import build_pack
     from slmcode.packs.prompts import PREVIEW_SYSTEM_PROMPT
 
@@ -83,13 +87,19 @@ def pack(
             raise SlmcodeError(f"{query_file}: cannot read ({exc.strerror})") from None
     if not workspace.is_dir():
         raise SlmcodeError(f"{workspace}: no such folder")
-    settings = settings_for(workspace).settings
+    settings = settings_for(workspace, model=model).settings
+    contract = ""
+    if role in TOOL_ROLES:  # the room and the tool contract the role's first request really gets
+        fitted = opening_room(settings, role, workspace.resolve())
+        budget_tokens = budget_tokens if budget_tokens is not None else fitted.room.pack
+        contract = tool_contract(fitted.names)
     result = build_pack(
         role,
         settings=settings,
         workspace=workspace,
         query=query or "",
         system_prompt=PREVIEW_SYSTEM_PROMPT.format(role=role),
+        tool_contract=contract,
         focus_files=focus or [],
         budget_tokens=budget_tokens,
     )

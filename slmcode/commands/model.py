@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.table import Table
@@ -19,7 +19,11 @@ from slmcode.commands.common import (
     print_json,
     settings_for,
 )
+from slmcode.config import Settings
 from slmcode.errors import SlmcodeError
+
+if TYPE_CHECKING:
+    from slmcode.compact.toolfit import FittedTools
 
 app = typer.Typer()
 
@@ -67,6 +71,14 @@ def tokens(
         console.print(f"{count} tokens  [dim]({counter.name})[/dim]")
 
 
+def _worker_room(settings: Settings, role: str, workspace: Path) -> FittedTools | None:
+    """The tools and room a tool-using role's first request gets, as the worker computes them; None for others."""
+    from slmcode.compact.toolfit import opening_room
+    from slmcode.nodes.llm import TOOL_ROLES
+
+    return opening_room(settings, role, workspace.resolve()) if role in TOOL_ROLES else None
+
+
 @app.command()
 def budget(
     model: ModelOpt = None,
@@ -79,10 +91,14 @@ def budget(
 
     settings = settings_for(workspace, model=model).settings
     result = compute_budget(settings, role)
+    room = _worker_room(settings, role, workspace)
+    room_json = {"worker_room": room.as_dict()} if room else {}
     if as_json:
-        print_json(result.as_dict())
-    else:
-        console.print("\n".join(result.lines()), highlight=False)
+        print_json(result.as_dict() | room_json)
+        return
+    console.print("\n".join(result.lines()), highlight=False)
+    if room:
+        console.print("\n".join(room.lines(result.prompt_limit)), highlight=False)
 
 
 @app.command()
@@ -108,6 +124,8 @@ def doctor(
     info = probe_endpoint(binding.base_url, settings.api_key)
     profile = resolve_profile(binding.model, settings)
     worker_budget = compute_budget(settings, "worker", binding.model, profile)
+    room = _worker_room(settings, "worker", workspace)
+    assert room is not None
     warnings: list[str] = []
     if info.models and binding.model not in info.models:
         warnings.append(f"the server does not list model '{binding.model}' (it has: {', '.join(info.models[:8])})")
@@ -125,6 +143,7 @@ def doctor(
         "profile": {"context_limit": profile.context_limit, "context_source": profile.context_source,
                     "max_turns": profile.max_turns, "turns_source": profile.turns_source},
         "budget": worker_budget.as_dict(),
+        "worker_room": room.as_dict(),
         "token_counter": default_counter().name,
         "ollama_num_ctx": num_ctx,
         "warnings": warnings,
@@ -137,8 +156,10 @@ def doctor(
     console.print(f"model      {binding.model}")
     console.print(f"profile    context {profile.context_limit} ({profile.context_source}), "
                   f"max turns {profile.max_turns} ({profile.turns_source})")
-    console.print(f"budget     worker {worker_budget.available} tokens of context, "
-                  f"prompt limit {worker_budget.prompt_limit}")
+    console.print(f"budget     worker pack {room.room.pack} tokens (room {room.room.room} after "
+                  f"{room.schema_tokens} tokens of tool schemas), prompt limit {worker_budget.prompt_limit}")
+    if room.dropped:
+        console.print(f"tools      {', '.join(room.names)}; left out on this window: {', '.join(room.dropped)}")
     console.print(f"tokens     {default_counter().name}")
     for warning in warnings:
         console.print(f"[yellow]warning:[/yellow] {warning}")

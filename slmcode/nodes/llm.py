@@ -16,7 +16,7 @@ from pydantic import BaseModel
 from slmcode.config import Settings
 from slmcode.errors import RepoMapError
 from slmcode.memory.flywheel import read_memory
-from slmcode.nodes.prompts import SYSTEM, TOOL_CONTRACT
+from slmcode.nodes.prompts import SYSTEM, TOOL_CONTRACT, tool_contract
 from slmcode.nodes.run_context import RunContext, emit, settings_of, trace_of, workspace_of
 from slmcode.packs.budget import compute_budget
 from slmcode.packs.builder import build_pack
@@ -61,8 +61,10 @@ def system_prompt_for(runtime: Runtime[RunContext], role: str) -> str:
 def pack_for(
     runtime: Runtime[RunContext], state: RunState, role: str, *, task: Task | None = None,
     focus_files: Sequence[str] = (), system_prompt: str | None = None, budget_tokens: int | None = None,
+    tools: list[str] | None = None,
 ) -> TaskPack:
-    """Build `role`'s pack for this run, record it in the trace and stream it as an event."""
+    """Build `role`'s pack for this run, record it in the trace and stream it as an event. `tools`: the names
+    the role's requests offer, when not all."""
     settings, workspace = settings_of(runtime), workspace_of(runtime)
     index = symbol_index(workspace, settings)
     pack = build_pack(
@@ -71,7 +73,7 @@ def pack_for(
         workspace=workspace,
         query=state.get("query", ""),
         system_prompt=system_prompt or system_prompt_for(runtime, role),
-        tool_contract=TOOL_CONTRACT if role in TOOL_ROLES else "",
+        tool_contract=(tool_contract(tools) if tools is not None else TOOL_CONTRACT) if role in TOOL_ROLES else "",
         task=task,
         focus_files=list(focus_files or (task.focus_files if task else ())),
         memory=memory_text(workspace),

@@ -43,9 +43,25 @@ SYSTEM = {
     "learn": "You keep the team's notebook. You write short lessons that will help the next run on this repository.",
 }
 
-TOOL_CONTRACT = """Tools: ws_read(path, offset, limit), ws_list(path, glob), ws_search(pattern, glob),
-ws_write(path, content) for new files, ws_edit(path, old_str, new_str) for changes, ws_shell(command), ws_skill(name).
-Paths are relative to the repository root. One tool call at a time is safest."""
+TOOL_SIGNATURES = {
+    "ws_read": "ws_read(path, offset, limit)",
+    "ws_list": "ws_list(path, glob)",
+    "ws_search": "ws_search(pattern, glob)",
+    "ws_write": "ws_write(path, content) for new files",
+    "ws_edit": "ws_edit(path, old_str, new_str) for changes",
+    "ws_shell": "ws_shell(command)",
+    "ws_skill": "ws_skill(name)",
+}
+TOOL_CONTRACT_TAIL = "Paths are relative to the repository root. One tool call at a time is safest."
+
+
+def tool_contract(names: list[str] | None = None) -> str:
+    """The contract for the tools a request offers (all of them by default): a tiny window offers fewer."""
+    shown = [sig for name, sig in TOOL_SIGNATURES.items() if names is None or name in names]
+    return f"Tools: {', '.join(shown)}.\n{TOOL_CONTRACT_TAIL}"
+
+
+TOOL_CONTRACT = tool_contract()
 
 CLARIFY = (
     "Request: {query}\n\nList the requirements this request implies (at most 6), and at most 3 questions about what "

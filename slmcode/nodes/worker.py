@@ -23,7 +23,8 @@ from typing_extensions import TypedDict
 from slmcode.compact.hook import make_pre_model_hook
 from slmcode.compact.ladder import compact_transcript
 from slmcode.compact.offload import offload_tool_output
-from slmcode.compact.room import WorkerRoom, schema_tokens, worker_room
+from slmcode.compact.room import WorkerRoom
+from slmcode.compact.toolfit import FittedTools, fit_tools
 from slmcode.config import Settings
 from slmcode.errors import EndpointError
 from slmcode.nodes.llm import pack_for
@@ -59,12 +60,12 @@ def conversation_key(task: Task) -> str:
     return f"{task.id}/{task.attempts}"
 
 
-def _opening(runtime: Runtime[RunContext], payload: WorkerInput, room: WorkerRoom) -> list[BaseMessage]:
+def _opening(runtime: Runtime[RunContext], payload: WorkerInput, fitted: FittedTools) -> list[BaseMessage]:
     """The pack and the instruction; the pack takes its share of the room (compact.room), so the conversation
-    after it holds the kept tool results and several new rounds."""
+    after it holds the kept tool results and several new rounds; its contract names the tools offered."""
     task, role = payload["task"], payload["role"]
     pack = pack_for(runtime, {"run_id": payload["run_id"], "query": payload["query"]}, role, task=task,
-                    budget_tokens=room.pack)
+                    budget_tokens=fitted.room.pack, tools=fitted.names)
     if role == "corrector":
         failures = render_failures(task.verdicts)
         notes = "\n".join(f"- {n}" for n in task.review_notes[-5:]) or "- (none)"
@@ -83,9 +84,12 @@ def tool_context(runtime: Runtime[RunContext], payload: WorkerInput) -> ToolCont
     )
 
 
-def request_room(settings: Settings, role: str, tools: list[BaseTool]) -> WorkerRoom:
-    """How `role`'s requests share the room on its model, given the tools they carry."""
-    return worker_room(settings, compute_budget(settings, role, bind_role(settings, role).model), schema_tokens(tools))
+def request_tools(runtime: Runtime[RunContext], payload: WorkerInput) -> FittedTools:
+    """The tools `role`'s requests carry on its model and the room they leave; on a tiny window the least needed
+    tools stay out so the opening pack holds the task and its code (compact.toolfit)."""
+    settings, role = settings_of(runtime), payload["role"]
+    budget = compute_budget(settings, role, bind_role(settings, role).model)
+    return fit_tools(settings, budget, make_tools(tool_context(runtime, payload)))
 
 
 def fit_request(messages: list[BaseMessage], settings: Settings, room: WorkerRoom,
@@ -146,9 +150,9 @@ def _compactor(settings: Settings) -> Callable[[str], str]:
 def work(payload: WorkerInput, runtime: Runtime[RunContext]) -> Command:
     """One model step for one task: start the conversation on the first turn, then ask for the next action."""
     task, role = payload["task"], payload["role"]
-    tools = make_tools(tool_context(runtime, payload))  # the same tools run_tools will run
-    room = request_room(settings_of(runtime), role, tools)
-    messages = list(payload["messages"]) or _opening(runtime, payload, room)
+    fitted = request_tools(runtime, payload)  # the same tools run_tools will run
+    tools, room = fitted.tools, fitted.room
+    messages = list(payload["messages"]) or _opening(runtime, payload, fitted)
     answer = _call_model(runtime, payload, messages, tools, room)
     turn = payload["turn"] + 1
     messages.append(answer)
@@ -190,7 +194,8 @@ def run_tools(payload: WorkerInput, runtime: Runtime[RunContext]) -> Command:
     answer = messages[-1]
     assert isinstance(answer, AIMessage)
     ctx = tool_context(runtime, payload)
-    tools = make_tools(ctx)
+    offered = set(request_tools(runtime, payload).names)  # a tool left out of the request is not run either
+    tools = [t for t in make_tools(ctx) if t.name in offered]
     journal = runtime.context.tool_journal()
     results: list[ToolMessage] = []
     for call in answer.tool_calls:

@@ -1,0 +1,86 @@
+"""Which tools a worker request can afford, and the room they leave: the numbers a run really uses.
+
+Every tool's schema rides along with every request. On a 2K window the six tools cost ~800 tokens of a
+~1,070-token prompt limit, leaving the opening pack ~190 tokens: the task got cut and no code fitted, so the
+worker could only call ws_list, over and over. When the full set leaves the pack less than its floor
+(MinPackTokens, or the role's whole budget when that is smaller), the least needed tools go first: the
+discovery tools (ws_list, ws_search), whose work the pack's map and excerpts already did, then ws_skill and
+ws_shell. Reading, editing and writing files always stay: without them no task can be done.
+
+`slmcode pack`, `budget` and `doctor` call `opening_room` too, so what they promise is what the worker gets.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from langchain_core.tools import BaseTool
+
+from slmcode.compact.room import WorkerRoom, schema_tokens, worker_room
+from slmcode.config import Settings
+from slmcode.packs.budget import Budget, compute_budget
+from slmcode.packs.skills import discover_skills
+from slmcode.tools.context import ToolContext
+from slmcode.tools.toolset import make_tools
+
+# Dropped first to last while the pack is short of its floor.
+DROP_ORDER: tuple[str, ...] = ("ws_list", "ws_search", "ws_skill", "ws_shell")
+
+
+@dataclass(frozen=True)
+class FittedTools:
+    tools: list[BaseTool]
+    room: WorkerRoom
+    schema_tokens: int
+    dropped: tuple[str, ...]  # tools left out so the pack reaches its floor
+
+    @property
+    def names(self) -> list[str]:
+        return [t.name for t in self.tools]
+
+    def as_dict(self) -> dict[str, object]:
+        return {"tools": self.names, "tools_dropped": list(self.dropped), "tool_schemas": self.schema_tokens,
+                "room": self.room.room, "pack": self.room.pack, "result_bytes": self.room.result_bytes}
+
+    def lines(self, prompt_limit: int) -> list[str]:
+        """The request's arithmetic, for `slmcode budget`: what the role's first request really gets."""
+        dropped = [f"  tools left out   {', '.join(self.dropped)}"] if self.dropped else []
+        return [
+            f"prompt limit       {prompt_limit:>8}   (window - reserve_response, / token_factor)",
+            f"- tool schemas     {self.schema_tokens:>8}   ({len(self.names)} tools)",
+            *dropped,
+            f"= room             {self.room.room:>8}   (the request's messages)",
+            f"opening pack       {self.room.pack:>8}   (what the pack gets in a run)",
+        ]
+
+
+def pack_floor(settings: Settings, budget: Budget) -> int:
+    """The pack a worker request must be able to hold: MinPackTokens, or the role's budget when smaller."""
+    return min(settings.context_min_pack_tokens, budget.available)
+
+
+def fit_tools(settings: Settings, budget: Budget, tools: Sequence[BaseTool]) -> FittedTools:
+    """`tools` less the least needed ones while their schemas leave the opening pack short of its floor."""
+    kept = list(tools)
+    dropped: list[str] = []
+    cost = schema_tokens(kept)
+    room = worker_room(settings, budget, cost)
+    for name in DROP_ORDER:
+        if room.pack >= pack_floor(settings, budget):
+            break
+        if name not in {t.name for t in kept}:
+            continue
+        kept = [t for t in kept if t.name != name]
+        dropped.append(name)
+        cost = schema_tokens(kept)
+        room = worker_room(settings, budget, cost)
+    return FittedTools(kept, room, cost, tuple(dropped))
+
+
+def opening_room(settings: Settings, role: str, workspace: Path, model: str | None = None) -> FittedTools:
+    """The tools and room `role`'s first request in `workspace` gets, as the worker computes them."""
+    skills = {s.name: s.body for s in discover_skills(workspace)}
+    ctx = ToolContext(workspace=workspace, settings=settings, skills=skills.get if skills else None)
+    return fit_tools(settings, compute_budget(settings, role, model), make_tools(ctx))
