@@ -9,11 +9,12 @@ from __future__ import annotations
 import typer
 
 from slmcode.commands import context, knowledge, model, patches, runs
+from slmcode.commands import eval as evaluation
 from slmcode.commands.common import err_console
 from slmcode.errors import SlmcodeError
 
 app = typer.Typer(help="A coding-agent harness for small language models.", no_args_is_help=True)
-for group in (runs, model, context, patches, knowledge):
+for group in (runs, model, context, patches, knowledge, evaluation):
     app.add_typer(group.app)
 
 

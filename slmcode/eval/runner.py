@@ -1,0 +1,113 @@
+"""Running attempts: a fresh copy of the task's repository in a temp folder per attempt, the attempt in its own
+process with a deadline, `jobs` of them at a time, each result handed to a callback as it lands."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from slmcode.eval.attempt import Attempt, settle
+from slmcode.eval.harness import AgentRun, trace_figures
+from slmcode.eval.replay import REPLAY_MODEL, Replay, serve
+from slmcode.eval.suite import EvalTask, changed_files, copy_repo
+
+GIT_ENV = {"GIT_AUTHOR_NAME": "slmcode-eval", "GIT_AUTHOR_EMAIL": "eval@localhost",
+           "GIT_COMMITTER_NAME": "slmcode-eval", "GIT_COMMITTER_EMAIL": "eval@localhost"}
+
+
+@dataclass(frozen=True)
+class Job:
+    task: EvalTask
+    agent: str  # harness | baseline
+    settings: dict[str, Any]  # base_url, model and the other run settings
+    replay: Replay | None = None
+
+
+def child_env() -> dict[str, str]:
+    """This interpreter's folder first on PATH, so `python -m pytest` in the sandbox finds the same Python."""
+    path = f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"
+    return {**os.environ, "PATH": path, "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}
+
+
+def _git_init(workspace: Path) -> None:
+    # A repository like a user's: the reviewer's evidence reads `git diff`.
+    env = {**os.environ, **GIT_ENV}
+    for args in (["init", "-q"], ["add", "-A"], ["commit", "-qm", "task"]):
+        subprocess.run(["git", *args], cwd=workspace, env=env, check=False, capture_output=True)
+
+
+def _kill(proc: subprocess.Popen[str]) -> None:
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+
+
+def _spawn(spec: dict[str, Any], timeout: float) -> tuple[dict[str, Any] | None, bool, str]:
+    """Run the attempt's process; (its record or None, timed out, the tail of its stderr)."""
+    proc = subprocess.Popen([sys.executable, "-m", "slmcode.eval.attempt"], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=child_env(),
+                            start_new_session=True)
+    try:
+        out, err = proc.communicate(json.dumps(spec), timeout=timeout)
+    except subprocess.TimeoutExpired:
+        _kill(proc)
+        return None, True, ""
+    lines = [line for line in out.splitlines() if line.startswith("{")]
+    if proc.returncode != 0 or not lines:
+        return None, False, err[-800:]
+    return json.loads(lines[-1]), False, ""
+
+
+def run_job(job: Job, timeout: float, keep: Path | None = None) -> Attempt:
+    """One attempt end to end; never raises for a failed attempt."""
+    root = Path(tempfile.mkdtemp(prefix=f"slmcode-eval-{job.task.id}-"))
+    server = serve(job.replay) if job.replay else None
+    try:
+        workspace = copy_repo(job.task, root / job.task.id)
+        _git_init(workspace)
+        settings = dict(job.settings)
+        if server is not None:
+            settings |= {"base_url": server.url, "model": REPLAY_MODEL, "request_retries": 0}
+        run_id = f"eval-{job.task.id}-{job.agent}"
+        spec = {"task": job.task.id, "suite": str(job.task.folder.parent), "agent": job.agent,
+                "workspace": str(workspace), "run_id": run_id, "settings": settings}
+        started = time.monotonic()
+        record, timed_out, stderr = _spawn(spec, timeout)
+        if record is not None:
+            return Attempt(**record)
+        # Killed at its deadline, or crashed: recorded from what the workspace and the trace show.
+        run = trace_figures(workspace, run_id) if job.agent == "harness" else AgentRun()
+        run.signals.error = "" if timed_out else (stderr.strip().splitlines() or ["the attempt crashed"])[-1]
+        return settle(spec, run, files=changed_files(job.task, workspace), solved=False, timed_out=timed_out,
+                      seconds=time.monotonic() - started, grade_output=stderr)
+    finally:
+        if server is not None:
+            server.stop()
+        if keep is not None:
+            shutil.copytree(root, keep / f"{job.task.id}-{job.agent}", dirs_exist_ok=True,
+                            ignore=shutil.ignore_patterns("target", "node_modules"))
+        shutil.rmtree(root, ignore_errors=True)
+
+
+def run_jobs(jobs: list[Job], *, parallel: int, timeout: float, on_result: Callable[[Attempt], None],
+             keep: Path | None = None) -> list[Attempt]:
+    """Every job, `parallel` at a time; results in the jobs' order."""
+    def one(job: Job) -> Attempt:
+        attempt = run_job(job, timeout, keep)
+        on_result(attempt)
+        return attempt
+
+    with ThreadPoolExecutor(max_workers=max(1, parallel)) as pool:
+        return list(pool.map(one, jobs))

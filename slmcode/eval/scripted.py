@@ -1,0 +1,253 @@
+"""A scripted OpenAI-compatible chat server on loopback: the tests' fake model and the eval suite's replays.
+
+Real HTTP, so the real langchain-openai client path runs. Answers come from rules matched on the request
+(first match wins) and then from a queue in order; every request body is recorded so callers can assert on
+the exact prompts the harness sent. Streaming (SSE) and non-streaming, with tool calls, are both served.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+import uuid
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+Request = dict[str, Any]
+
+
+@dataclass
+class Reply:
+    """One scripted answer. tool_calls: [{"name": ..., "arguments": dict | str}]. status != 200 sends an error.
+
+    For a broken server: `body` is sent as it is (bytes or text, with `content_type`) instead of a completion;
+    `stream` True answers as server-sent events even when the request did not ask for a stream.
+    """
+
+    content: str = ""
+    tool_calls: list[dict[str, Any]] = field(default_factory=list)
+    status: int = 200
+    delay: float = 0.0
+    finish_reason: str | None = None
+    body: str | bytes | None = None
+    content_type: str = "application/json"
+    stream: bool = False
+
+
+ReplyLike = Reply | str | Callable[[Request], "Reply | str"]
+
+
+def tool_call(name: str, **arguments: Any) -> dict[str, Any]:
+    return {"name": name, "arguments": arguments}
+
+
+@dataclass
+class Rule:
+    match: Callable[[Request], bool]
+    replies: list[ReplyLike]
+    times: int | None  # None: forever (the last reply repeats)
+    used: int = 0
+
+
+def request_text(request: Request) -> str:
+    """All message text of a request, for substring rules."""
+    parts = []
+    for message in request.get("messages", []):
+        content = message.get("content")
+        if isinstance(content, list):
+            content = "".join(block.get("text", "") for block in content if isinstance(block, dict))
+        parts.append(str(content or ""))
+    return "\n".join(parts)
+
+
+def system_text(request: Request) -> str:
+    return "\n".join(
+        str(m.get("content") or "") for m in request.get("messages", []) if m.get("role") in ("system", "developer")
+    )
+
+
+class FakeLLM:
+    """Start with .start() (or as a context manager); .url is the base_url for an OpenAI client."""
+
+    def __init__(self, replies: Iterable[ReplyLike] = (), models: Iterable[str] = ("fake-model",)) -> None:
+        self.models = list(models)
+        self.queue: list[ReplyLike] = list(replies)
+        self.rules: list[Rule] = []
+        self.requests: list[Request] = []
+        self.default: ReplyLike | None = None
+        self.json_schema_supported = True
+        self._lock = threading.Lock()
+        self._server: ThreadingHTTPServer | None = None
+
+    # scripting ---------------------------------------------------------------------------------------
+    def push(self, *replies: ReplyLike) -> FakeLLM:
+        with self._lock:
+            self.queue.extend(replies)
+        return self
+
+    def on(self, match: str | Callable[[Request], bool], *replies: ReplyLike, times: int | None = None,
+           where: Callable[[Request], str] = system_text) -> FakeLLM:
+        """Answer requests whose text (system prompt by default) contains `match`, or satisfy it."""
+        predicate = match if callable(match) else (lambda req, s=match: s in where(req))
+        with self._lock:
+            self.rules.append(Rule(predicate, list(replies), times))
+        return self
+
+    def _next_reply(self, request: Request) -> ReplyLike:
+        with self._lock:
+            for rule in self.rules:
+                exhausted = rule.times is not None and rule.used >= rule.times
+                if not exhausted and rule.match(request):
+                    reply = rule.replies[min(rule.used, len(rule.replies) - 1)]
+                    rule.used += 1
+                    return reply
+            if self.queue:
+                return self.queue.pop(0)
+            if self.default is not None:
+                return self.default
+        return Reply(content="fake_llm: script exhausted", status=500)
+
+    # lifecycle ---------------------------------------------------------------------------------------
+    @property
+    def url(self) -> str:
+        assert self._server is not None, "start() first"
+        return f"http://127.0.0.1:{self._server.server_address[1]}/v1"
+
+    def start(self) -> FakeLLM:
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), _handler_for(self))
+        self._server.daemon_threads = True
+        threading.Thread(target=self._server.serve_forever, daemon=True).start()
+        return self
+
+    def stop(self) -> None:
+        if self._server is not None:
+            self._server.shutdown()
+            self._server.server_close()
+            self._server = None
+
+    def __enter__(self) -> FakeLLM:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    # answering ---------------------------------------------------------------------------------------
+    def answer(self, request: Request) -> tuple[int, Reply]:
+        with self._lock:
+            self.requests.append(request)
+        fmt = (request.get("response_format") or {}).get("type")
+        if fmt == "json_schema" and not self.json_schema_supported:
+            # Refused before any scripted answer is used, as a server without the feature would.
+            return 400, Reply(content="response_format json_schema is not supported", status=400)
+        reply = self._next_reply(request)
+        if callable(reply):
+            reply = reply(request)
+        if isinstance(reply, str):
+            reply = Reply(content=reply)
+        if reply.delay:
+            time.sleep(reply.delay)
+        return reply.status, reply
+
+
+def _completion(request: Request, reply: Reply) -> dict[str, Any]:
+    message: dict[str, Any] = {"role": "assistant", "content": reply.content or None}
+    if reply.tool_calls:
+        message["tool_calls"] = [_tool_call_json(call, i) for i, call in enumerate(reply.tool_calls)]
+    prompt = len(request_text(request)) // 4
+    return {
+        "id": f"chatcmpl-{uuid.uuid4().hex[:12]}",
+        "object": "chat.completion",
+        "created": int(time.time()),
+        "model": request.get("model", "fake-model"),
+        "choices": [{"index": 0, "message": message, "finish_reason": _finish(reply)}],
+        "usage": {"prompt_tokens": prompt, "completion_tokens": len(reply.content) // 4 + 1,
+                  "total_tokens": prompt + len(reply.content) // 4 + 1},
+    }
+
+
+def _finish(reply: Reply) -> str:
+    return reply.finish_reason or ("tool_calls" if reply.tool_calls else "stop")
+
+
+def _tool_call_json(call: dict[str, Any], index: int) -> dict[str, Any]:
+    arguments = call.get("arguments", {})
+    return {
+        "id": call.get("id") or f"call_{uuid.uuid4().hex[:10]}",
+        "type": "function",
+        "function": {
+            "name": call["name"],
+            "arguments": arguments if isinstance(arguments, str) else json.dumps(arguments),
+        },
+    }
+
+
+def _stream_chunks(request: Request, reply: Reply) -> Iterable[dict[str, Any]]:
+    base = {"id": f"chatcmpl-{uuid.uuid4().hex[:12]}", "object": "chat.completion.chunk",
+            "created": int(time.time()), "model": request.get("model", "fake-model")}
+    yield {**base, "choices": [{"index": 0, "delta": {"role": "assistant", "content": ""}, "finish_reason": None}]}
+    for start in range(0, len(reply.content), 16):
+        delta = {"content": reply.content[start:start + 16]}
+        yield {**base, "choices": [{"index": 0, "delta": delta, "finish_reason": None}]}
+    for i, call in enumerate(reply.tool_calls):
+        payload = _tool_call_json(call, i)
+        payload["index"] = i
+        yield {**base, "choices": [{"index": 0, "delta": {"tool_calls": [payload]}, "finish_reason": None}]}
+    yield {**base, "choices": [{"index": 0, "delta": {}, "finish_reason": _finish(reply)}]}
+
+
+def _handler_for(fake: FakeLLM) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        def log_message(self, *args: Any) -> None:  # keep test output clean
+            pass
+
+        def _send_json(self, status: int, body: dict[str, Any]) -> None:
+            data = json.dumps(body).encode()
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def _send_raw(self, status: int, body: str | bytes, content_type: str) -> None:
+            data = body.encode() if isinstance(body, str) else body
+            self.send_response(status)
+            self.send_header("Content-Type", content_type)
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def do_GET(self) -> None:
+            if self.path.rstrip("/").endswith("/models"):
+                data = [{"id": m, "object": "model", "owned_by": "fake_llm"} for m in fake.models]
+                self._send_json(200, {"object": "list", "data": data})
+            else:
+                self._send_json(404, {"error": {"message": f"no route {self.path}"}})
+
+        def do_POST(self) -> None:
+            if not self.path.rstrip("/").endswith("/chat/completions"):
+                self._send_json(404, {"error": {"message": f"no route {self.path}"}})
+                return
+            length = int(self.headers.get("Content-Length") or 0)
+            request = json.loads(self.rfile.read(length) or b"{}")
+            status, reply = fake.answer(request)
+            if reply.body is not None:
+                self._send_raw(status, reply.body, reply.content_type)
+                return
+            if status != 200:
+                self._send_json(status, {"error": {"message": reply.content, "type": "fake_llm", "code": status}})
+                return
+            if not request.get("stream") and not reply.stream:
+                self._send_json(200, _completion(request, reply))
+                return
+            self.send_response(200)
+            self.send_header("Content-Type", "text/event-stream")
+            self.end_headers()
+            for chunk in _stream_chunks(request, reply):
+                self.wfile.write(f"data: {json.dumps(chunk)}\n\n".encode())
+            self.wfile.write(b"data: [DONE]\n\n")
+            self.wfile.flush()
+
+    return Handler
