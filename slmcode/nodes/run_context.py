@@ -10,15 +10,17 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from slmcode.blocks.compose import ResolvedPipeline, resolve_pipeline
-from slmcode.config import Settings, load_settings
+from slmcode.config import Settings
 from slmcode.memory.journal import Journal
 from slmcode.memory.trace import TraceStore
+from slmcode.serverpolicy import server_settings
 
 
 @dataclass
 class RunContext:
     """Per-run settings. The CLI and API pass `settings`; a LangGraph server client passes plain
-    `workspace` and `overrides` (JSON), and settings are loaded from the workspace's files."""
+    `workspace` and `overrides` (JSON), checked by serverpolicy before anything uses them, and settings are
+    loaded from the workspace's files."""
 
     workspace: str = "."
     overrides: dict[str, Any] = field(default_factory=dict)
@@ -28,28 +30,34 @@ class RunContext:
     journal: Journal | None = None
 
     def resolved_settings(self) -> Settings:
-        if self.settings is None:  # loaded once per run, on first use
-            self.settings = load_settings(Path(self.workspace), flags=self.overrides).settings
+        if self.settings is None:  # a server client's context: checked and loaded once per run, on first use
+            root, self.settings = server_settings(self.workspace, self.overrides)
+            self.workspace = str(root)
         return self.settings
+
+    def root(self) -> Path:
+        """The workspace, only once its context has passed the checks."""
+        self.resolved_settings()
+        return Path(self.workspace).resolve()
 
     def resolved_pipeline(self) -> ResolvedPipeline:
         if self.pipeline is None:
-            self.pipeline = resolve_pipeline(Path(self.workspace).resolve(), self.resolved_settings())
+            self.pipeline = resolve_pipeline(self.root(), self.resolved_settings())
         return self.pipeline
 
     def tool_journal(self) -> Journal:
         if self.journal is None:
-            self.journal = Journal.for_workspace(Path(self.workspace).resolve())
+            self.journal = Journal.for_workspace(self.root())
         return self.journal
 
     def trace_store(self) -> TraceStore:
         if self.trace is None:
-            self.trace = TraceStore.for_workspace(Path(self.workspace).resolve())
+            self.trace = TraceStore.for_workspace(self.root())
         return self.trace
 
 
 def workspace_of(runtime: Runtime[RunContext]) -> Path:
-    return Path(runtime.context.workspace).resolve()
+    return runtime.context.root()
 
 
 def settings_of(runtime: Runtime[RunContext]) -> Settings:

@@ -76,25 +76,58 @@ def scratch_dir(workspace: Path) -> Path:
     return path
 
 
-def find_protected(workspace: Path) -> list[Path]:
-    """Every `.git` (folder or file) and `.slmcode` at any depth, without following symlinks."""
-    found: list[Path] = []
-    stack = [str(workspace)]
-    while stack:
-        folder = stack.pop()
+class ProtectedIndex:
+    """Every `.git` (folder or file) and `.slmcode` at any depth of one workspace, kept up to date cheaply.
+
+    A full walk of a tree with a virtual environment costs ~20 ms, and each command needs the set twice (to
+    protect before, to undo after). Creating or removing an entry changes its folder's mtime, so a refresh
+    stats the known folders and lists again only those whose mtime moved (and the new folders they hold)."""
+
+    def __init__(self, workspace: Path) -> None:
+        self.workspace = str(workspace)
+        self.folders: dict[str, int] = {}  # folder -> mtime_ns when last listed
+        self.found: dict[str, set[str]] = {}  # folder -> its protected entries
+        self._scan(self.workspace)
+
+    def _scan(self, folder: str) -> None:
         try:
+            mtime = os.stat(folder).st_mtime_ns
             entries = list(os.scandir(folder))
         except OSError:
-            continue
+            return
+        self.folders[folder] = mtime
+        mine: set[str] = set()
         for entry in entries:
             if entry.name in PROTECTED_NAMES:
-                # A symlinked `.git` protects what it points to, when that lies inside (outside is read-only).
-                real = os.path.realpath(entry.path) if entry.is_symlink() else entry.path
-                if real == entry.path or real.startswith(str(workspace) + os.sep):
-                    found.append(Path(real))
-            elif entry.is_dir(follow_symlinks=False):
-                stack.append(entry.path)
-    return sorted(found)
+                mine.add(entry.path)
+            elif entry.is_dir(follow_symlinks=False) and entry.path not in self.folders:
+                self._scan(entry.path)
+        self.found[folder] = mine
+
+    def refresh(self) -> list[Path]:
+        for folder, mtime in list(self.folders.items()):
+            try:
+                now = os.stat(folder).st_mtime_ns
+            except OSError:
+                now = None
+            if now is None:
+                self.folders.pop(folder, None)
+                self.found.pop(folder, None)
+            elif now != mtime:
+                self._scan(folder)
+        return sorted(Path(p) for paths in self.found.values() for p in paths)
+
+
+_INDEXES: dict[str, ProtectedIndex] = {}
+
+
+def find_protected(workspace: Path) -> list[Path]:
+    """The protected entries of `workspace` now (one index per workspace per process)."""
+    index = _INDEXES.get(str(workspace))
+    if index is None:
+        index = _INDEXES[str(workspace)] = ProtectedIndex(workspace)
+        return index.refresh()
+    return index.refresh()
 
 
 def _home() -> str:
@@ -114,14 +147,14 @@ def toolchain_dirs(environ: Mapping[str, str]) -> list[str]:
         candidates.append(parent if os.path.basename(real) == "bin" and parent not in {"/", home} else real)
     for name, default in (("RUSTUP_HOME", ".rustup"), ("PYENV_ROOT", ".pyenv")):
         candidates.append(environ.get(name) or os.path.join(home, default))
-    chosen: list[str] = []
+    chosen: set[str] = set()
     for path in candidates:
         real = os.path.realpath(path)
         if real in {"/", home} or not os.path.isdir(real) or any(real.startswith(s) for s in SYSTEM_DIRS):
             continue
-        if real not in chosen:
-            chosen.append(real)
-    return sorted(chosen)
+        chosen.add(real)
+    # A folder inside another chosen one is already readable: bind only the outermost.
+    return sorted(p for p in chosen if not any(p.startswith(q + os.sep) for q in chosen))
 
 
 def sandbox_env(
@@ -202,8 +235,10 @@ def _bind_read_only(args: list[str], paths: Sequence[str]) -> None:
 def bwrap_prefix(policy: SandboxPolicy, scratch: Path, environ: Mapping[str, str]) -> list[str]:
     """The bwrap arguments that put one command inside the policy's walls (the command follows them)."""
     ws = str(policy.workspace)
-    args = [bwrap_binary(), "--die-with-parent", "--new-session", "--unshare-pid", "--unshare-ipc", "--unshare-uts",
-            "--unshare-cgroup-try"]
+    # No capabilities: run as root, a command would otherwise keep CAP_SYS_ADMIN and could unmount the
+    # read-only binds over .git (or remount them writable).
+    args = [bwrap_binary(), "--die-with-parent", "--new-session", "--cap-drop", "ALL", "--unshare-pid",
+            "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try"]
     if not policy.network:
         args.append("--unshare-net")
     _bind_system(args)
@@ -212,7 +247,10 @@ def bwrap_prefix(policy: SandboxPolicy, scratch: Path, environ: Mapping[str, str
     _bind_read_only(args, [p for p in readable if not (p + "/").startswith(ws + "/")])
     args += ["--bind" if policy.writable else "--ro-bind", ws, ws]
     for path in policy.protected:
-        args += ["--ro-bind", str(path), str(path)]
+        # A symlinked `.git` protects what it points to when that lies inside (outside is read-only anyway).
+        real = os.path.realpath(path)
+        if real.startswith(ws + os.sep) and os.path.exists(real):
+            args += ["--ro-bind", real, real]
     args += ["--bind", str(scratch), str(scratch), "--chdir", ws]
     return args
 

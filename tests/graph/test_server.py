@@ -12,6 +12,7 @@ server reads no allowed_msgpack_modules from langgraph.json. The default, permis
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import socket
@@ -83,7 +84,7 @@ def stop(process: subprocess.Popen[bytes]) -> None:
 
 
 @pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
+def server(tmp_path: Path, fake_llm: FakeLLM) -> Iterator[Server]:
     if not LANGGRAPH.exists():
         pytest.skip("langgraph-cli[inmem] is not installed (pip install -e '.[dev]')")
     port = free_port()
@@ -93,6 +94,9 @@ def server(tmp_path: Path) -> Iterator[Server]:
         "LANGGRAPH_NO_VERSION_CHECK": "true",
         "PATH": python_on_path(),  # the verify commands' `python -m pytest` must find pytest
         "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1",
+        # The operator's rules (slmcode/serverpolicy.py): runs only under this test's folder, only this endpoint.
+        "SLMCODE_ALLOWED_ROOTS": str(tmp_path / "allowed"),
+        "SLMCODE_ALLOWED_BASE_URLS": fake_llm.url,
     }
     log = tmp_path / "langgraph-dev.log"  # outside the project: a file written inside it means a reload
     command = [str(LANGGRAPH), "dev", "--no-browser", "--no-reload", "--port", str(port), "--host", "127.0.0.1"]
@@ -109,7 +113,8 @@ def server(tmp_path: Path) -> Iterator[Server]:
 
 @pytest.fixture
 def repo(tmp_path: Path) -> Path:
-    return make_repo(tmp_path)
+    (tmp_path / "allowed").mkdir(exist_ok=True)
+    return make_repo(tmp_path / "allowed")
 
 
 @pytest.fixture
@@ -186,3 +191,53 @@ def test_a_full_run_through_langgraph_dev_with_a_clarify_interrupt(client: Any, 
     with TraceStore.for_workspace(repo) as trace:
         kinds = {e.kind for e in trace.timeline(thread_id)}
     assert {"phase", "pack", "tool", "verdict"} <= kinds
+
+
+def run_error(client: Any, thread_id: str, context: dict[str, Any], workspace: str) -> str:
+    """The error a run ends with (the client sees it as the stream's error event)."""
+    start = {"run_id": thread_id, "query": "Add a divide operation", "workspace": workspace, "phase": "start",
+             "rounds": 0}
+    parts = [(p.event, p.data) for p in client.runs.stream(thread_id, "slmcode", input=start, context=context,
+                                                           stream_mode=["updates"])]
+    errors = [data for event, data in parts if event == "error"]
+    assert errors, f"the run was not refused: {parts[-3:]}"
+    return str(errors[0])
+
+
+def post(url: str, body: bytes, headers: dict[str, str]) -> int:
+    request = urllib.request.Request(url, data=body, headers=headers, method="POST")
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return response.status
+    except urllib.error.HTTPError as exc:
+        return exc.code
+
+
+def test_the_server_refuses_what_the_operator_did_not_allow(server: Server, client: Any, thread_id: str,
+                                                           fake_llm: FakeLLM, repo: Path, tmp_path: Path) -> None:
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    good = {"base_url": fake_llm.url, "model": "qwen2.5-coder:7b"}
+    cases = [
+        ({"workspace": str(outside), "overrides": good}, str(outside), "is not under SLMCODE_ALLOWED_ROOTS"),
+        ({"workspace": "/etc", "overrides": good}, "/etc", "is not under SLMCODE_ALLOWED_ROOTS"),
+        ({"overrides": good}, ".", "must name its workspace"),
+        ({"workspace": str(tmp_path / "allowed" / "new"), "overrides": good}, "x", "does not exist"),
+        ({"workspace": str(repo), "overrides": {**good, "shell_extra_commands": ["bash -c"]}}, str(repo),
+         "may not set shell_extra_commands"),
+        ({"workspace": str(repo), "overrides": {**good, "sandbox_network": True}}, str(repo),
+         "may not set sandbox_network"),
+        ({"workspace": str(repo), "overrides": {**good, "permission": "auto"}}, str(repo), "permission only to"),
+        ({"workspace": str(repo), "overrides": {**good, "base_url": "http://attacker.example/v1"}}, str(repo),
+         "configured endpoints"),
+    ]
+    for context, workspace, expected in cases:
+        assert expected in run_error(client, thread_id, context, workspace), context
+    assert not (tmp_path / "allowed" / "new").exists()  # a refused workspace is never created
+    assert fake_llm.requests == []  # nothing reached the model
+    # Requests a web page could forge from the user's browser never reach the server's routes.
+    runs = f"{server.url}/threads/{thread_id}/runs"
+    body = json.dumps({"assistant_id": "slmcode", "input": {}}).encode()
+    assert post(runs, body, {"Content-Type": "text/plain"}) == 415
+    assert post(runs, body, {"Content-Type": "application/json", "Origin": "https://evil.example"}) == 403
+    assert client.runs.list(thread_id) != [] and all(r["status"] == "error" for r in client.runs.list(thread_id))
