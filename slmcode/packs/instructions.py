@@ -23,6 +23,7 @@ import yaml
 
 from slmcode.config import Settings
 from slmcode.packs import prompts
+from slmcode.tools.filenames import shown_name
 
 INSTRUCTION_FILES: tuple[str, ...] = ("AGENTS.md", "CLAUDE.md", "AGENT.md", ".cursorrules")
 CURSOR_RULES_DIR = ".cursor/rules"
@@ -72,7 +73,7 @@ def _globs(raw: object) -> list[str]:
 
 def _in_scope(globs: Sequence[str], scope: Sequence[str]) -> bool:
     spec = pathspec.PathSpec.from_lines("gitignore", globs)
-    return any(spec.match_file(path) for path in scope)
+    return any(spec.match_file(shown_name(path)) for path in scope)  # RE2 (pathspec's backend) refuses surrogates
 
 
 def split_front_matter(text: str) -> tuple[list[str], str]:

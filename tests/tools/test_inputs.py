@@ -56,7 +56,7 @@ def test_a_file_named_as_shown_can_be_edited_in_place(odd_tree: Path, call: Call
     call("ws_read", path=ODD_SHOWN)
     result = call("ws_edit", path=ODD_SHOWN, old_str="'latte'", new_str="'mocha'")
     assert result.content == f"edited {ODD_SHOWN} (2 lines)."
-    assert open(os.path.join(bytes(odd_tree), ODD), "rb").read() == b"def cafe():\n    return 'mocha'\n"
+    assert Path(os.fsdecode(os.path.join(bytes(odd_tree), ODD))).read_bytes() == b"def cafe():\n    return 'mocha'\n"
     assert not (odd_tree / ODD_SHOWN).exists(), "the escaped form is a way to name the file, not a new file"
 
 
@@ -145,7 +145,9 @@ def test_search_names_the_files_too_big_to_search(make_ctx, workspace: Path) -> 
 
     (workspace / "dump.sql").write_text("add " * 5000)
     out = ws_search(make_ctx(max_read_bytes=10_000), "def add")
-    assert out == "src/calc.py:1: def add(a, b):\n[not searched, over 10000 bytes: dump.sql; read them in slices with ws_read]"
+    assert out == (
+        "src/calc.py:1: def add(a, b):\n[not searched, over 10000 bytes: dump.sql; read them in slices with ws_read]"
+    )
 
 
 @pytest.mark.parametrize(

@@ -17,6 +17,7 @@ import pathspec
 
 from slmcode.errors import RepoMapError
 from slmcode.packs.repomap.languages import language_for_path
+from slmcode.tools.filenames import shown_name
 
 VENDORED_DIRS = frozenset({
     ".git", ".hg", ".svn", ".slmcode", "node_modules", "bower_components", "vendor", "third_party",
@@ -75,7 +76,8 @@ def walk_paths(workspace: Path) -> list[str]:
             specs.append((prefix, pathspec.GitIgnoreSpec.from_lines(lines)))
 
         def ignored(rel_path: str, specs: list[tuple[str, pathspec.PathSpec]] = specs) -> bool:
-            return any(spec.match_file(rel_path[len(p) :]) for p, spec in specs)
+            # shown_name: pathspec matches with RE2 when google-re2 is installed, and RE2 refuses surrogates.
+            return any(spec.match_file(shown_name(rel_path[len(p) :])) for p, spec in specs)
 
         dirs[:] = sorted(d for d in dirs if d not in VENDORED_DIRS and not ignored(f"{prefix}{d}/"))
         found.extend(f"{prefix}{n}" for n in names if not ignored(f"{prefix}{n}"))
