@@ -7,9 +7,11 @@ shell commands in ask mode) arrive as interrupts; `answer` decides them, by defa
 from __future__ import annotations
 
 import json
+import os
 import secrets
+import sqlite3
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -19,14 +21,17 @@ from langgraph.graph.state import CompiledStateGraph
 from langgraph.types import Command
 
 from slmcode.blocks.compose import resolve_pipeline
-from slmcode.config import Settings, load_settings
-from slmcode.errors import RunNotFoundError, WorkspaceError
+from slmcode.compact.longtask import bound_task
+from slmcode.config import ENV_PREFIX, Settings, load_settings
+from slmcode.errors import ConfigError, RunNotFoundError, TaskError, WorkspaceError
 from slmcode.graph.builder import build_graph
 from slmcode.graph.checkpoint import open_checkpointer
-from slmcode.memory.files import state_dir
+from slmcode.memory.files import atomic_write_text, state_dir
 from slmcode.memory.journal import Journal
+from slmcode.memory.runlock import Holder, workspace_lock
 from slmcode.memory.trace import TraceStore
 from slmcode.nodes.run_context import RunContext
+from slmcode.redact import masked_urls, without_secrets
 from slmcode.state import QAResult, Task
 
 Event = dict[str, Any]
@@ -68,10 +73,19 @@ def new_run_id() -> str:
 
 
 def _workspace(path: str | Path) -> Path:
+    """The workspace as an existing folder; never created: a typo must not start a run in a new folder."""
     workspace = Path(path).expanduser().resolve()
+    if not workspace.exists():
+        raise WorkspaceError(f"workspace {workspace} does not exist")
     if not workspace.is_dir():
-        raise WorkspaceError(f"workspace {workspace} is not a folder")
+        raise WorkspaceError(f"workspace {workspace} is a file, not a folder")
     return workspace
+
+
+def _task(query: str) -> str:
+    if not isinstance(query, str) or not query.strip():
+        raise TaskError("the task is empty: say what to do, in plain words")
+    return query
 
 
 def _run_file(workspace: Path, run_id: str) -> Path:
@@ -109,30 +123,72 @@ def _drive(graph: CompiledStateGraph, first: Any, config: dict[str, Any], contex
 
 
 def _execute(workspace: Path, run_id: str, first: Any, overrides: dict[str, Any], *, ephemeral: bool,
-             on_event: Callable[[Event], None] | None, answer: Answerer) -> RunResult:
+             on_event: Callable[[Event], None] | None, answer: Answerer, stale: Holder | None = None) -> RunResult:
     settings = load_settings(workspace, flags=overrides).settings
     trace = TraceStore.for_workspace(workspace)
     journal = Journal.for_workspace(workspace)
     query = first["query"] if isinstance(first, dict) else trace.run(run_id).query
-    trace.start_run(run_id, query=query, workspace=str(workspace), model=settings.model,
-                    settings=settings.model_dump(mode="json"))
-    status, outcome = "failed", "interrupted"
+    config = {"configurable": {"thread_id": run_id}, "recursion_limit": RECURSION_LIMIT}
+    status, outcome = "interrupted", "interrupted"
+    saver = None
     try:
+        trace.start_run(run_id, query=query, workspace=str(workspace), model=settings.model,
+                        settings=settings.model_dump(mode="json"))
+        if stale is not None:
+            trace.record_event(run_id, "lock_taken_over", {"holder": stale.describe()})
         with model_endpoint(settings) as live, open_checkpointer(live, workspace, ephemeral=ephemeral) as saver:
+            if first is None and saver.get_tuple(config) is None:
+                status, outcome = "failed", _before_first_checkpoint(trace, run_id)
+                raise RunNotFoundError(f"run {run_id} cannot be resumed: {outcome}; start it again with `slmcode run`")
             pipeline = resolve_pipeline(workspace, live)
             graph = build_graph(saver, pipeline.phases)
             context = RunContext(workspace=str(workspace), overrides=overrides, settings=live, trace=trace,
                                  pipeline=pipeline, journal=journal)
-            config = {"configurable": {"thread_id": run_id}, "recursion_limit": RECURSION_LIMIT}
             values = _drive(graph, first, config, context, on_event, answer)
         outcome = values.get("outcome", "failed: the run ended without an outcome")
         status = "done" if outcome == "done" else "failed"
         return RunResult(run_id, status, outcome, values.get("tasks", []), values.get("qa"),
                          values.get("lessons", []), values.get("work_log", []))
+    except BaseException as exc:
+        if status == "interrupted":
+            reason = _one_line(exc)
+            if first is not None and not _has_checkpoint(saver, config):
+                # Nothing to resume from: not the default `resume` target, and `resume ID` says why.
+                status, outcome = "failed", f"failed before its first checkpoint: {reason}"
+            else:
+                outcome = f"interrupted: {reason}"
+        raise
     finally:
-        trace.finish_run(run_id, status=status if outcome != "interrupted" else "interrupted", outcome=outcome)
+        # A full disk may refuse this too; the run's own error is the one to report.
+        with suppress(sqlite3.Error, OSError):
+            trace.finish_run(run_id, status=status, outcome=outcome)
         trace.close()
         journal.close()
+
+
+def _one_line(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return text[0] if text else type(exc).__name__
+
+
+def _has_checkpoint(saver: Any, config: dict[str, Any]) -> bool:
+    if saver is None:
+        return False
+    try:
+        return saver.get_tuple(config) is not None
+    except Exception:  # the store itself broke (disk full, locked): count it as no checkpoint
+        return False
+
+
+def _before_first_checkpoint(trace: TraceStore, run_id: str) -> str:
+    recorded = trace.run(run_id).outcome
+    return recorded if recorded.startswith("failed before") else "it stopped before its first checkpoint"
+
+
+def _write_run_file(workspace: Path, run_id: str, query: str, overrides: dict[str, Any], ephemeral: bool) -> None:
+    """What `resume` needs besides the checkpoint; never a key or a URL password (they are asked again)."""
+    data = {"query": query, "overrides": without_secrets(overrides), "ephemeral": ephemeral}
+    atomic_write_text(_run_file(workspace, run_id), json.dumps(data))
 
 
 def run(query: str, workspace: str | Path = ".", *, run_id: str | None = None, ephemeral: bool = False,
@@ -140,21 +196,28 @@ def run(query: str, workspace: str | Path = ".", *, run_id: str | None = None, e
         **settings: Any) -> RunResult:
     """Run the pipeline on `workspace` for `query`; settings are the same keys as config.yaml."""
     workspace = _workspace(workspace)
+    query = _task(query)
     run_id = run_id or new_run_id()
     overrides = {k: v for k, v in settings.items() if v is not None}
-    run_file = _run_file(workspace, run_id)
-    run_file.parent.mkdir(parents=True, exist_ok=True)
-    run_file.write_text(json.dumps({"query": query, "overrides": overrides, "ephemeral": ephemeral}))
-    first = {"run_id": run_id, "query": query, "workspace": str(workspace), "phase": "start", "rounds": 0}
-    if on_event is not None:
-        on_event({"kind": "run_started", "run_id": run_id, "query": query})
-    return _execute(workspace, run_id, first, overrides, ephemeral=ephemeral, on_event=on_event, answer=answer)
+    with workspace_lock(workspace, run_id) as stale:
+        # A task past its share of the window goes to a file; the run carries a preview and the file's path.
+        query = bound_task(query, workspace=workspace, run_id=run_id,
+                           settings=load_settings(workspace, flags=overrides).settings)
+        _write_run_file(workspace, run_id, query, overrides, ephemeral)
+        first = {"run_id": run_id, "query": query, "workspace": str(workspace), "phase": "start", "rounds": 0}
+        if on_event is not None:
+            on_event({"kind": "run_started", "run_id": run_id, "query": query})
+        return _execute(workspace, run_id, first, overrides, ephemeral=ephemeral, on_event=on_event,
+                        answer=answer, stale=stale)
 
 
 def resume(thread_id: str | None = None, workspace: str | Path = ".", *,
            on_event: Callable[[Event], None] | None = None, answer: Answerer = auto_answer,
            **settings: Any) -> RunResult:
-    """Continue a run from its last checkpoint (default: the latest unfinished run of the workspace)."""
+    """Continue a run from its last checkpoint (default: the latest unfinished run of the workspace).
+
+    New settings (a base_url, a model) apply to the rest of the run; the checkpointed plan stays.
+    """
     workspace = _workspace(workspace)
     run_id = thread_id or TraceStore.for_workspace(workspace).latest_unfinished()
     if run_id is None:
@@ -162,10 +225,24 @@ def resume(thread_id: str | None = None, workspace: str | Path = ".", *,
     run_file = _run_file(workspace, run_id)
     if not run_file.is_file():
         raise RunNotFoundError(f"no run '{run_id}' in {workspace} (`slmcode status` lists the runs)")
-    saved = json.loads(run_file.read_text())
+    try:
+        saved = json.loads(run_file.read_text(encoding="utf-8"))
+    except (ValueError, OSError) as exc:
+        raise RunNotFoundError(f"{run_file}: unreadable ({_one_line(exc)}): start the run again") from None
     if saved.get("ephemeral"):
         raise RunNotFoundError(f"run '{run_id}' was ephemeral: it kept no checkpoints to resume from")
-    overrides = {**saved.get("overrides", {}), **{k: v for k, v in settings.items() if v is not None}}
-    if on_event is not None:
-        on_event({"kind": "run_resumed", "run_id": run_id, "query": saved.get("query", "")})
-    return _execute(workspace, run_id, None, overrides, ephemeral=False, on_event=on_event, answer=answer)
+    overrides = {**_still_valid(saved.get("overrides", {})), **{k: v for k, v in settings.items() if v is not None}}
+    masked = masked_urls(overrides)
+    if masked:
+        raise ConfigError(f"run {run_id} was started with a password in {masked[0]}, which slmcode does not store: "
+                          "pass --base-url again (or set SLMCODE_BASE_URL)")
+    with workspace_lock(workspace, run_id) as stale:
+        if on_event is not None:
+            on_event({"kind": "run_resumed", "run_id": run_id, "query": saved.get("query", "")})
+        return _execute(workspace, run_id, None, overrides, ephemeral=False, on_event=on_event, answer=answer,
+                        stale=stale)
+
+
+def _still_valid(saved: dict[str, Any]) -> dict[str, Any]:
+    """The run's saved flags, less those the environment now sets: SLMCODE_BASE_URL on a resume moves the run."""
+    return {k: v for k, v in saved.items() if ENV_PREFIX + k.upper() not in os.environ}

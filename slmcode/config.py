@@ -174,6 +174,10 @@ def read_yaml_file(path: Path) -> dict[str, Any]:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise ConfigError(f"{path}: cannot read ({exc.strerror})") from None
+    except UnicodeDecodeError as exc:
+        line = exc.object[: exc.start].count(b"\n") + 1
+        byte = exc.object[exc.start]
+        raise ConfigError(f"{path}: line {line}: byte 0x{byte:02x} is not UTF-8 (save the file as UTF-8)") from None
     try:
         data = yaml.safe_load(text)
     except yaml.YAMLError as exc:

@@ -46,3 +46,16 @@ class MemoryLockError(SlmcodeError):
 
 class RepoMapError(SlmcodeError):
     """The repo map could not be built at all (workspace unreadable, cache broken); callers go on without it."""
+
+
+class WorkspaceBusyError(SlmcodeError):
+    """Another live run holds the workspace: one writer per workspace."""
+
+
+class TaskError(SlmcodeError, ValueError):
+    """The task itself is unusable (empty); a ValueError too, for API callers."""
+
+
+class RequestTooLargeError(SlmcodeError):
+    """A request over the model's window reached the point of sending: a defect of the harness's budget,
+    stopped before the server sees it (the run keeps its checkpoint)."""

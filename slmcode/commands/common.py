@@ -11,11 +11,26 @@ import typer
 from rich.console import Console
 
 from slmcode.config import LoadedSettings, load_settings
+from slmcode.errors import WorkspaceError
 
 console = Console()
 err_console = Console(stderr=True)
 
-WorkspaceOpt = Annotated[Path, typer.Option("--workspace", "-w", help="The repository to work on.")]
+
+
+def existing_workspace(path: Path) -> Path:
+    """Every command's -w: an existing folder, never created (a typo must not become a new workspace)."""
+    resolved = path.expanduser().resolve()
+    if not resolved.exists():
+        raise WorkspaceError(f"workspace {resolved} does not exist")
+    if not resolved.is_dir():
+        raise WorkspaceError(f"workspace {resolved} is a file, not a folder")
+    return path
+
+
+WorkspaceOpt = Annotated[
+    Path, typer.Option("--workspace", "-w", help="The repository to work on.", callback=existing_workspace)
+]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
 ModelOpt = Annotated[str | None, typer.Option("--model", help="Model name as the server knows it.")]
 BaseUrlOpt = Annotated[str | None, typer.Option("--base-url", help="OpenAI-compatible endpoint, e.g. .../v1.")]

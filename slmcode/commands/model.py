@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 
 from slmcode.commands.common import (
@@ -16,6 +17,7 @@ from slmcode.commands.common import (
     ModelOpt,
     WorkspaceOpt,
     console,
+    err_console,
     print_json,
     settings_for,
 )

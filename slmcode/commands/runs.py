@@ -52,14 +52,18 @@ def run(
 def resume(
     thread_id: Annotated[str | None, typer.Argument(help="Run id (default: the latest unfinished run).")] = None,
     workspace: WorkspaceOpt = Path("."),
+    model: ModelOpt = None,
+    base_url: BaseUrlOpt = None,
     yes: Annotated[bool, typer.Option("--yes", "-y", help="Answer every question automatically.")] = False,
     as_json: JsonOpt = False,
 ) -> None:
-    """Continue a run from its last checkpoint."""
+    """Continue a run from its last checkpoint; --base-url and --model move the rest of it (the plan stays)."""
     from slmcode import api
 
+    flags = {"model": model, "base_url": base_url}
+    settings_for(workspace, **flags)  # a broken config is reported before anything starts
     result = _run_with_view(lambda on_event, answer: api.resume(
-        thread_id, workspace, on_event=on_event, answer=answer), workspace, yes, as_json)
+        thread_id, workspace, on_event=on_event, answer=answer, **flags), workspace, yes, as_json)
     raise typer.Exit(0 if result.ok else 1)
 
 

@@ -62,3 +62,9 @@ OFFLOAD_NOTE = (
     "read it with ws_read(path, offset, limit)]"
 )
 OFFLOAD_TAIL_HEADER = "[... last lines ...]"
+
+# A task too long for its share of the window (compact/longtask.py): the run carries this after a preview.
+TASK_OFFLOAD_NOTE = (
+    "[task shortened: {size} bytes, {lines} lines in full at {path}; "
+    "read it with ws_read(path, offset, limit)]"
+)

@@ -12,7 +12,6 @@ in slmcode.state or be passed as `extra_types`, or it comes back as a dict.
 
 from __future__ import annotations
 
-import re
 import sqlite3
 from collections.abc import Iterable, Iterator
 from contextlib import closing, contextmanager
@@ -27,13 +26,13 @@ from pydantic import BaseModel
 from slmcode import state
 from slmcode.config import Settings
 from slmcode.errors import CheckpointError
-from slmcode.memory.files import state_dir
+from slmcode.memory.files import prepare_state_folder, state_dir
+from slmcode.redact import safe_url
 
 CHECKPOINT_FILE = "checkpoints.sqlite"
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 CONNECT_TIMEOUT_S = 5
 SQLITE_BUSY_TIMEOUT_S = 30.0
-URL_PASSWORD = re.compile(r"(://[^:/@\s]+:)[^@\s]+@")
 
 
 def state_types() -> list[type[BaseModel]]:
@@ -49,11 +48,6 @@ def state_serializer(extra_types: Iterable[type] = ()) -> JsonPlusSerializer:
     """LangGraph's serializer, allowed to rebuild our state items (and langchain messages, always safe)."""
     allowed = [(cls.__module__, cls.__name__) for cls in [*state_types(), *extra_types]]
     return JsonPlusSerializer(allowed_msgpack_modules=allowed)
-
-
-def safe_url(url: str) -> str:
-    """The URL without its password, for messages."""
-    return URL_PASSWORD.sub(r"\1***@", url)
 
 
 @contextmanager
@@ -81,7 +75,7 @@ def open_checkpointer(
 @contextmanager
 def _sqlite_saver(path: Path, serde: JsonPlusSerializer) -> Iterator[SqliteSaver]:
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        prepare_state_folder(path.parent)
         # check_same_thread=False: parallel workers checkpoint from their threads; the saver holds a lock.
         conn = sqlite3.connect(path, check_same_thread=False, timeout=SQLITE_BUSY_TIMEOUT_S)
     except (OSError, sqlite3.Error) as exc:

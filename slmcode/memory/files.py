@@ -20,6 +20,7 @@ from slmcode.errors import MemoryLockError
 STATE_DIR = ".slmcode"
 LOCK_NAME = "memory.lock"
 TEMP_SUFFIX = ".tmp"
+GITIGNORE = ".gitignore"
 LOCK_POLL_SECONDS = 0.05
 DEFAULT_LOCK_TIMEOUT = 30.0
 
@@ -27,6 +28,16 @@ DEFAULT_LOCK_TIMEOUT = 30.0
 def state_dir(workspace: Path | str) -> Path:
     """The workspace's .slmcode folder (not created)."""
     return Path(workspace) / STATE_DIR
+
+
+def prepare_state_folder(folder: Path) -> Path:
+    """Create a .slmcode folder with its own .gitignore (`*`): nothing of it (checkpoints, the trace, run
+    files) may reach a user's commit through `git add -A`."""
+    folder.mkdir(parents=True, exist_ok=True)
+    ignore = folder / GITIGNORE
+    if folder.name == STATE_DIR and not ignore.exists():
+        atomic_write_text(ignore, "# written by slmcode: its state stays out of commits\n*\n")
+    return folder
 
 
 def _fsync_dir(folder: Path) -> None:
@@ -86,8 +97,7 @@ def memory_lock(workspace: Path | str, timeout: float = DEFAULT_LOCK_TIMEOUT) ->
 
     The kernel drops an flock when its holder dies, so a killed run never leaves the lock stuck.
     """
-    folder = state_dir(workspace)
-    folder.mkdir(parents=True, exist_ok=True)
+    folder = prepare_state_folder(state_dir(workspace))
     deadline = time.monotonic() + timeout
     with open(folder / LOCK_NAME, "a+b") as lock_file:
         while True:

@@ -25,7 +25,7 @@ from typing import Any
 import sqlite_utils
 
 from slmcode.errors import RunNotFoundError
-from slmcode.memory.files import state_dir
+from slmcode.memory.files import prepare_state_folder, state_dir
 from slmcode.memory.trace_rows import (
     PACK_TEXT_LIMIT,
     Event,
@@ -36,9 +36,9 @@ from slmcode.memory.trace_rows import (
     event_from_row,
     now,
     pack_from_row,
-    redacted,
     run_from_row,
 )
+from slmcode.redact import redacted
 
 __all__ = ["Event", "PackRow", "RunRow", "TraceStore"]
 
@@ -122,7 +122,7 @@ class TraceStore:
     def _connection(self) -> Iterator[sqlite3.Connection]:
         with self._lock:
             if self._conn is None:
-                self.path.parent.mkdir(parents=True, exist_ok=True)
+                prepare_state_folder(self.path.parent)
                 # isolation_level=None: we decide where transactions begin (BEGIN IMMEDIATE), not sqlite3.
                 conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S, isolation_level=None, check_same_thread=False)
                 conn.execute("PRAGMA synchronous=NORMAL")  # with WAL: a commit survives a process crash

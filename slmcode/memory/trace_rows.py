@@ -4,7 +4,6 @@ before they are written: one huge tool output or a secret in the settings must n
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass, fields
 from datetime import UTC, datetime
 from typing import Any
@@ -12,8 +11,6 @@ from typing import Any
 TEXT_LIMIT = 4_000  # evidence, summaries, each string inside event data
 PACK_TEXT_LIMIT = 64_000
 DATA_LIMIT = 16_000  # one event's data, as JSON
-SECRET_KEYS = frozenset({"api_key"})
-URL_PASSWORD = re.compile(r"(://[^:/@\s]+:)[^@\s]+@")
 
 
 @dataclass(frozen=True)
@@ -82,19 +79,6 @@ def encode_data(data: dict[str, Any]) -> str:
     if len(text) > DATA_LIMIT:
         text = json.dumps({"truncated": True, "preview": clip(text, TEXT_LIMIT)})
     return text
-
-
-def redacted(settings: dict[str, Any]) -> dict[str, Any]:
-    """Settings as stored: no API key, no password inside a database URL."""
-    out: dict[str, Any] = {}
-    for key, value in settings.items():
-        if key in SECRET_KEYS and value:
-            out[key] = "***"
-        elif isinstance(value, str):
-            out[key] = URL_PASSWORD.sub(r"\1***@", value)
-        else:
-            out[key] = value
-    return out
 
 
 def _columns(cls: type, row: dict[str, Any]) -> dict[str, Any]:

@@ -14,9 +14,14 @@ from langchain_openai import ChatOpenAI
 from slmcode.config import Settings
 from slmcode.errors import EndpointError
 from slmcode.packs.budget import compute_budget
+from slmcode.providers.guard import GuardedChat
 from slmcode.providers.llama_dialect import ChatLlamaCppPython
 
 EMBEDDED = "embedded"
+
+
+class GuardedLlamaCppPython(GuardedChat, ChatLlamaCppPython):
+    """The llama-cpp-python dialect behind the same request guard (it checks the adapted payload)."""
 
 
 @dataclass(frozen=True)
@@ -45,10 +50,13 @@ def bind_role(settings: Settings, role: str) -> RoleBinding:
 def chat_model(settings: Settings, role: str, *, max_tokens: int | None = None) -> ChatOpenAI:
     """The role's chat model; max_tokens defaults to the role's response reserve."""
     binding = bind_role(settings, role)
-    cap = max_tokens or compute_budget(settings, role, binding.model).reserve_response
+    budget = compute_budget(settings, role, binding.model)
+    cap = max_tokens or budget.reserve_response
     # The dialect belongs to the top-level server; a role bound elsewhere speaks plain OpenAI.
     llama = settings.server_dialect == "llama-cpp-python" and binding.base_url == (settings.base_url or "").rstrip("/")
-    return (ChatLlamaCppPython if llama else ChatOpenAI)(
+    return (GuardedLlamaCppPython if llama else GuardedChat)(
+        role=role,
+        prompt_limit=budget.prompt_limit,
         model=binding.model,
         base_url=binding.base_url,
         api_key=settings.api_key,

@@ -1,0 +1,87 @@
+"""The last gate before a request leaves, and the first after an answer comes back.
+
+Out: a request over the role's prompt limit (the window less the response reserve) never reaches the
+server: the packs and the compaction ladder are built to fit, so one that does not is a defect, stopped
+here with its size instead of being truncated silently by a server or sent with its prompt cut.
+
+In: an answer that is not an OpenAI chat completion (an HTML page with status 200, `choices: []`, a stream
+nobody asked for, an empty body) is the server's fault, not the model's: one EndpointError line naming
+the server, and the run keeps its last checkpoint for `slmcode resume`.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import openai
+from langchain_core.language_models import LanguageModelInput
+from langchain_openai import ChatOpenAI
+
+from slmcode.errors import EndpointError, RequestTooLargeError, SlmcodeError
+from slmcode.packs.tokens import count_tokens
+from slmcode.redact import safe_url
+
+MESSAGE_OVERHEAD_TOKENS = 4  # role and separators the chat template adds to every message
+# What the openai client and langchain raise when a 200 answer is not a chat completion.
+UNUSABLE_ANSWER = (openai.APIResponseValidationError, json.JSONDecodeError, ValueError, KeyError, IndexError,
+                   TypeError, AttributeError)
+
+
+def request_tokens(payload: dict[str, Any]) -> int:
+    """The prompt tokens of a request payload as we count them: every message's text and tool calls, and
+    the tool schemas."""
+    total = 0
+    for message in payload.get("messages", []):
+        content = message.get("content")
+        if isinstance(content, list):
+            content = "".join(str(b.get("text", "")) if isinstance(b, dict) else str(b) for b in content)
+        total += MESSAGE_OVERHEAD_TOKENS + count_tokens(str(content or ""))
+        if message.get("tool_calls"):
+            total += count_tokens(json.dumps(message["tool_calls"], sort_keys=True))
+    if payload.get("tools"):
+        total += count_tokens(json.dumps(payload["tools"], sort_keys=True))
+    return total
+
+
+class GuardedChat(ChatOpenAI):
+    """ChatOpenAI that refuses an oversized request and names a broken answer."""
+
+    role: str = ""
+    prompt_limit: int | None = None
+
+    def _get_request_payload(
+        self, input_: LanguageModelInput, *, stop: list[str] | None = None, **kwargs: Any
+    ) -> dict[str, Any]:
+        payload = super()._get_request_payload(input_, stop=stop, **kwargs)
+        if self.prompt_limit is not None:
+            tokens = request_tokens(payload)
+            if tokens > self.prompt_limit:
+                raise RequestTooLargeError(
+                    f"a {self.role or 'model'} request of {tokens} tokens exceeds the prompt limit of "
+                    f"{self.prompt_limit} for model '{self.model_name}': not sent (a budget defect; please report it)"
+                )
+        return payload
+
+    def _generate(self, *args: Any, **kwargs: Any) -> Any:
+        try:
+            result = super()._generate(*args, **kwargs)
+        except SlmcodeError:
+            raise
+        except openai.APIError as exc:
+            if not isinstance(exc, openai.APIResponseValidationError):
+                raise  # status errors and connection failures: the callers decide (retry, shrink, stop)
+            raise self._unusable(exc) from None
+        except UNUSABLE_ANSWER as exc:
+            raise self._unusable(exc) from None
+        if not result.generations:  # `choices: []`: langchain would fail later on an empty list
+            raise self._unusable(ValueError("the answer has no choices"))
+        return result
+
+    def _unusable(self, exc: Exception) -> EndpointError:
+        where = safe_url(str(self.openai_api_base or "the model server"))
+        detail = str(exc).strip().splitlines()[0][:120] if str(exc).strip() else ""
+        return EndpointError(
+            f"the model server at {where} answered a {self.role or 'model'} request with something that is not a "
+            f"chat completion ({type(exc).__name__}{': ' + detail if detail else ''})"
+        )
