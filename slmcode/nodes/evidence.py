@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from slmcode.state import Verdict
+from slmcode.tools.filenames import real_name
 
 DIFF_CHARS = 1500
 
@@ -14,7 +15,7 @@ DIFF_CHARS = 1500
 def _git_diff(workspace: Path, path: str) -> str | None:
     try:
         done = subprocess.run(["git", "diff", "--no-color", "--", path], cwd=workspace, capture_output=True,
-                              text=True, timeout=20)
+                              encoding="utf-8", errors="replace", timeout=20)  # a Latin-1 file's diff too
     except (OSError, subprocess.TimeoutExpired):
         return None
     return done.stdout if done.returncode == 0 and done.stdout.strip() else None
@@ -26,11 +27,13 @@ def disk_evidence(workspace: Path, files: Sequence[str]) -> tuple[str, list[str]
     missing: list[str] = []
     for rel in files:
         path = workspace / rel
+        if not path.is_file() and (workspace / real_name(rel)).is_file():
+            path = workspace / real_name(rel)  # a non-UTF-8 name as the tools showed it (\xNN)
         if not path.is_file():
             missing.append(rel)
             parts.append(f"{rel}: MISSING on disk")
             continue
-        diff = _git_diff(workspace, rel)
+        diff = _git_diff(workspace, str(path.relative_to(workspace)))
         if diff is None:
             head = path.read_text(encoding="utf-8", errors="replace")[:DIFF_CHARS]
             parts.append(f"{rel} (new or untracked):\n{head}")

@@ -183,3 +183,17 @@ def test_a_catastrophic_pattern_ends_at_once(tmp_path: Path) -> None:
     )
     done = subprocess.run([sys.executable, "-c", script, str(tmp_path)], capture_output=True, text=True, timeout=120)
     assert done.stdout.strip() == "No matches for (a+)+$." and done.returncode == 0
+
+
+def test_the_reviewer_sees_a_latin1_edit_under_an_escaped_name(odd_tree: Path) -> None:
+    from slmcode.nodes.evidence import disk_evidence
+
+    real = Path(os.fsdecode(os.path.join(bytes(odd_tree), ODD)))
+    real.write_bytes(b"name = 'Jos\xe9'\n")
+    env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t",
+           "GIT_COMMITTER_EMAIL": "t@t"}
+    for args in (["init", "-q"], ["add", "calc"], ["commit", "-qm", "x"]):
+        subprocess.run(["git", *args], cwd=odd_tree, env=env, check=True, capture_output=True)
+    real.write_bytes(b"name = 'Jos\xe9 Mar\xeda'\n")
+    evidence, missing = disk_evidence(odd_tree, [ODD_SHOWN])
+    assert missing == [] and "+name = 'Jos\ufffd Mar\ufffda'" in evidence
