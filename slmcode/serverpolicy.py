@@ -31,8 +31,10 @@ SAFE_OVERRIDES = frozenset({
 SAFE_PERMISSIONS = frozenset({"review", "dry-run"})
 
 
-class ServerPolicyError(ConfigError):
-    """A server client asked for something the operator did not allow; the message says what, in one line."""
+class ServerPolicyError(ConfigError, ValueError):
+    """A server client asked for something the operator did not allow; the message says what, in one line.
+    A ValueError too: the LangGraph server passes only those messages on to the client (others become
+    "An internal error occurred")."""
 
 
 def allowed_roots(environ: Mapping[str, str]) -> list[Path]:
