@@ -120,6 +120,7 @@ def _problems(error: ValidationError) -> str:
 
 def _message(content: str, call: dict[str, Any], name: str) -> ToolMessage:
     status = "error" if content.startswith("Error:") else "success"
+    content = printable(content)  # a crash message or shell output may carry a non-UTF-8 file name
     return ToolMessage(content=content, tool_call_id=str(call.get("id") or ""), name=name, status=status)
 
 
