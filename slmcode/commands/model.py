@@ -90,17 +90,26 @@ def budget(
 ) -> None:
     """Show the token budget arithmetic for a model and role."""
     from slmcode.packs.budget import compute_budget
+    from slmcode.packs.profiles import resolve_profile
 
     settings = settings_for(workspace, model=model).settings
-    result = compute_budget(settings, role)
+    profile = resolve_profile(settings.model, settings)
+    result = compute_budget(settings, role, profile=profile)
+    guess = profile.context_source == "default"
     room = _worker_room(settings, role, workspace)
     room_json = {"worker_room": room.as_dict()} if room else {}
     if as_json:
-        print_json(result.as_dict() | room_json)
+        print_json(result.as_dict() | room_json | {"profile": profile.context_source, "window_is_a_guess": guess})
         return
     console.print("\n".join(result.lines()), highlight=False)
     if room:
         console.print("\n".join(room.lines(result.prompt_limit)), highlight=False)
+    console.print(f"profile used: {profile.context_source}", highlight=False)
+    if guess:
+        err_console.print(
+            f"[yellow]warning:[/yellow] no profile, family or size matches model '{escape(settings.model)}': the "
+            f"window of {profile.context_limit} tokens is a guess (profile used: default); set context_limit "
+            "in .slmcode/config.yaml", highlight=False, soft_wrap=True)
 
 
 @app.command()
@@ -118,6 +127,7 @@ def doctor(
     from slmcode.packs.tokens import default_counter
     from slmcode.providers.endpoint import ollama_num_ctx, probe_endpoint
     from slmcode.providers.factory import bind_role
+    from slmcode.tools.ossandbox import status as sandbox_status
 
     settings = settings_for(workspace, model=model, base_url=base_url).settings
     # Without a base_url the embedded model is the server: start it for the check as a run would (~2 s).
@@ -147,6 +157,7 @@ def doctor(
         "budget": worker_budget.as_dict(),
         "worker_room": room.as_dict(),
         "token_counter": default_counter().name,
+        "sandbox": sandbox_status(),
         "ollama_num_ctx": num_ctx,
         "warnings": warnings,
     }
@@ -163,5 +174,6 @@ def doctor(
     if room.dropped:
         console.print(f"tools      {', '.join(room.names)}; left out on this window: {', '.join(room.dropped)}")
     console.print(f"tokens     {default_counter().name}")
+    console.print(f"sandbox    {escape(report['sandbox'])}")
     for warning in warnings:
         console.print(f"[yellow]warning:[/yellow] {warning}")

