@@ -61,8 +61,7 @@ def resolve_path(workspace: Path, raw: str, *, for_write: bool = False) -> Works
     root = str(workspace_root(workspace))
     lexical = os.path.normpath(os.path.join(root, text))  # an absolute `text` replaces root here
     if not os.path.lexists(lexical) and "\\x" in text:
-        unescaped = os.path.normpath(os.path.join(root, real_name(text)))
-        lexical = unescaped if os.path.lexists(unescaped) else lexical
+        lexical = _as_shown(lexical, os.path.normpath(os.path.join(root, real_name(text))))
     real = os.path.realpath(lexical)
     if not _inside(real, root):
         template = prompts.SYMLINK_OUT if _inside(lexical, root) else prompts.OUTSIDE
@@ -74,6 +73,15 @@ def resolve_path(workspace: Path, raw: str, *, for_write: bool = False) -> Works
         if protected:
             raise Refusal(prompts.PROTECTED.format(path=text, folder=protected))
     return WorkspacePath(real=Path(real), rel=rel)
+
+
+def _as_shown(literal: str, unescaped: str) -> str:
+    """The path a model meant by a name with \\xNN in it: the escaped file if it exists, or a new file in the
+    escaped folder if only that folder exists; else the name as written."""
+    if os.path.lexists(unescaped):
+        return unescaped
+    new_in_escaped = os.path.isdir(os.path.dirname(unescaped)) and not os.path.isdir(os.path.dirname(literal))
+    return unescaped if new_in_escaped else literal
 
 
 def protected_part(rel: str) -> str | None:

@@ -60,6 +60,13 @@ def test_a_file_named_as_shown_can_be_edited_in_place(odd_tree: Path, call: Call
     assert not (odd_tree / ODD_SHOWN).exists(), "the escaped form is a way to name the file, not a new file"
 
 
+def test_a_new_file_in_a_folder_named_as_shown_lands_in_that_folder(workspace: Path, call: CallTool) -> None:
+    os.makedirs(os.path.join(bytes(workspace), b"caf\xe9"))
+    assert call("ws_write", path="caf\\xe9/new.py", content="X = 1\n").content == "created caf\\xe9/new.py (1 lines)."
+    assert os.listdir(os.path.join(bytes(workspace), b"caf\xe9")) == [b"new.py"]
+    assert not (workspace / "caf\\xe9").exists()
+
+
 def test_a_control_character_in_a_name_keeps_one_name_per_line(workspace: Path, call: CallTool) -> None:
     (workspace / "two\nlines.py").write_text("X = 1\n")
     listing = str(call("ws_list").content).splitlines()

@@ -83,6 +83,16 @@ def test_diff_shows_exactly_the_bytes_apply_writes(make_ctx, workspace: Path) ->
     assert (workspace / CALC).read_text() == "import os\nos.system('id')\n"
 
 
+def test_a_latin1_file_staged_for_review_is_applied_byte_exact(make_ctx, workspace: Path) -> None:  # type: ignore[no-untyped-def]
+    data = b"# caf\xe9\nx = 1\n"
+    (workspace / CALC).write_bytes(data)
+    _stage(make_ctx, old="x = 1", new="x = 2")
+    [plan] = plan_pending(workspace)
+    assert "-x = 1\n+x = 2\n" in plan.diff()  # type: ignore[union-attr]
+    apply_pending(workspace)
+    assert (workspace / CALC).read_bytes() == b"# caf\xe9\nx = 2\n"
+
+
 @pytest.mark.parametrize(
     ("fields", "rehash", "error"),
     [
