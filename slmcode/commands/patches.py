@@ -38,7 +38,7 @@ def diff_pending(workspace: WorkspaceOpt = Path("."), as_json: JsonOpt = False) 
         console.print("No pending patches.")
     for plan in plans:
         if isinstance(plan, PatchError):
-            console.print(f"[bold red]refused[/bold red] {plan}", highlight=False)
+            console.print(f"[bold red]refused[/bold red] {plan}", highlight=False, soft_wrap=True)  # one line
             continue
         console.print(f"[bold]patch {plan.patch.id}[/bold]  {plan.patch.path}  (task {plan.patch.task_id})",
                       highlight=False)

@@ -158,7 +158,10 @@ def test_cli_diff_and_apply_refuse_a_forged_patch_in_one_line(make_ctx, workspac
     _stage(make_ctx)
     _forge(workspace, rehash=False, new_text="evil\n")
     shown = _cli(workspace, "diff")
-    assert shown.returncode == 2 and "refused patch 0001 (src/calc.py) does not match its content hash" in shown.stdout
+    assert shown.returncode == 2 and shown.stdout.splitlines() == [
+        "refused patch 0001 (src/calc.py) does not match its content hash: it was changed outside slmcode; "
+        "reject it with `slmcode reject 0001`"
+    ]
     assert "evil" not in shown.stdout and "Traceback" not in shown.stdout + shown.stderr
     applied = _cli(workspace, "apply")
     assert applied.returncode == 2 and len(applied.stderr.strip().splitlines()) == 1
