@@ -1,5 +1,6 @@
-"""QA: the project's real install and test commands, through the shell whitelist. Compiling alone is not a
-pass, and neither is a test run that ran no test (pytest's exit 5)."""
+"""QA: the project's real install and test commands, through the shell whitelist and the OS sandbox. Compiling
+alone is not a pass, and neither is a test run that ran no test (pytest's exit 5). The install step runs only
+where the sandbox may reach the network."""
 
 from __future__ import annotations
 
@@ -18,7 +19,11 @@ def run_qa(state: RunState, runtime: Runtime[RunContext]) -> dict:
     if not quality.test:
         result = QAResult(passed=False, reason="no test command for this project: nothing proves the change")
         return {"phase": "qa", "qa": result, "work_log": [f"qa: {result.reason}"]}
-    steps = [Criterion(text="dependencies install", verify=quality.install)] if quality.install else []
+    # Installing fetches packages: in a sandbox without network it can only fail, and that failure would say
+    # nothing about the change. The tests then run against what is installed, and the log says so.
+    install = quality.install if settings.sandbox_network else None
+    skipped = [f"qa: install step `{quality.install}` skipped: the sandbox has no network (sandbox_network: false)"]
+    steps = [Criterion(text="dependencies install", verify=install)] if install else []
     steps.append(Criterion(text="the test suite passes", verify=quality.test))
     verdicts = run_criteria(steps, workspace=workspace, settings=settings, allowed_commands=quality.commands())
     failed = next((v for v in verdicts if v.status != "PASSED"), None)
@@ -31,4 +36,5 @@ def run_qa(state: RunState, runtime: Runtime[RunContext]) -> dict:
         reason="" if failed is None else f"{failed.criterion.text}: {failed.status} (`{failed.criterion.verify}`)",
     )
     emit(runtime, state["run_id"], "qa", passed=result.passed, reason=result.reason)
-    return {"phase": "qa", "qa": result, "work_log": [f"qa: {'passed' if result.passed else result.reason}"]}
+    notes = skipped if quality.install and not install else []
+    return {"phase": "qa", "qa": result, "work_log": [*notes, f"qa: {'passed' if result.passed else result.reason}"]}

@@ -91,3 +91,14 @@ def test_a_model_that_answers_garbage_is_handled(fake_llm: FakeLLM, repo: Path) 
     assert result.status == "failed"
     assert result.outcome.startswith("failed: ")
     assert all(t.status in ("done", "failed") for t in result.tasks)
+
+
+def test_qa_skips_the_install_step_when_the_sandbox_has_no_network(fake_llm: FakeLLM, repo: Path) -> None:
+    quality = repo / ".slmcode" / "blocks" / "quality.yaml"
+    quality.write_text(quality.read_text() + 'install: ["pip install -e ."]\n')
+    script_planning(fake_llm)
+    script_buggy_worker_then_fix(fake_llm)
+    result = run(fake_llm, repo)
+    assert result.qa is not None and result.qa.passed, result.qa
+    assert any("install step `pip install -e .` skipped: the sandbox has no network" in n for n in result.work_log)
+    assert not list(repo.glob("*.egg-info"))  # pip never ran
