@@ -19,6 +19,7 @@ from slmcode.tools import prompts
 _OPTIONS = re2.Options()
 _OPTIONS.log_errors = False  # RE2 prints every rejected pattern to stderr otherwise
 _OPTIONS.max_mem = 64 << 20  # room for large counted repetitions; RE2 refuses beyond this, never hangs
+_ANCHORS = re.compile(r"[\^$]|\\[AzZ]")
 
 
 @dataclass(frozen=True)
@@ -37,6 +38,9 @@ def _compile(pattern: str) -> re2._Regexp:
 
 def _matcher(pattern: str, note: str = "") -> Matcher:
     line = _compile(pattern)
+    if _ANCHORS.search(pattern):
+        # Lines are split as ws_read splits them (\r, form feed, ... too); a multi-line ^ or $ only knows \n.
+        return Matcher(line=line.search, anywhere=lambda _text: True, note=note)
     whole = _compile(f"(?m:{pattern})")
     return Matcher(line=line.search, anywhere=whole.search, note=note)
 

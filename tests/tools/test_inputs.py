@@ -204,3 +204,14 @@ def test_the_reviewer_sees_a_latin1_edit_under_an_escaped_name(odd_tree: Path) -
     real.write_bytes(b"name = 'Jos\xe9 Mar\xeda'\n")
     evidence, missing = disk_evidence(odd_tree, [ODD_SHOWN])
     assert missing == [] and "+name = 'Jos\ufffd Mar\ufffda'" in evidence
+
+
+@pytest.mark.parametrize("pattern", [r"^def sub", r"a - b$", r"sub\(a"])
+def test_lines_are_numbered_as_ws_read_numbers_them_whatever_the_line_breaks(
+    workspace: Path, call: CallTool, pattern: str
+) -> None:
+    (workspace / "src" / "calc.py").write_bytes(b"# page one\x0cdef sub(a, b):\r    return a - b\rEND\n")
+    assert str(call("ws_search", pattern=pattern).content).startswith("src/calc.py:")
+    line = int(str(call("ws_search", pattern=pattern).content).split(":")[1])
+    assert str(call("ws_read", path="src/calc.py", offset=line, limit=1).content).split("\n")[0].split("\t")[1] in (
+        "def sub(a, b):", "    return a - b")
