@@ -237,6 +237,28 @@ def _bind_read_only(args: list[str], paths: Sequence[str]) -> None:
                 args += ["--ro-bind", "/dev/null", secret]
 
 
+def linked_git_dirs(workspace: Path) -> list[str]:
+    """A worktree's `.git` is a file naming its git folder elsewhere (and that folder's common one): git in the
+    sandbox needs both to read, so they are bound read-only. Nothing else of the main checkout is."""
+    gitfile = workspace / ".git"
+    if not gitfile.is_file():
+        return []
+    try:
+        line = gitfile.read_text(encoding="utf-8", errors="replace").strip()
+    except OSError:
+        return []
+    if not line.startswith("gitdir:"):
+        return []
+    gitdir = Path(os.path.realpath(workspace / line.removeprefix("gitdir:").strip()))
+    found = [str(gitdir)] if gitdir.is_dir() else []
+    common = gitdir / "commondir"
+    if found and common.is_file():
+        target = os.path.realpath(gitdir / common.read_text(encoding="utf-8", errors="replace").strip())
+        if os.path.isdir(target):
+            found.append(target)
+    return found
+
+
 def bwrap_prefix(policy: SandboxPolicy, scratch: Path, environ: Mapping[str, str]) -> list[str]:
     """The bwrap arguments that put one command inside the policy's walls (the command follows them)."""
     ws = str(policy.workspace)
@@ -248,7 +270,8 @@ def bwrap_prefix(policy: SandboxPolicy, scratch: Path, environ: Mapping[str, str
         args.append("--unshare-net")
     _bind_system(args)
     args += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"]
-    readable = [p for p in [*toolchain_dirs(environ), *policy.extra_read] if os.path.isdir(p)]
+    readable = [p for p in [*toolchain_dirs(environ), *policy.extra_read, *linked_git_dirs(policy.workspace)]
+                if os.path.isdir(p)]
     _bind_read_only(args, [p for p in readable if not (p + "/").startswith(ws + "/")])
     args += ["--bind" if policy.writable else "--ro-bind", ws, ws]
     for path in policy.protected:

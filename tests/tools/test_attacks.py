@@ -389,3 +389,20 @@ def test_signals_from_the_test_do_not_leak(world: dict) -> None:
     result = run_payload(world["ws"], tries(f"import os, signal; os.killpg({os.getpgrp()}, signal.SIGTERM)"))
     assert MARK not in result.output
     assert signal.getsignal(signal.SIGTERM) is not None  # we are still here to assert
+
+
+def test_a_worktree_reads_its_repository_but_cannot_change_it(tmp_path: Path) -> None:
+    main, tree = tmp_path / "main", tmp_path / "tree"
+    subprocess.run(["git", "init", "-q", str(main)], check=True)
+    (main / "a.txt").write_text("a\n")
+    subprocess.run(["git", "-C", str(main), "add", "a.txt"], check=True)
+    subprocess.run(["git", "-C", str(main), "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "first"],
+                   check=True)
+    subprocess.run(["git", "-C", str(main), "worktree", "add", "-q", str(tree)], check=True)
+    before = digest(main / ".git")
+    jail = ossandbox.prepare(tree, writable=True, network=False)
+    log = subprocess.run(jail.argv(["git", "log", "--oneline"]), cwd=tree, env=jail.env, capture_output=True,
+                         text=True)
+    assert log.returncode == 0 and "first" in log.stdout, log.stderr
+    result = run_payload(tree, tries("open('" + str(main / ".git" / "config") + "', 'a').write('x')"))
+    assert MARK not in result.output and digest(main / ".git") == before
