@@ -36,6 +36,27 @@ def plain_text_chat_templates() -> None:
     llama_chat_format.jinja2 = types.SimpleNamespace(**no_autoescape)  # type: ignore[attr-defined]
 
 
+def no_extra_buffer_types() -> None:
+    """Load weights without llama.cpp's extra CPU buffer types (AMX / repacked quant layouts).
+
+    On these machines (AMX-capable Xeons, llama-cpp-python 0.3.36 built from source) every prompt of more than
+    one token made the server segfault inside the repacked matmul: the run only saw "connection refused".
+    The plain layout costs little on a 135M model.
+    """
+    import llama_cpp
+    from llama_cpp import llama as llama_module
+
+    default = llama_cpp.llama_model_default_params
+
+    def params():  # type: ignore[no-untyped-def]
+        value = default()
+        if hasattr(value, "use_extra_bufts"):
+            value.use_extra_bufts = False
+        return value
+
+    llama_module.llama_cpp.llama_model_default_params = params  # type: ignore[attr-defined]
+
+
 def main(argv: list[str]) -> None:
     if not argv or not argv[0].isdigit():
         raise SystemExit("usage: python -m slmcode.providers.llama_launcher PARENT_PID [server args...]")
@@ -44,6 +65,7 @@ def main(argv: list[str]) -> None:
         raise SystemExit(0)
     threading.Thread(target=watch_parent, args=(parent_pid,), name="parent-watchdog", daemon=True).start()
     plain_text_chat_templates()
+    no_extra_buffer_types()
     from llama_cpp.server.__main__ import main as serve
 
     sys.argv = ["llama_cpp.server", *argv[1:]]
