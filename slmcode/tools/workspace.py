@@ -53,7 +53,8 @@ def ws_read(ctx: ToolContext, path: str, offset: int = 1, limit: int = DEFAULT_R
         patch = staged_patch(ctx, target.shown)
         if patch is None and require_file(target) > ctx.settings.max_read_bytes:
             # Too big to read whole: read only the lines shown, each cut as it is read.
-            part = read_slice(target, offset, limit, MAX_LINE_CHARS)
+            # Each shown line costs at least 2 bytes of the output ("N\t"): no more lines can be shown.
+            part = read_slice(target, offset, min(limit, ctx.inline_bytes // 2), MAX_LINE_CHARS)
             lines, total, encoding = part.lines, part.total, part.encoding
         else:
             text, encoding, patch = _view(ctx, target)

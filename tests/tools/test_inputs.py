@@ -215,3 +215,19 @@ def test_lines_are_numbered_as_ws_read_numbers_them_whatever_the_line_breaks(
     line = int(str(call("ws_search", pattern=pattern).content).split(":")[1])
     assert str(call("ws_read", path="src/calc.py", offset=line, limit=1).content).split("\n")[0].split("\t")[1] in (
         "def sub(a, b):", "    return a - b")
+
+
+def test_a_huge_limit_on_a_big_file_reads_only_what_can_be_shown(make_ctx, workspace: Path) -> None:  # type: ignore[no-untyped-def]
+    from slmcode.tools.workspace import ws_read
+
+    (workspace / "many.txt").write_text("x\n" * 2_000_000)
+    tracemalloc.start()
+    try:
+        out = ws_read(make_ctx(max_read_bytes=10_000, tool_output_inline_bytes=2_000), "many.txt", limit=10**9)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    *shown, note = out.splitlines()
+    assert shown[:2] == ["1\tx", "2\tx"]
+    assert note == f"[output cut at line {len(shown)}; continue with offset={len(shown) + 1}]"
+    assert peak < 4 << 20, f"a read that shows 2 KB held {peak >> 20} MB"
