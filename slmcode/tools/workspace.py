@@ -66,20 +66,22 @@ def ws_read(ctx: ToolContext, path: str, offset: int = 1, limit: int = DEFAULT_R
     except Refusal as exc:
         return str(exc)
     ctx.read_paths.add(target.shown)
-    out, size, budget = [], 0, ctx.inline_bytes - READ_NOTE_BYTES
+    notes = _notes(target, patch, encoding)
+    out, size, budget = [], 0, ctx.inline_bytes - READ_NOTE_BYTES - len(notes.encode())
     for number, line in enumerate(lines, start=offset):
         rendered = f"{number}\t{line}"
-        if out and size + len(rendered) > budget:
+        cost = len(rendered.encode("utf-8", "replace")) + 1  # bytes, as the allowance counts them
+        if out and size + cost > budget:
             out.append(prompts.READ_CUT.format(last=number - 1, next=number))
             break
         out.append(rendered)
-        size += len(rendered) + 1
+        size += cost
     else:
         shown_to = offset + len(lines) - 1
         if shown_to < total:
             out.append(prompts.MORE_LINES.format(shown=len(lines), total=total, next=shown_to + 1))
     body = "\n".join(out) if lines else "(empty file)"
-    return _notes(target, patch, encoding) + body
+    return notes + body
 
 
 def ws_list(ctx: ToolContext, path: str = ".", glob: str | None = None) -> str:

@@ -231,3 +231,17 @@ def test_a_huge_limit_on_a_big_file_reads_only_what_can_be_shown(make_ctx, works
     assert shown[:2] == ["1\tx", "2\tx"]
     assert note == f"[output cut at line {len(shown)}; continue with offset={len(shown) + 1}]"
     assert peak < 4 << 20, f"a read that shows 2 KB held {peak >> 20} MB"
+
+
+@pytest.mark.parametrize(
+    ("data", "encoding"), [(b"# \xe9t\xe9\n" * 400, "latin-1"), ("# été\n".encode() * 400, "utf-8")]
+)
+def test_a_read_with_notes_or_accents_stays_inside_its_allowance(  # type: ignore[no-untyped-def]
+    make_ctx, workspace: Path, data: bytes, encoding: str
+) -> None:
+    from slmcode.tools.workspace import ws_read
+
+    (workspace / "accents.py").write_bytes(data)
+    out = ws_read(make_ctx(tool_output_inline_bytes=300), "accents.py")
+    assert len(out.encode()) <= 300 and out.splitlines()[-1].startswith("[output cut at line")
+    assert ("shown as latin-1" in out) == (encoding == "latin-1")
