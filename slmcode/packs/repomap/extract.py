@@ -141,8 +141,8 @@ def _sorted_counts(counts: Counter[bytes]) -> tuple[tuple[str, ...], tuple[int, 
     return tuple(n.decode("utf-8", "replace") for n in names), tuple(counts[n] for n in names)
 
 
-def extract_payload(path: str, source: bytes, grammar: Grammar, parser: Parser) -> str:
-    """Parse one file into its cache payload (the form a parse worker sends back).
+def extract_payload(path: str, source: bytes, grammar: Grammar, parser: Parser) -> tuple[str, str]:
+    """Parse one file into its cache texts, definitions and names (the form a parse worker sends back).
 
     Raises ParseFailure when the tree is mostly error (a file, not a program)."""
     tree = parser.parse(source)
@@ -183,7 +183,7 @@ class Extractor:
             self._grammars[spec.name] = (grammar, Parser(grammar.language))
         return self._grammars[spec.name]
 
-    def payload(self, path: str, source: bytes) -> str:
+    def payload(self, path: str, source: bytes) -> tuple[str, str]:
         """The file's symbols in the cache's encoding; ParseFailure when no grammar can read it."""
         spec = language_for_path(path)
         if spec is None:
@@ -191,4 +191,4 @@ class Extractor:
         return extract_payload(path, source, *self._grammar(spec))
 
     def extract(self, path: str, source: bytes) -> FileSymbols:
-        return decode_symbols(path, self.payload(path, source))
+        return decode_symbols(path, *self.payload(path, source))

@@ -5,14 +5,22 @@ descriptive name (snake_case, camelCase or kebab-case, 8+ characters) x10, a pri
 defined in more than 5 files x0.1, and the reference count square-root damped so one file spelling a name
 a hundred times does not outvote ten files using it once. Names defined in very many files (`__init__`,
 `run`, `get`) say nothing about where to look and would cost edges by the million: they are left out.
+
+The graph is built once per index version, as arrays: one row per (using file, defining file, identifier),
+weighted as above except for the query's mention factor. A query then costs a mask over the rows whose
+name it mentions and a few array sums, not a rebuild; the cache keeps the arrays between processes.
 """
 
 from __future__ import annotations
 
-import math
+import io
+import json
 import re
 from collections.abc import Collection
-from dataclasses import dataclass, field
+from dataclasses import dataclass, fields
+from functools import cached_property
+
+import numpy as np
 
 from slmcode.packs.repomap.model import SymbolIndex
 
@@ -29,11 +37,49 @@ _CAMEL = re.compile(r"[a-z][A-Z]|[A-Z][a-z]")
 
 @dataclass
 class ReferenceGraph:
-    """Weighted edges between files, and the identifiers each edge carries (for per-symbol scores)."""
+    """Files, the identifiers they define, every definition, and the weighted rows of the graph."""
 
-    nodes: list[str]
-    edges: dict[tuple[str, str], float] = field(default_factory=dict)  # (user, definer) -> weight
-    carried: dict[tuple[str, str], list[tuple[str, float]]] = field(default_factory=dict)  # -> [(name, w)]
+    nodes: list[str]  # files, in path order
+    names: list[str]  # every defined identifier, in string order (so an id's order is the name's)
+    definer_start: np.ndarray  # the files defining names[i]: definer_files[definer_start[i]:definer_start[i+1]]
+    definer_files: np.ndarray
+    def_file: np.ndarray  # per definition, in each file's order: its file,
+    def_name: np.ndarray  # its name,
+    def_local: np.ndarray  # its position among its file's definitions,
+    def_key: np.ndarray  # its (file, name) pair, which the rows' rank flows into,
+    def_order: np.ndarray  # and its place in (path, line, name) order, which breaks ties
+    carry_user: np.ndarray  # per row: the using file,
+    carry_name: np.ndarray  # the identifier,
+    carry_weight: np.ndarray  # its weight without the query's factor (square-root damped count included),
+    carry_edge: np.ndarray  # the (user, definer) edge it adds to,
+    carry_key: np.ndarray  # and the definer's (file, name) pair
+    edge_user: np.ndarray
+    edge_definer: np.ndarray
+    base_rank: np.ndarray  # PageRank with no query and no focus: what the stable map ranks by
+
+    @cached_property
+    def name_ids(self) -> dict[str, int]:
+        return {name: i for i, name in enumerate(self.names)}
+
+    def definers(self, name: str) -> list[int]:
+        """Indexes into nodes of the files defining `name`."""
+        i = self.name_ids.get(name)
+        return [] if i is None else self.definer_files[self.definer_start[i] : self.definer_start[i + 1]].tolist()
+
+    def to_bytes(self) -> bytes:
+        arrays = {f.name: getattr(self, f.name) for f in fields(self) if f.name not in ("nodes", "names")}
+        # json escapes a surrogate (a file name that is not UTF-8) and reads it back as the same surrogate.
+        labels = json.dumps([self.nodes, self.names]).encode("ascii")
+        out = io.BytesIO()
+        np.savez(out, labels=np.frombuffer(labels, dtype=np.uint8), **arrays)
+        return out.getvalue()
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> ReferenceGraph:
+        with np.load(io.BytesIO(data), allow_pickle=False) as stored:
+            nodes, names = json.loads(stored["labels"].tobytes())
+            arrays = {f.name: stored[f.name] for f in fields(cls) if f.name not in ("nodes", "names")}
+        return cls(nodes=nodes, names=names, **arrays)
 
 
 def identifier_weight(name: str, mentioned: Collection[str], definers: int) -> float:
@@ -50,30 +96,60 @@ def identifier_weight(name: str, mentioned: Collection[str], definers: int) -> f
     return weight
 
 
-def definers_by_name(index: SymbolIndex) -> dict[str, list[str]]:
-    """name -> the files defining it, sorted."""
-    definers: dict[str, list[str]] = {}
-    for path in sorted(index.files):
-        for name in sorted({s.name for s in index.files[path].definitions}):
-            definers.setdefault(name, []).append(path)
-    return definers
+def _ints(values: list[int]) -> np.ndarray:
+    return np.asarray(values, dtype=np.int64)
 
 
-def build_graph(
-    index: SymbolIndex, mentioned: Collection[str], definers: dict[str, list[str]] | None = None
-) -> ReferenceGraph:
-    definers = definers_by_name(index) if definers is None else definers
-    graph = ReferenceGraph(nodes=sorted(index.files))
-    for user in graph.nodes:
-        for name, uses in index.files[user].uses().items():
-            files = definers.get(name)
-            if not files or len(files) > MAX_DEFINERS:
-                continue
-            weight = identifier_weight(name, mentioned, len(files)) * math.sqrt(uses)
-            for definer in files:
-                if definer == user:
-                    continue
-                key = (user, definer)
-                graph.edges[key] = graph.edges.get(key, 0.0) + weight
-                graph.carried.setdefault(key, []).append((name, weight))
+def build_graph(index: SymbolIndex) -> ReferenceGraph:
+    """The graph of every file the index holds, reading each file's names, not its definitions."""
+    nodes = list(index.files)
+    per_file = [index.files.names(path) for path in nodes]
+    names = sorted({name for defined, _, _, _ in per_file for name in defined})
+    ids = {name: i for i, name in enumerate(names)}
+    n_files, n_names = len(nodes), max(1, len(names))
+    sizes = [len(defined) for defined, _, _, _ in per_file]
+    def_file = np.repeat(np.arange(n_files, dtype=np.int64), sizes)
+    def_name = _ints([ids[name] for defined, _, _, _ in per_file for name in defined])
+    def_start = _ints([start for _, starts, _, _ in per_file for start in starts])
+    def_local = np.concatenate([np.arange(size, dtype=np.int64) for size in sizes]) if sizes else _ints([])
+    # Who defines what: the distinct (name, file) pairs, grouped by name.
+    pairs = np.unique(def_name * n_files + def_file)
+    definer_files = pairs % max(1, n_files)
+    definer_count = np.bincount(pairs // max(1, n_files), minlength=len(names))
+    definer_start = np.concatenate([[0], np.cumsum(definer_count)]).astype(np.int64)
+    # Every reference to a defined name, weighted; then one row per file defining it (not the user itself).
+    ref_user, ref_name, ref_count = [], [], []
+    for user, (_, _, refs, counts) in enumerate(per_file):
+        for name, count in zip(refs, counts, strict=True):
+            if (i := ids.get(name)) is not None:
+                ref_user.append(user)
+                ref_name.append(i)
+                ref_count.append(count)
+    users, refs, counts = _ints(ref_user), _ints(ref_name), np.asarray(ref_count, dtype=np.float64)
+    spread = definer_count[refs] if len(refs) else _ints([])
+    kept = (spread >= 1) & (spread <= MAX_DEFINERS)
+    users, refs, counts, spread = users[kept], refs[kept], counts[kept], spread[kept]
+    name_weight = np.array([identifier_weight(n, (), int(c)) for n, c in zip(names, definer_count, strict=True)])
+    weights = name_weight[refs] * np.sqrt(counts) if len(refs) else np.zeros(0)
+    offsets = np.arange(int(spread.sum())) - np.repeat(np.cumsum(spread) - spread, spread)
+    carry_definer = definer_files[np.repeat(definer_start[refs], spread) + offsets]
+    carry_user, carry_name = np.repeat(users, spread), np.repeat(refs, spread)
+    carry_weight = np.repeat(weights, spread)
+    other = carry_user != carry_definer
+    carry_user, carry_name, carry_weight, carry_definer = (
+        carry_user[other], carry_name[other], carry_weight[other], carry_definer[other]
+    )
+    edges, carry_edge = np.unique(carry_user * n_files + carry_definer, return_inverse=True)
+    keys, def_key = np.unique(def_file * n_names + def_name, return_inverse=True)
+    carry_key = np.searchsorted(keys, carry_definer * n_names + carry_name)
+    order = np.lexsort((def_name, def_start, def_file))
+    def_order = np.empty_like(order)
+    def_order[order] = np.arange(len(order))
+    graph = ReferenceGraph(
+        nodes=nodes, names=names, definer_start=definer_start, definer_files=definer_files,
+        def_file=def_file, def_name=def_name, def_local=def_local, def_key=def_key.reshape(-1),
+        def_order=def_order, carry_user=carry_user, carry_name=carry_name, carry_weight=carry_weight,
+        carry_edge=carry_edge.reshape(-1), carry_key=carry_key, edge_user=edges // max(1, n_files),
+        edge_definer=edges % max(1, n_files), base_rank=np.zeros(0),
+    )
     return graph

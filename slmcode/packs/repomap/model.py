@@ -3,7 +3,12 @@ cache, rank and render, and read by the context packs (excerpts widen to a symbo
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Iterator, MutableMapping
 from dataclasses import dataclass, field
+from typing import Any
+
+# What the reference graph reads of a file: definition names and first lines, reference names and counts.
+Names = tuple[list[str], list[int], list[str], list[int]]
 
 
 @dataclass(frozen=True)
@@ -34,13 +39,77 @@ class FileSymbols:
         return dict(zip(self.references, counts, strict=True))
 
 
+class FileTable(MutableMapping[str, FileSymbols]):
+    """path -> FileSymbols in path order, a cached file's symbols decoded on first use: a warm map shows the
+    symbols of a few dozen files and ranks the rest from its cached graph, so decoding every file's
+    definitions would be most of its time."""
+
+    def __init__(self, items: Iterable[tuple[str, FileSymbols]] = ()) -> None:
+        self._symbols: dict[str, FileSymbols] = {}
+        self._deferred: dict[str, tuple[Callable[[], FileSymbols], Callable[[], Names]]] = {}
+        self._order: list[str] | None = None
+        for path, symbols in items:
+            self[path] = symbols
+
+    def defer(self, path: str, symbols: Callable[[], FileSymbols], names: Callable[[], Names]) -> None:
+        """Hold a file whose symbols `symbols()` decodes and whose names `names()` decodes, when asked."""
+        self._symbols.pop(path, None)
+        self._deferred[path] = (symbols, names)
+        self._order = None
+
+    def names(self, path: str) -> Names:
+        """What the reference graph reads of the file, without decoding its definitions."""
+        if path in self._deferred:
+            return self._deferred[path][1]()
+        entry = self._symbols[path]
+        uses = entry.uses()
+        return ([s.name for s in entry.definitions], [s.start for s in entry.definitions], list(uses),
+                list(uses.values()))
+
+    def __getitem__(self, path: str) -> FileSymbols:
+        found = self._symbols.get(path)
+        if found is None:
+            decode, _ = self._deferred.pop(path)  # KeyError for a path the index does not hold, as a dict's
+            found = self._symbols[path] = decode()
+        return found
+
+    def __setitem__(self, path: str, symbols: FileSymbols) -> None:
+        self._deferred.pop(path, None)
+        self._symbols[path] = symbols
+        self._order = None
+
+    def __delitem__(self, path: str) -> None:
+        if self._deferred.pop(path, None) is None:
+            del self._symbols[path]
+        self._order = None
+
+    def __contains__(self, path: object) -> bool:
+        return path in self._symbols or path in self._deferred
+
+    def __iter__(self) -> Iterator[str]:
+        if self._order is None:
+            self._order = sorted([*self._symbols, *self._deferred])
+        return iter(self._order)
+
+    def __len__(self) -> int:
+        return len(self._symbols) + len(self._deferred)
+
+
 @dataclass
 class SymbolIndex:
     """Every parsed file of a workspace, plus what was skipped and why (counted, never fatal)."""
 
-    files: dict[str, FileSymbols] = field(default_factory=dict)
+    files: FileTable = field(default_factory=FileTable)
     skipped: dict[str, int] = field(default_factory=dict)  # reason -> count
     parse_failures: int = 0
+    # What the index holds, as a digest: the same files with the same bytes give the same version, which
+    # keys the cached reference graph. None for an index built in memory (its graph is built when asked).
+    version: str | None = None
+    graph: Any = field(default=None, repr=False)  # graph.ReferenceGraph, once built or loaded
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.files, FileTable):
+            self.files = FileTable(dict(self.files).items())
 
     def definitions(self, path: str) -> tuple[Symbol, ...]:
         entry = self.files.get(path)

@@ -39,10 +39,10 @@ def read_file(workspace: Path, candidate: Candidate, extractor: Extractor) -> Fi
     if (reason := content_skip_reason(source)) is not None:
         return FileRow(candidate.mtime_ns, candidate.size, digest, reason)
     try:
-        payload = extractor.payload(candidate.path, source)
+        payload, names = extractor.payload(candidate.path, source)
     except (ParseFailure, RecursionError, ValueError):
         return FileRow(candidate.mtime_ns, candidate.size, digest, FAILED)
-    return FileRow(candidate.mtime_ns, candidate.size, digest, OK, payload)
+    return FileRow(candidate.mtime_ns, candidate.size, digest, OK, payload, names)
 
 
 def _workers() -> int:

@@ -48,9 +48,24 @@ def fit_map(
     """The longest ranked prefix whose rendering fits `budget_tokens` (an empty map when nothing fits);
     `header` opens it (empty when another part of the map already said what a map is)."""
     counter = counter or default_counter()
-    # Each symbol costs at least a token, so more symbols than the budget can never fit: bound the search.
-    high = min(len(ranked), max(0, budget_tokens))
-    count = largest_fitting(0, high, lambda n: counter.count(render_text(ranked[:n], header)) <= budget_tokens)
+
+    def fits(n: int) -> bool:
+        return counter.count(render_text(ranked[:n], header)) <= budget_tokens
+
+    # Each symbol costs at least a token, so more symbols than the budget can never fit. The search gallops
+    # up from the top (1, 3, 7, ... symbols) before it halves: the ranking decodes only what it was asked for,
+    # and a map holds a few dozen symbols of the thousands a budget bounds.
+    limit, low, step = max(0, budget_tokens), 0, 1
+    while True:
+        probe = len(ranked[: min(limit, low + step)])
+        if probe <= low:
+            high = low
+            break
+        if not fits(probe):
+            high = probe - 1
+            break
+        low, step = probe, step * 2
+    count = largest_fitting(low, high, fits)
     chosen = tuple(ranked[:count])
     text = render_text(chosen, header) if chosen else ""
     return RepoMap(

@@ -105,3 +105,24 @@ def test_a_rendered_map_never_exceeds_its_budget(
     if len(result.symbols) < total and result.symbols:
         bigger = render_map(_index(files), query=query, budget_tokens=10_000)
         assert counter.count(bigger.text) > budget or len(bigger.symbols) == len(result.symbols)
+
+
+def test_a_warm_map_ranks_from_the_cached_graph_as_a_fresh_one_does(tmp_path: Path) -> None:
+    cold = project(tmp_path)
+    warm = load_index(tmp_path, Settings())  # nothing changed: the graph comes from the cache
+    in_memory = SymbolIndex(files={path: cold.files[path] for path in cold.files})  # built here, uncached
+    for query in ("", "Why does monthly_report print twice?", "look at billing.py"):
+        expected = render_map(in_memory, query=query)
+        assert render_map(warm, query=query).text == expected.text == render_map(cold, query=query).text
+    assert [r.rank for r in render_map(warm).symbols] == [r.rank for r in render_map(in_memory).symbols]
+
+
+def test_the_graph_follows_an_edited_file(tmp_path: Path) -> None:
+    project(tmp_path)
+    assert render_map(load_index(tmp_path, Settings())).files[0] == "app/util.py"
+    # Every file now calls charge_invoice three times and log no more: billing.py becomes the most used.
+    for name in ("app/main.py", "app/report.py", "app/util.py"):
+        (tmp_path / name).write_text(
+            "from app.billing import charge_invoice\n\n\ndef go_" + name[4:-3] + "():\n"
+            "    charge_invoice(1)\n    charge_invoice(2)\n    charge_invoice(3)\n")
+    assert render_map(load_index(tmp_path, Settings())).files[0] == "app/billing.py"
