@@ -33,12 +33,11 @@ class WorkspacePath:
     """A path proven to lie inside the workspace: its real location and its name relative to the root."""
 
     real: Path
-    rel: str
+    rel: str  # as tools show it (shown_name): printable, and resolve_path finds the file by it again
 
     @property
     def shown(self) -> str:
-        """The relative name as tools show it and models give it back."""
-        return shown_name(self.rel)
+        return self.rel
 
 
 def workspace_root(workspace: Path) -> Path:
@@ -72,7 +71,7 @@ def resolve_path(workspace: Path, raw: str, *, for_write: bool = False) -> Works
         protected = protected_part(rel) or protected_part(os.path.relpath(lexical, root))
         if protected:
             raise Refusal(prompts.PROTECTED.format(path=text, folder=protected))
-    return WorkspacePath(real=Path(real), rel=rel)
+    return WorkspacePath(real=Path(real), rel=shown_name(rel))
 
 
 def _as_shown(literal: str, unescaped: str) -> str:
