@@ -65,9 +65,13 @@ def role_prompt(role: str) -> str:
     return SYSTEM[role]
 
 
-def serve(replay: Replay) -> FakeLLM:
-    """A started scripted server answering as the recording did; the caller stops it."""
-    server = FakeLLM(models=[REPLAY_MODEL])
+def script(server: FakeLLM, replay: Replay) -> FakeLLM:
+    """Teach `server` the replay's answers, one rule per role."""
     for role, answers in replay.answers.items():
         server.on(role_prompt(role), *[_reply(a) for a in answers])
-    return server.start()
+    return server
+
+
+def serve(replay: Replay) -> FakeLLM:
+    """A started scripted server answering as the recording did; the caller stops it."""
+    return script(FakeLLM(models=[REPLAY_MODEL]), replay).start()

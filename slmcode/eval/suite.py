@@ -30,7 +30,8 @@ TEST_COMMANDS = {
 TOOLCHAINS = {"python": "python", "javascript": "node", "rust": "cargo", "go": "go"}
 KINDS = ("bug", "feature", "multi-file", "map")
 # What a run leaves in the workspace that is not part of the work: not a change, not copied back.
-RUN_LITTER = frozenset({".slmcode", ".git", "__pycache__", ".pytest_cache", "target", "node_modules", "Cargo.lock"})
+RUN_LITTER = frozenset({".slmcode", ".git", "__pycache__", ".pytest_cache", "target", "node_modules", "Cargo.lock",
+                        "package-lock.json"})
 
 
 @dataclass(frozen=True)
