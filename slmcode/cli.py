@@ -17,7 +17,7 @@ from typing import Annotated
 import typer
 from rich.markup import escape
 
-from slmcode.commands import context, knowledge, model, patches, runs
+from slmcode.commands import context, knowledge, model, patches, runs, serve
 from slmcode.commands import eval as evaluation
 from slmcode.commands.common import err_console
 from slmcode.errors import SlmcodeError
@@ -29,13 +29,27 @@ EXIT_INTERNAL = 3
 EXIT_INTERRUPTED = 130
 
 app = typer.Typer(help="A coding-agent harness for small language models.", no_args_is_help=True)
-for group in (runs, model, context, patches, knowledge, evaluation):
+for group in (runs, model, context, patches, knowledge, evaluation, serve):
     app.add_typer(group.app)
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            shown = version("slmcode")
+        except PackageNotFoundError:  # run from a source tree that was never installed
+            shown = "unknown (not installed)"
+        sys.stdout.write(f"slmcode {shown}\n")
+        raise typer.Exit()
 
 
 @app.callback()
 def _options(
     debug: Annotated[bool, typer.Option(DEBUG_FLAG, help="Show the full traceback when something fails.")] = False,
+    show_version: Annotated[bool, typer.Option("--version", help="Print the version and exit.", is_eager=True,
+                                               callback=_print_version)] = False,
 ) -> None:
     """A coding-agent harness for small language models."""
 

@@ -292,8 +292,9 @@ class TraceStore:
         rows = self._rows(f"SELECT run_id FROM runs WHERE status IN (?, ?) {LATEST_FIRST} LIMIT 1", RESUMABLE)
         return rows[0]["run_id"] if rows else None
 
-    def timeline(self, run_id: str) -> list[Event]:
-        rows = self._rows("SELECT * FROM events WHERE run_id = ? ORDER BY seq", (run_id,))
+    def timeline(self, run_id: str, after: int = 0) -> list[Event]:
+        """The run's events in order; `after`: only those past that sequence number (a live view's poll)."""
+        rows = self._rows("SELECT * FROM events WHERE run_id = ? AND seq > ? ORDER BY seq", (run_id, after))
         return [event_from_row(r) for r in rows]
 
     def pack_roles(self, run_id: str) -> list[str]:

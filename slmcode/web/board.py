@@ -1,0 +1,52 @@
+"""What the run's timeline says about its state: the current phase, the task board, the tokens spent.
+
+Read from the trace's events alone (the same ones `slmcode trace` replays), so a live run, a finished one
+and a killed one are shown the same way, without opening its checkpoint.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from slmcode.memory.trace_rows import Event
+
+
+@dataclass
+class TaskCard:
+    task_id: str
+    title: str = ""
+    status: str = ""
+    turns: int = 0
+    files_changed: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+def current_phase(events: list[Event]) -> str:
+    phases = [str(e.data.get("phase")) for e in events if e.kind == "phase" and e.data.get("phase")]
+    return phases[-1] if phases else ""
+
+
+def task_board(events: list[Event]) -> list[TaskCard]:
+    """Every task the run announced, in announcement order, with its latest status."""
+    cards: dict[str, TaskCard] = {}
+    for event in events:
+        if event.kind != "task" or not event.task_id:
+            continue
+        card = cards.setdefault(event.task_id, TaskCard(event.task_id))
+        d = event.data
+        card.title = str(d.get("title") or card.title)
+        card.status = str(d.get("status") or card.status)
+        card.turns += int(d.get("turns") or 0)
+        for path in d.get("files_changed") or []:
+            if str(path) not in card.files_changed:
+                card.files_changed.append(str(path))
+        card.notes += [str(n) for n in d.get("notes") or []]
+    return list(cards.values())
+
+
+def tokens_spent(events: list[Event]) -> int:
+    """Prompt plus completion tokens over every model call the run recorded."""
+    return sum(
+        int(e.data.get("prompt_tokens") or 0) + int(e.data.get("completion_tokens") or 0)
+        for e in events if e.kind == "model_call"
+    )

@@ -1,0 +1,90 @@
+"""The runs list and a run's page: status, phase, task board and timeline (the live parts are fragments the
+event stream re-sends, rendered by the same functions)."""
+
+from __future__ import annotations
+
+from slmcode.memory.trace import TraceStore
+from slmcode.memory.trace_rows import Event, RunRow, now
+from slmcode.memory.trace_view import describe, elapsed, first_line, shown_status
+from slmcode.web.board import TaskCard, current_phase, task_board, tokens_spent
+from slmcode.web.html import esc, page, part, table
+
+ACTIVE = ("running",)
+
+
+def status_cell(status: str) -> str:
+    return f'<span class="status s-{esc(status)}">{esc(status)}</span>'
+
+
+def took(run: RunRow) -> str:
+    return elapsed(run.started, run.finished or now())
+
+
+def runs_list(store: TraceStore) -> str:
+    runs = store.runs()
+    if not runs:
+        body = f"<h1>Runs</h1><p>No runs recorded in {esc(store.path.parent.parent)} yet: start one with " \
+               "<code>slmcode run \"...\"</code>.</p>"
+        return page("Runs", body, active="/")
+    rows = []
+    for run in runs:
+        events = store.timeline(run.run_id)
+        rows.append([
+            f'<a href="/runs/{esc(part(run.run_id))}">{esc(first_line(run.query, 90) or run.run_id)}</a>'
+            f'<br><small class=muted>{esc(run.run_id)}</small>',
+            status_cell(shown_status(run)),
+            esc(first_line(run.outcome, 90)),
+            esc(run.started[:19].replace("T", " ")),
+            esc(took(run)),
+            esc(f"{tokens_spent(events):,}"),
+            esc(run.model),
+        ])
+    body = "<h1>Runs</h1>" + table(["task", "status", "outcome", "started (UTC)", "took", "tokens", "model"],
+                                   rows, cls="stack")
+    return page("Runs", body, active="/")
+
+
+def board_html(run_id: str, cards: list[TaskCard]) -> str:
+    if not cards:
+        return "<p class=muted>No tasks yet.</p>"
+    rows = [[
+        f'<a href="/runs/{esc(part(run_id))}/tasks/{esc(part(c.task_id))}">{esc(c.task_id)}</a>',
+        esc(c.title),
+        status_cell(c.status),
+        esc(c.turns or ""),
+        esc(", ".join(c.files_changed)),
+    ] for c in cards]
+    return table(["task", "title", "status", "turns", "files changed"], rows, cls="stack")
+
+
+def event_row(event: Event, start: str) -> str:
+    task = event.task_id or ""
+    return (f"<tr><td>{esc(event.seq)}</td><td>{esc(elapsed(start, event.ts))}</td><td>{esc(event.kind)}</td>"
+            f"<td>{esc(event.role or '')}</td><td>{esc(task)}</td><td>{esc(describe(event))}</td></tr>")
+
+
+def run_page(store: TraceStore, run_id: str) -> str:
+    run = store.run(run_id)
+    events = store.timeline(run.run_id)
+    status = shown_status(run)
+    start = events[0].ts if events else run.started
+    live = status in ACTIVE
+    after = events[-1].seq if events else 0
+    stream = f' id=live data-stream="/runs/{esc(part(run.run_id))}/stream?after={after}"' if live else ""
+    facts = (
+        f"<dl class=facts><dt>status</dt><dd id=status>{status_cell(status)}</dd>"
+        f"<dt>outcome</dt><dd>{esc(run.outcome)}</dd>"
+        f"<dt>phase</dt><dd id=phase>{esc(current_phase(events))}</dd>"
+        f"<dt>model</dt><dd>{esc(run.model)}</dd><dt>started</dt><dd>{esc(run.started)}</dd>"
+        f"<dt>took</dt><dd>{esc(took(run))}</dd><dt>tokens</dt><dd>{esc(f'{tokens_spent(events):,}')}</dd>"
+        f"<dt>run id</dt><dd>{esc(run.run_id)}</dd></dl>"
+    )
+    timeline = table(["#", "time", "kind", "role", "task", "what"], [], body_id="events")
+    rows = "".join(event_row(e, start) for e in events)
+    timeline = timeline.replace('<tbody id="events"></tbody>', f'<tbody id="events">{rows}</tbody>')
+    body = (
+        f"<h1>{esc(first_line(run.query, 200) or run.run_id)}</h1><p{stream}></p>{facts}"
+        f"<h2>Tasks</h2><div id=board>{board_html(run.run_id, task_board(events))}</div>"
+        f"<h2>Events</h2>{timeline}"
+    )
+    return page(f"Run {run.run_id}", body, active="/", live=live)
