@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
+from slmcode.packs import lexindex
 from slmcode.packs.excerpts import Window
 from slmcode.packs.lexical import BM25, split_identifier, terms
 from slmcode.packs.repomap.model import Symbol, SymbolIndex
@@ -37,6 +38,8 @@ class SourceFile:
     path: str
     lines: tuple[str, ...]
     symbols: tuple[Symbol, ...]
+    # Each line's lexical terms, from the workspace's lexical index (packs/lexindex); None: split when ranked.
+    line_terms: Sequence[list[str]] | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -51,7 +54,7 @@ def read_sources(
     workspace: Path, paths: Sequence[str], index: SymbolIndex | None, max_bytes: int
 ) -> list[SourceFile]:
     """The text files among `paths` (sorted, de-duplicated); unreadable, binary or oversized ones are left out."""
-    sources = []
+    read: list[tuple[str, tuple[str, ...], tuple[Symbol, ...]]] = []
     for path in sorted(dict.fromkeys(paths)):
         file = workspace / path
         try:
@@ -64,8 +67,10 @@ def read_sources(
             continue
         text = data.decode("utf-8", errors="replace")
         symbols = index.definitions(path) if index else ()
-        sources.append(SourceFile(path, tuple(text.splitlines()), tuple(symbols)))
-    return sources
+        read.append((path, tuple(text.splitlines()), tuple(symbols)))
+    # Splitting every line into terms was most of a pack's time; the index keeps them between packs.
+    indexed = lexindex.line_terms(workspace, [(path, lines) for path, lines, _ in read])
+    return [SourceFile(path, lines, symbols, indexed[path]) for path, lines, symbols in read]
 
 
 def query_names(query: str, defined: Sequence[str] = ()) -> list[str]:
@@ -99,8 +104,11 @@ def _glimpse(line_terms: Sequence[list[str]], span: Window, weights: Mapping[str
     if span.size <= GLIMPSE_LINES:
         return span
 
+    asked = weights.keys()
+
     def weight(n: int) -> float:
-        return sum(weights.get(t, 0.0) for t in set(line_terms[n - 1]))
+        found = line_terms[n - 1]
+        return 0.0 if asked.isdisjoint(found) else sum(weights.get(t, 0.0) for t in set(found))
 
     best = max(range(span.start, span.end + 1), key=lambda n: (weight(n), -n))
     start = max(span.start, min(best - GLIMPSE_LINES // 2, span.end - GLIMPSE_LINES + 1))
@@ -114,7 +122,8 @@ def rank_candidates(sources: Sequence[SourceFile], query: str, focus_files: Sequ
         return []
     focus = set(focus_files)
     memo: dict[str, tuple[str, ...]] = {}
-    line_terms = {s.path: [terms(line, memo) for line in s.lines] for s in sources}
+    line_terms = {s.path: s.line_terms if s.line_terms is not None else [terms(line, memo) for line in s.lines]
+                  for s in sources}
     path_terms = {s.path: terms(s.path.replace("/", " ").replace(".", " ")) for s in sources}
     file_docs = [path_terms[s.path] * 3 + [t for ts in line_terms[s.path] for t in ts] for s in sources]
     file_bm25 = _normalise(BM25.build(file_docs).scores(query_terms))

@@ -1,0 +1,125 @@
+"""The packs' lexical index: every file's terms, line by line, kept between packs in the workspace's cache.
+
+Splitting every line of every file into terms (lexical.terms) was most of a pack's time, and the same
+files gave the same terms pack after pack. So each file's terms are stored once per content, in
+.slmcode/cache/lexical.sqlite, keyed by the file's path and a digest of its text: an edited file is split
+again, an unchanged one is read back (a split of one stored string per file). A cache that cannot be opened
+or written costs the speed, never the pack: the terms are then computed here, as before.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sqlite3
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager, suppress
+from pathlib import Path
+
+from slmcode.packs import lexical
+from slmcode.packs.lexical import terms
+
+# Bump when the stored form changes. The terms change with lexical.py (its stopwords, its splitting): any
+# edit of that file gives the index a new version, and the old terms are dropped, not misread.
+FORMAT_VERSION = "1/" + hashlib.blake2b(Path(lexical.__file__).read_bytes(), digest_size=8).hexdigest()
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS files (path BLOB PRIMARY KEY, digest TEXT NOT NULL, terms TEXT NOT NULL);
+"""
+LineTerms = list[list[str]]
+
+
+def index_path(workspace: Path) -> Path:
+    return workspace / ".slmcode" / "cache" / "lexical.sqlite"
+
+
+def _digest(lines: Sequence[str]) -> str:
+    text = "\n".join(lines).encode("utf-8", "surrogateescape")
+    return hashlib.blake2b(text, digest_size=16).hexdigest()
+
+
+def _key(path: str) -> bytes:
+    return path.encode("utf-8", "surrogateescape")  # a file name that is not UTF-8 is stored as its bytes
+
+
+def encode(line_terms: LineTerms) -> str:
+    """One string per file: lines apart by newlines, terms by spaces (a term is a word's piece: neither)."""
+    return "\n".join(" ".join(ts) for ts in line_terms)
+
+
+class _Shared(dict[str, str]):
+    """One string object per distinct term across all files: a million lines split anew would otherwise
+    hold millions of copies of the same few thousand terms."""
+
+    def __missing__(self, term: str) -> str:
+        self[term] = term
+        return term
+
+
+def decode(stored: str, line_count: int, shared: _Shared) -> LineTerms:
+    """The stored lines' terms; [] when they do not number `line_count` (then the file is split again)."""
+    if not line_count:
+        return []
+    found = [list(map(shared.__getitem__, line.split(" "))) if line else [] for line in stored.split("\n")]
+    return found if len(found) == line_count else []
+
+
+def split_lines(lines: Sequence[str], memo: dict[str, tuple[str, ...]]) -> LineTerms:
+    return [terms(line, memo) for line in lines]
+
+
+@contextmanager
+def _opened(workspace: Path) -> Iterator[sqlite3.Connection | None]:
+    """The index, or None when it cannot be opened (a read-only or full disk): the caller computes instead."""
+    conn = None
+    try:
+        path = index_path(workspace)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        conn = sqlite3.connect(path, timeout=10)
+        with conn:
+            conn.executescript(SCHEMA)
+            row = conn.execute("SELECT value FROM meta WHERE key = 'format'").fetchone()
+            if row is None or row[0] != FORMAT_VERSION:
+                conn.executescript("DROP TABLE files;" + SCHEMA)
+                conn.execute("INSERT OR REPLACE INTO meta VALUES ('format', ?)", (FORMAT_VERSION,))
+    except (OSError, sqlite3.Error):
+        if conn is not None:
+            conn.close()
+        conn = None
+    try:
+        yield conn
+    finally:
+        if conn is not None:
+            conn.close()
+
+
+def line_terms(workspace: Path, files: Sequence[tuple[str, Sequence[str]]]) -> dict[str, LineTerms]:
+    """path -> the terms of each of its lines, for each (path, lines) given; read from the index where the
+    file's text is the one indexed, split (and stored) otherwise."""
+    workspace = Path(workspace)
+    memo: dict[str, tuple[str, ...]] = {}
+    shared = _Shared()
+    digests = {path: _digest(lines) for path, lines in files}
+    found: dict[str, LineTerms] = {}
+    with _opened(workspace) as conn:
+        stored: dict[str, tuple[str, str]] = {}
+        if conn is not None:
+            with suppress(sqlite3.Error):
+                rows = conn.execute("SELECT path, digest, terms FROM files")
+                stored = {key.decode("utf-8", "surrogateescape"): (digest, text) for key, digest, text in rows}
+        fresh: list[tuple[bytes, str, str]] = []
+        for path, lines in files:
+            digest, text = stored.get(path, ("", ""))
+            if digest == digests[path]:
+                decoded = decode(text, len(lines), shared)
+                if len(decoded) == len(lines):
+                    found[path] = decoded
+                    continue
+            found[path] = split_lines(lines, memo)
+            fresh.append((_key(path), digests[path], encode(found[path])))
+        # A file that no longer exists is forgotten (one merely left out of this pack is kept).
+        gone = [(_key(p),) for p in stored if p not in digests and not (workspace / p).exists()]
+        if conn is not None and (fresh or gone):
+            with suppress(sqlite3.Error), conn:
+                conn.executemany("INSERT OR REPLACE INTO files VALUES (?, ?, ?)", fresh)
+                conn.executemany("DELETE FROM files WHERE path = ?", gone)
+    return found
