@@ -1,7 +1,7 @@
 """Memory: the lessons of MEMORY.md, the learned skills and the session snapshots, each with Delete.
 
-Lessons are dropped through flywheel.forget_lesson (`slmcode memory drop`); a skill's folder and a session's
-file are removed under the same memory lock the runs write with, and SKILLS.md is regenerated from the
+Every delete runs under the memory lock the runs write with (a lesson: MEMORY.md rewritten without it, the
+way lessons.render_memory writes it; a skill: its folder; a session: its file), and SKILLS.md is regenerated from the
 folder as the learn phase does, so it never names a deleted skill.
 """
 
@@ -10,9 +10,9 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from slmcode.memory.files import atomic_write_text, memory_lock
-from slmcode.memory.flywheel import forget_lesson, read_memory
-from slmcode.memory.lessons import lesson_id
+from slmcode.memory.files import atomic_write_text, memory_lock, read_text
+from slmcode.memory.flywheel import read_memory
+from slmcode.memory.lessons import MEMORY_FILE, lesson_id, parse_memory, render_memory
 from slmcode.memory.sessions import list_sessions, snapshot_path
 from slmcode.memory.skills_store import SKILLS_INDEX, learned_skills, render_index
 from slmcode.web.html import esc, form_button, page, table
@@ -45,8 +45,15 @@ def memory_page(workspace: Path, token: str, notice: str = "", error: bool = Fal
 
 
 def delete_lesson(workspace: Path, ident: str) -> tuple[str, bool]:
-    dropped = forget_lesson(workspace, ident) if ident else None
-    return (f"dropped {ident}: {dropped}", False) if dropped else (f"no single lesson has id {ident}", True)
+    """Drop the lesson whose id is `ident` (the full id the page shows), under the memory lock."""
+    with memory_lock(workspace) as state:
+        preamble, lessons = parse_memory(read_text(state / MEMORY_FILE))
+        kept = [lesson for lesson in lessons if lesson_id(lesson) != ident]
+        if not ident or len(kept) != len(lessons) - 1:
+            return f"no single lesson has id {ident}", True
+        atomic_write_text(state / MEMORY_FILE, render_memory(preamble, kept))
+    dropped = next(lesson for lesson in lessons if lesson_id(lesson) == ident)
+    return f"dropped {ident}: {dropped}", False
 
 
 def delete_skill(workspace: Path, folder_name: str) -> tuple[str, bool]:
