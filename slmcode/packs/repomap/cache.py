@@ -22,7 +22,7 @@ from slmcode.errors import RepoMapError
 from slmcode.packs.repomap.model import FileSymbols, Symbol
 
 # Bump when the extraction or the payload changes: old rows are then dropped, not misread.
-FORMAT_VERSION = "7"  # 6: references as a JSON list, paths as bytes; 7: names apart from the definitions
+FORMAT_VERSION = "8"  # 6: references as a JSON list, paths as bytes; 7: names apart from definitions; 8: JS objects
 OK = "ok"
 FAILED = "failed"
 

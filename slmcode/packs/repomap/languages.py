@@ -2,10 +2,10 @@
 
 Each wheel ships its own queries/tags.scm and we use it as is. Our own .scm in ./queries/ only fill a gap:
 a language whose wheel ships no tags.scm (Kotlin), or definitions a wheel's tags.scm leaves out that
-ctags reports (`<language>-extra.scm`: Java constructors, enums and records; JavaScript private methods;
-TypeScript enums and type aliases; Go interface methods; Rust trait method signatures and associated
-types). TypeScript's tags.scm holds only what TypeScript adds to JavaScript, so TypeScript and TSX read
-JavaScript's tags.scm first, as the grammar itself extends it.
+ctags reports (`<language>-extra.scm`: Java constructors, enums and records; JavaScript private methods,
+constructors and module-level objects; TypeScript enums and type aliases; Go interface methods; Rust trait
+method signatures and associated types). TypeScript's tags.scm holds only what TypeScript adds to
+JavaScript, so TypeScript and TSX read JavaScript's tags.scm first, as the grammar itself extends it.
 """
 
 from __future__ import annotations

@@ -37,9 +37,25 @@ def test_go_structs_interfaces_methods_functions() -> None:
 def test_javascript_classes_methods_and_arrow_functions() -> None:
     assert definitions("store.js") == [
         ("Store", "class", 1, 9),
+        ("constructor", "method", 2, 4),  # from our javascript-extra.scm, as ctags lists it
         ("put", "method", 6, 8),
         ("loadStore", "function", 11, 13),
         ("makeKey", "function", 15, 15),
+    ]
+
+
+def test_javascript_module_level_objects_and_their_entries_but_no_local_ones() -> None:
+    source = (
+        "const LEVELS = {\n  warn: { color: 'yellow' },\n  quiet: true,\n}\n\n"
+        "export const DEFAULTS = { retries: 3 }\n\n"
+        "function report() {\n  const body = { ok: true }\n  return body\n}\n"
+    )
+    symbols = Extractor().extract("levels.mjs", source.encode())
+    assert [(s.name, s.kind, s.start, s.end) for s in symbols.definitions] == [
+        ("LEVELS", "object", 1, 4),
+        ("warn", "object", 2, 2),
+        ("DEFAULTS", "object", 6, 6),
+        ("report", "function", 8, 11),
     ]
 
 
