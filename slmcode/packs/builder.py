@@ -14,6 +14,7 @@ from slmcode.config import Settings
 from slmcode.errors import RepoMapError
 from slmcode.packs import prompts
 from slmcode.packs.budget import compute_budget
+from slmcode.packs.derived import derived_files
 from slmcode.packs.excerpts import Excerpt
 from slmcode.packs.instructions import load_instructions
 from slmcode.packs.localize import Candidate, SourceFile, rank_candidates, read_sources
@@ -109,6 +110,8 @@ def build_pack(
 
     paths = sorted({*focus, *(index.files if index else ())})
     sources = read_sources(workspace, paths, index, settings.repomap_max_file_bytes)
+    copies = derived_files(workspace, sources)  # generated, vendored or duplicate: shown once, as their source
+    sources = [s for s in sources if s.path not in copies or s.path in focus]
     candidates = rank_candidates(sources, search_text, focus)
     identifier_only = role in settings.identifier_only_roles
     # Counted as joined, not summed: the blank lines between the sections present, and two more for the parts to come.

@@ -17,6 +17,7 @@ from pathlib import Path
 from slmcode.packs import lexindex
 from slmcode.packs.excerpts import Window
 from slmcode.packs.lexical import BM25, split_identifier, terms
+from slmcode.packs.priors import TEST_WEIGHT, asks_for_tests, defined_in, header_window, is_test_path, spelled_names
 from slmcode.packs.repomap.model import Symbol, SymbolIndex
 from slmcode.packs.units import symbol_units
 
@@ -30,6 +31,11 @@ PATH_WEIGHT = 1.0
 DEFINES_WEIGHT = 0.5
 FOCUS_WEIGHT = 2.0
 CONTEXT_WEIGHT = 0.001  # a span with no query term: ranked by its file's priors, below any with one
+HEADER_SHARE = 0.3  # a file's header ranks at this share of the file's best span
+GRAPH_SEEDS = 3  # the best spans whose references are followed
+GRAPH_WEIGHT = 0.3  # a linked span gains this share of the best span's score
+CORE_LINES = 24  # a longer span is first offered as this many lines around its best-matching lines
+REST_SHARE = 0.5  # the rest of a split span ranks at this share of its core
 _IDENTIFIER_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
@@ -139,7 +145,8 @@ def rank_candidates(sources: Sequence[SourceFile], query: str, focus_files: Sequ
     weights = {t: bm25.idf.get(t, 0.0) for t in dict.fromkeys(query_terms)}
     asked = set(query_terms)
     path_scores = {s.path: _path_match(s.path, asked) for s in sources}
-    candidates: list[Candidate] = []
+    tests_asked = asks_for_tests(query)
+    scores: list[float] = []
     for (source, span), lexical in zip(units, unit_scores, strict=True):
         defines = any(s.name in names and span.start <= s.start <= span.end for s in source.symbols)
         # The priors scale the span's own evidence rather than add to it: added, a file named by the query lifted
@@ -152,12 +159,57 @@ def rank_candidates(sources: Sequence[SourceFile], query: str, focus_files: Sequ
             + CONTEXT_WEIGHT * file_prior
             + FOCUS_WEIGHT * (source.path in focus)
         )
+        test_weight = TEST_WEIGHT if is_test_path(source.path) and not tests_asked else 1.0
+        scores.append(score * test_weight)
+    scores = _linked(units, scores)
+    candidates: list[Candidate] = []
+    best_in_file: dict[str, float] = {}
+    for (source, span), score in zip(units, scores, strict=True):
         if score > 0:
             glimpse = _glimpse(line_terms[source.path], span, weights)
-            candidates.append(Candidate(source.path, span, round(score, 9), glimpse))
+            candidates.extend(_split(source.path, span, glimpse, score))
+            best_in_file[source.path] = max(best_in_file.get(source.path, 0.0), score)
+    for source in sources:  # the header of a file with a hit: imports and constants a fix often touches
+        header = header_window(len(source.lines), source.symbols)
+        if header is not None and best_in_file.get(source.path, 0.0) > CONTEXT_WEIGHT * 3:
+            candidates.append(Candidate(source.path, header, round(HEADER_SHARE * best_in_file[source.path], 9)))
     for source in sources:  # a focus file always offers something, even without a hit
         if source.path in focus and source.lines:
             head = Window(1, min(len(source.lines), HEAD_LINES))
             candidates.append(Candidate(source.path, head, round(FOCUS_WEIGHT * 0.5, 9)))
     candidates.sort(key=lambda c: (-c.score, c.path, c.window.start))
     return candidates[:MAX_CANDIDATES]
+
+
+def _linked(units: Sequence[tuple[SourceFile, Window]], scores: Sequence[float]) -> list[float]:
+    """Scores raised along the code's references: the definitions the best spans spell, and the spans that
+    spell the best spans' definitions, gain a share of the best span's score."""
+    order = sorted(range(len(units)), key=lambda i: -scores[i])[:GRAPH_SEEDS]
+    seeds = [i for i in order if scores[i] > 0]
+    if not seeds:
+        return list(scores)
+    top = scores[seeds[0]]
+    spelled = set().union(*(spelled_names(units[i][0].lines, units[i][1]) for i in seeds))
+    defined = set().union(*(defined_in(units[i][0].symbols, units[i][1]) for i in seeds))
+    raised = list(scores)
+    for i, (source, span) in enumerate(units):
+        if i in seeds:
+            continue
+        callee = bool(defined_in(source.symbols, span) & spelled)
+        caller = bool(defined) and any(name in line for line in source.lines[span.start - 1 : span.end]
+                                       for name in defined)
+        if callee or caller:
+            raised[i] += GRAPH_WEIGHT * top * (callee + caller) / 2
+    return raised
+
+
+def _split(path: str, span: Window, glimpse: Window, score: float) -> list[Candidate]:
+    """A long span as its core around the best-matching lines, then the rest of it, ranked lower: a whole
+    40-line definition cost a small pack a third of its code for the few lines that matched."""
+    if span.size <= CORE_LINES:
+        return [Candidate(path, span, round(score, 9), glimpse)]
+    middle = (glimpse.start + glimpse.end) // 2
+    start = max(span.start, min(middle - CORE_LINES // 2, span.end - CORE_LINES + 1))
+    core = Window(start, start + CORE_LINES - 1)
+    return [Candidate(path, core, round(score, 9), glimpse), Candidate(path, span, round(score * REST_SHARE, 9))]
+

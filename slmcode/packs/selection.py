@@ -70,9 +70,15 @@ def select_excerpts(
         taken = chosen.get(candidate.path, [])
         if covered(taken, candidate.window) == candidate.window.size:
             continue
-        if not take(candidate.path, candidate.window, budget):
-            cut = _cut(by_path[candidate.path], taken, candidate.window, budget - sum(costs.values()), counter)
-            break
+        if take(candidate.path, candidate.window, budget):
+            continue
+        glimpse = candidate.glimpse
+        if glimpse is not None and covered(taken, glimpse) < glimpse.size and take(candidate.path, glimpse, budget):
+            continue  # the span's best lines fit where the whole span does not: show those, look further
+        # Cut from the glimpse's first line, not the span's: the head of a long span seldom holds what matched.
+        rest = Window(glimpse.start, candidate.window.end) if glimpse is not None else candidate.window
+        cut = _cut(by_path[candidate.path], taken, rest, budget - sum(costs.values()), counter)
+        break
     if cut is not None:
         chosen.setdefault(cut[0], []).append(cut[1])
     cuts = {cut[0]: {cut[1].end: cut[2]}} if cut is not None else {}

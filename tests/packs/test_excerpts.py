@@ -121,13 +121,19 @@ def test_excerpts_never_exceed_their_budget() -> None:
 
 def test_breadth_gives_a_second_file_a_glimpse_of_its_matching_lines() -> None:
     counter = default_counter()
+    lines: list[str] = []
+    symbols = []
+    for n in range(8):  # eight spans that all match better than the second file does
+        symbols.append(Symbol("shop/pricing.py", f"discount_{n}", "function", len(lines) + 1, len(lines) + 8, ""))
+        lines += [f"def discount_{n}(order):", *(f"    apply_discount(order, rate_{n}_{k})" for k in range(7))]
     other_lines = [f"# note {n}" for n in range(1, 61)]
-    other_lines[29] = "# checkout applies the discount rate here"
-    sources = [source(), SourceFile("shop/notes.py", tuple(other_lines), ())]
+    other_lines[29] = "# the discount applies here"
+    sources = [SourceFile("shop/pricing.py", tuple(lines), tuple(symbols)), SourceFile("shop/notes.py",
+                                                                                       tuple(other_lines), ())]
     candidates = rank_candidates(sources, "apply_discount rounds the wrong way in checkout")
-    glimpsed = select_excerpts(sources, candidates, budget=350, counter=counter, breadth_share=0.5)
+    glimpsed = select_excerpts(sources, candidates, budget=400, counter=counter, breadth_share=0.5)
     notes = [(e.start, e.end) for e in glimpsed if e.path == "shop/notes.py"]
     assert notes == [(24, 35)]  # twelve lines around the line that matched
-    assert sum(e.tokens for e in glimpsed) <= 350
-    depth_only = select_excerpts(sources, candidates, budget=350, counter=counter, breadth_share=0.0)
-    assert not any(e.start <= 30 <= e.end for e in depth_only if e.path == "shop/notes.py")  # a head, cut
+    assert sum(e.tokens for e in glimpsed) <= 400
+    depth_only = select_excerpts(sources, candidates, budget=400, counter=counter, breadth_share=0.0)
+    assert not any(e.path == "shop/notes.py" for e in depth_only)  # the first file's spans took it all

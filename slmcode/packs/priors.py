@@ -1,0 +1,60 @@
+"""What localisation knows about a span besides its words: is it a test, is it the file's header, and is it
+linked through the code to the spans that match best.
+
+- Tests: a fix is asked for in source; test files matched the query's words as well as the code they test and
+  took a third of a pack's code. They rank lower unless the task talks about tests.
+- Header: the imports and constants above a file's first definition, a cheap glimpse that a change often
+  touches (a new import, a new constant) and that a window around the best hit never reaches.
+- References: a query that shares no word with the lines to change still names the code around them; the
+  definitions the best spans call, and the spans that call the best definitions, come next.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from slmcode.packs.excerpts import Window
+from slmcode.packs.repomap.model import Symbol
+
+TEST_WEIGHT = 0.3
+HEADER_LINES = 20  # at most this much of a header: a long license or import block is not worth more
+_TEST_PATH_RE = re.compile(
+    r"(^|/)(tests?|__tests__|testing|testdata|test_?utils|spec|specs|fixtures?|e2e|benches)/"
+    r"|(^|/)test_[^/]*$|_test\.[a-z]+$|_spec\.[a-z]+$|\.(test|spec)\.[a-z]+$|Tests?\.(java|kt|cs|scala)$"
+    r"|(^|/)src/test/|(^|/)conftest\.py$",
+    re.IGNORECASE,
+)
+_TEST_WORDS = frozenset({"test", "tests", "testing", "spec", "specs", "fixture", "fixtures", "e2e", "unittest",
+                         "pytest", "jest", "vitest", "mocha", "junit", "conftest"})
+_IDENTIFIER_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+MIN_NAME_CHARS = 4  # shorter names (`id`, `get`, `run`) link everything to everything
+
+
+def is_test_path(path: str) -> bool:
+    return _TEST_PATH_RE.search(path) is not None
+
+
+def asks_for_tests(query: str) -> bool:
+    return any(word.lower() in _TEST_WORDS for word in _IDENTIFIER_RE.findall(query))
+
+
+def header_window(total_lines: int, symbols: Sequence[Symbol]) -> Window | None:
+    """The lines above the file's first definition, at most HEADER_LINES; None when there are none."""
+    first = min((s.start for s in symbols if s.start >= 1), default=total_lines + 1)
+    end = min(first - 1, HEADER_LINES, total_lines)
+    return Window(1, end) if end >= 1 else None
+
+
+def spelled_names(lines: Sequence[str], span: Window) -> set[str]:
+    """The identifiers a span spells, long enough to be specific."""
+    return {
+        word
+        for line in lines[span.start - 1 : span.end]
+        for word in _IDENTIFIER_RE.findall(line)
+        if len(word) >= MIN_NAME_CHARS
+    }
+
+
+def defined_in(symbols: Sequence[Symbol], span: Window) -> set[str]:
+    return {s.name for s in symbols if span.start <= s.start <= span.end and len(s.name) >= MIN_NAME_CHARS}

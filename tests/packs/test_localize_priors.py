@@ -1,0 +1,85 @@
+"""Localisation's priors: tests rank below source, a chosen file offers its header, references link spans, long
+spans are cut around what matched, and copies of a file are shown once."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from slmcode.packs.derived import derived_files
+from slmcode.packs.excerpts import Window
+from slmcode.packs.localize import SourceFile, rank_candidates
+from slmcode.packs.repomap.model import Symbol
+from slmcode.packs.selection import select_excerpts
+from slmcode.packs.tokens import default_counter
+
+
+def source(path: str, lines: list[str], definitions: list[tuple[str, int, int]]) -> SourceFile:
+    symbols = tuple(Symbol(path, name, "function", start, end, lines[start - 1]) for name, start, end in definitions)
+    return SourceFile(path, tuple(lines), symbols)
+
+
+def parser_pair() -> list[SourceFile]:
+    code = ["import re", "", "LIMIT = 10", "", "def parse_header(text):", "    return text.split(':')", ""]
+    test = ["from shop import parse_header", "", "def test_parse_header_splits():",
+            "    assert parse_header('a:b') == ['a', 'b']", ""]
+    return [source("shop/parse.py", code, [("parse_header", 5, 6)]),
+            source("tests/test_parse.py", test, [("test_parse_header_splits", 3, 4)])]
+
+
+def test_a_test_file_ranks_below_the_source_unless_the_task_is_about_tests() -> None:
+    sources = parser_pair()
+    fix = rank_candidates(sources, "parse_header splits headers wrong")
+    assert fix[0].path == "shop/parse.py"
+    best_test = next(c for c in fix if c.path.startswith("tests/"))
+    assert best_test.score < fix[0].score * 0.5
+    asked = rank_candidates(sources, "add a test for parse_header splits")
+    by_path = {c.path: c.score for c in reversed(asked)}  # the best score per file
+    assert by_path["tests/test_parse.py"] > best_test.score
+
+
+def test_a_file_with_a_hit_offers_its_header_of_imports_and_constants() -> None:
+    sources = parser_pair()[:1]
+    candidates = rank_candidates(sources, "parse_header splits headers wrong")
+    assert any(c.window == Window(1, 4) for c in candidates)  # the lines above the first definition
+    shown = select_excerpts(sources, candidates, budget=300, counter=default_counter())
+    assert any(e.start == 1 for e in shown) and any(e.start <= 5 <= e.end for e in shown)
+
+
+def test_the_definition_a_matching_span_calls_comes_next_without_a_shared_word() -> None:
+    caller = ["def handle_request(request):", "    return normalise_cookie(request.cookie)", ""]
+    body = [f"    value = value.replace('{n}', '')" for n in range(6)]
+    callee = ["def unrelated_helper(value):", *body, "    return value", "",
+              "def normalise_cookie(value):", *body, "    return value.strip().lower()", ""]
+    sources = [source("web/handler.py", caller, [("handle_request", 1, 2)]),
+               source("web/util.py", callee, [("unrelated_helper", 1, 8), ("normalise_cookie", 10, 17)])]
+    candidates = rank_candidates(sources, "handle request drops the session")
+    order = [(c.path, c.window.start) for c in candidates]
+    assert order[0] == ("web/handler.py", 1)
+    assert order[1] == ("web/util.py", 10)  # no shared word, reached through the call
+
+
+def test_a_long_span_that_does_not_fit_shows_the_lines_that_matched() -> None:
+    lines = [f"    step_{n} = compute(step_{n - 1})" for n in range(1, 41)]
+    lines[0] = "def pipeline(data):"
+    lines[33] = "    overflow_guard = clamp_overflow(step_33)"
+    sources = [source("core/pipeline.py", lines, [("pipeline", 1, 40)])]
+    candidates = rank_candidates(sources, "clamp overflow guard is wrong")
+    shown = select_excerpts(sources, candidates, budget=120, counter=default_counter())
+    assert any(e.start <= 34 <= e.end for e in shown)
+    assert sum(e.tokens for e in shown) <= 120
+
+
+def test_copies_and_marked_files_are_left_out_and_their_source_kept(tmp_path: Path) -> None:
+    (tmp_path / ".gitattributes").write_text("api/schema_gen.py linguist-generated=true\n*.snap -diff\n")
+    body = ["def render(node):", "    return str(node)", "def parse(text):", "    return text", "def emit(x):", "    x"]
+    defs = [("render", 1, 2), ("parse", 3, 4), ("emit", 5, 6)]
+    sources = [
+        source("src/render.py", body, defs),
+        source("dist/render.py", body, defs),  # byte-identical build output
+        source("deno/lib/render.py", [*body, "# rewritten imports"], defs),  # a build's twin
+        source("cmd/a/main.py", ["def main():", "    a()"], [("main", 1, 2)]),
+        source("cmd/b/main.py", ["def main():", "    b()"], [("main", 1, 2)]),  # same name, not a copy
+        source("api/schema_gen.py", ["SCHEMA = {}"], []),
+        source("api/views.py", ["def view():", "    return render(1)"], [("view", 1, 2)]),
+    ]
+    assert derived_files(tmp_path, sources) == {"dist/render.py", "deno/lib/render.py", "api/schema_gen.py"}
