@@ -48,23 +48,30 @@ class FileTable(MutableMapping[str, FileSymbols]):
         self._symbols: dict[str, FileSymbols] = {}
         self._deferred: dict[str, tuple[Callable[[], FileSymbols], Callable[[], Names]]] = {}
         self._order: list[str] | None = None
+        self._names: dict[str, Names] = {}  # decoded once per build of the graph, then dropped
         for path, symbols in items:
             self[path] = symbols
 
     def defer(self, path: str, symbols: Callable[[], FileSymbols], names: Callable[[], Names]) -> None:
         """Hold a file whose symbols `symbols()` decodes and whose names `names()` decodes, when asked."""
         self._symbols.pop(path, None)
+        self._names.pop(path, None)
         self._deferred[path] = (symbols, names)
         self._order = None
 
     def names(self, path: str) -> Names:
         """What the reference graph reads of the file, without decoding its definitions."""
         if path in self._deferred:
-            return self._deferred[path][1]()
+            if path not in self._names:
+                self._names[path] = self._deferred[path][1]()
+            return self._names[path]
         entry = self._symbols[path]
         uses = entry.uses()
         return ([s.name for s in entry.definitions], [s.start for s in entry.definitions], list(uses),
                 list(uses.values()))
+
+    def drop_names(self) -> None:
+        self._names.clear()
 
     def __getitem__(self, path: str) -> FileSymbols:
         found = self._symbols.get(path)
@@ -75,6 +82,7 @@ class FileTable(MutableMapping[str, FileSymbols]):
 
     def __setitem__(self, path: str, symbols: FileSymbols) -> None:
         self._deferred.pop(path, None)
+        self._names.pop(path, None)
         self._symbols[path] = symbols
         self._order = None
 
