@@ -130,7 +130,7 @@ def _execute(workspace: Path, run_id: str, first: Any, overrides: dict[str, Any]
     query = first["query"] if isinstance(first, dict) else trace.run(run_id).query
     config = {"configurable": {"thread_id": run_id}, "recursion_limit": RECURSION_LIMIT}
     status, outcome = "interrupted", "interrupted"
-    saver = None
+    checkpointed = False
     try:
         trace.start_run(run_id, query=query, workspace=str(workspace), model=settings.model,
                         settings=settings.model_dump(mode="json"))
@@ -144,7 +144,11 @@ def _execute(workspace: Path, run_id: str, first: Any, overrides: dict[str, Any]
             graph = build_graph(saver, pipeline.phases)
             context = RunContext(workspace=str(workspace), overrides=overrides, settings=live, trace=trace,
                                  pipeline=pipeline, journal=journal)
-            values = _drive(graph, first, config, context, on_event, answer)
+            try:
+                values = _drive(graph, first, config, context, on_event, answer)
+            except BaseException:
+                checkpointed = _has_checkpoint(saver, config)  # asked before the saver closes
+                raise
         outcome = values.get("outcome", "failed: the run ended without an outcome")
         status = "done" if outcome == "done" else "failed"
         return RunResult(run_id, status, outcome, values.get("tasks", []), values.get("qa"),
@@ -152,7 +156,7 @@ def _execute(workspace: Path, run_id: str, first: Any, overrides: dict[str, Any]
     except BaseException as exc:
         if status == "interrupted":
             reason = _one_line(exc)
-            if first is not None and not _has_checkpoint(saver, config):
+            if first is not None and not checkpointed:
                 # Nothing to resume from: not the default `resume` target, and `resume ID` says why.
                 status, outcome = "failed", f"failed before its first checkpoint: {reason}"
             else:

@@ -1,0 +1,126 @@
+"""Faults a clumsy user makes before any model is called: a workspace that is missing or a file, a broken
+or non-UTF-8 config, a bad environment variable, an empty task, a typo in a model name, a run id that does
+not exist. Each is exit 2 and one line naming what and where; nothing is created or changed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.faults.harness import environment, slmcode_here, tree_digest
+from tests.graph.scenario import make_repo
+
+# Every command that takes -w, with the arguments it needs to get as far as the workspace.
+COMMANDS = {
+    "run": ["run", "Add divide", "--base-url", "http://127.0.0.1:9/v1"],
+    "resume": ["resume"],
+    "status": ["status"],
+    "trace": ["trace"],
+    "map": ["map"],
+    "pack": ["pack", "--query", "divide"],
+    "compose": ["compose"],
+    "memory": ["memory"],
+    "context": ["context"],
+    "config show": ["config", "show"],
+    "budget": ["budget"],
+    "doctor": ["doctor", "--base-url", "http://127.0.0.1:9/v1"],
+    "init": ["init"],
+    "diff": ["diff"],
+    "apply": ["apply"],
+    "session list": ["session", "list"],
+    "skills list": ["skills", "list"],
+    "blocks list": ["blocks", "list"],
+}
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    return make_repo(tmp_path)
+
+
+@pytest.mark.parametrize("command", sorted(COMMANDS))
+def test_a_missing_workspace_is_refused_and_never_created(command: str, tmp_path: Path) -> None:
+    missing = tmp_path / "no" / "such" / "repo"
+    done = slmcode_here(*COMMANDS[command], "-w", missing)
+    assert done.code == 2
+    line = done.error_line()
+    assert f"workspace {missing} does not exist" in line
+    assert not (tmp_path / "no").exists()
+
+
+@pytest.mark.parametrize("command", ["run", "status", "memory", "context", "map", "trace", "init", "budget"])
+def test_a_file_given_as_workspace_is_refused(command: str, tmp_path: Path) -> None:
+    a_file = tmp_path / "notes.txt"
+    a_file.write_text("not a repository\n")
+    done = slmcode_here(*COMMANDS[command], "-w", a_file)
+    assert done.code == 2
+    assert f"workspace {a_file} is a file, not a folder" in done.error_line()
+    assert a_file.read_text() == "not a repository\n"
+
+
+BAD_CONFIGS = {
+    "non-UTF-8 byte": (b"model: caf\xe9-7b\n", "line 1: byte 0xe9 is not UTF-8"),
+    "broken YAML": (b"model: [unclosed\n", "broken YAML"),
+    "unknown key": (b"modle: qwen2.5-coder:7b\n", "did you mean 'model'"),
+    "wrong type": (b"max_parallel: many\n", "key 'max_parallel'"),
+    "a list at the top": (b"- model\n- qwen\n", "expected a mapping"),
+    "a negative limit": (b"context_limit: -5\n", "key 'context_limit'"),
+}
+
+
+@pytest.mark.parametrize("fault", sorted(BAD_CONFIGS))
+@pytest.mark.parametrize("command", ["run", "config show"])
+def test_a_broken_project_config_is_one_line_naming_the_file(fault: str, command: str, repo: Path) -> None:
+    content, says = BAD_CONFIGS[fault]
+    config = repo / ".slmcode" / "config.yaml"
+    config.parent.mkdir(exist_ok=True)
+    config.write_bytes(content)
+    before = tree_digest(repo)
+    done = slmcode_here(*COMMANDS[command], "-w", repo)
+    assert done.code == 2
+    line = done.error_line()
+    assert str(config) in line and says in line
+    assert tree_digest(repo) == before
+    assert config.read_bytes() == content
+    assert not (repo / ".slmcode" / "runs").exists()
+
+
+@pytest.mark.parametrize(("variable", "value", "says"), [
+    ("SLMCODE_MAX_PARALLEL", "lots", "key 'max_parallel'"),
+    ("SLMCODE_ROLES", "[unclosed", "SLMCODE_ROLES: expected YAML"),
+    ("SLMCODE_PERMISSION", "yolo", "key 'permission'"),
+])
+def test_a_bad_environment_variable_is_one_line_naming_it(variable: str, value: str, says: str, repo: Path) -> None:
+    done = slmcode_here(*COMMANDS["run"], "-w", repo, env=environment(**{variable: value}))
+    assert done.code == 2
+    assert says in done.error_line()
+    assert not (repo / ".slmcode" / "runs").exists()
+
+
+@pytest.mark.parametrize("task", ["", "   ", "\n\t\n"])
+def test_an_empty_task_is_refused_before_anything_is_written(task: str, repo: Path) -> None:
+    done = slmcode_here("run", task, "-w", repo, "--base-url", "http://127.0.0.1:9/v1")
+    assert done.code == 2
+    assert "the task is empty" in done.error_line()
+    assert not (repo / ".slmcode" / "runs").exists()
+
+
+def test_a_model_name_no_profile_knows_says_the_window_is_a_guess(repo: Path) -> None:
+    done = slmcode_here("budget", "--model", "qwen-cdoer-typo", "-w", repo)
+    assert done.code == 0
+    assert "profile used: default" in done.out
+    assert "is a guess" in done.err and "qwen-cdoer-typo" in done.err
+    known = slmcode_here("budget", "--model", "qwen2.5-coder:7b", "-w", repo)
+    assert "profile used: size bucket 7b" in known.out and "guess" not in known.err
+
+
+@pytest.mark.parametrize(("args", "says"), [
+    (["resume"], "no unfinished run in"),
+    (["resume", "run-nope"], "no run 'run-nope'"),
+    (["trace", "run-nope"], "no run 'run-nope'"),
+])
+def test_resume_or_trace_without_a_run_says_so(args: list[str], says: str, repo: Path) -> None:
+    done = slmcode_here(*args, "-w", repo)
+    assert done.code == 2
+    assert says in done.error_line()

@@ -1,0 +1,92 @@
+"""A model server that answers badly: every broken answer ends the run in one line naming the server, exit 2,
+the workspace untouched, the run left resumable, and `slmcode resume` either continues it or says why."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.fake_llm import FakeLLM, Reply
+from tests.faults.harness import (
+    assert_resume_answers,
+    assert_state_intact,
+    environment,
+    run_args,
+    runs_status,
+    scripted,
+    slmcode_here,
+    tree_digest,
+)
+from tests.graph.scenario import make_repo
+
+COMPLETION_HEAD = {"id": "x", "object": "chat.completion", "created": 1, "model": "m"}
+BROKEN_ANSWERS = {
+    "HTML page with 200": Reply(body="<html><body>502 Bad Gateway</body></html>", content_type="text/html"),
+    "non-JSON body as JSON": Reply(body="upstream timed out"),
+    "empty body": Reply(body=b""),
+    "truncated JSON": Reply(body='{"id": "x", "object": "chat.completion", "choices": [{"mess'),
+    "choices: []": Reply(body=json.dumps({**COMPLETION_HEAD, "choices": []})),
+    "a JSON list": Reply(body="[]"),
+    "message null": Reply(body=json.dumps({**COMPLETION_HEAD, "choices": [{"index": 0, "message": None}]})),
+    "an unrequested stream": Reply(content='{"requirements": ["divide"], "questions": []}', stream=True),
+    "non-UTF-8 bytes": Reply(body=b'{"choices": "\xff\xfe"}'),
+}
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    return make_repo(tmp_path)
+
+
+@pytest.mark.parametrize("fault", sorted(BROKEN_ANSWERS))
+@pytest.mark.parametrize("role", ["clarify", "worker"])
+def test_a_broken_answer_is_one_line_and_the_run_stays_resumable(
+    fault: str, role: str, repo: Path, fake_llm: FakeLLM
+) -> None:
+    scripted(fake_llm, fault=BROKEN_ANSWERS[fault], role=role, after=1 if role == "worker" else 0)
+    before = tree_digest(repo)
+    done = slmcode_here(*run_args(repo, fake_llm.url))
+    assert done.code == 2, done.err[-2000:]
+    line = done.error_line()
+    assert fake_llm.url in line and f"a {role} request" in line and "not a chat completion" in line
+    if role == "clarify":
+        assert tree_digest(repo) == before
+    assert_state_intact(repo)
+    (run,) = runs_status(repo)
+    assert run["status"] == "interrupted" and run["recorded_status"] == "interrupted"
+    assert run["outcome"].startswith("interrupted: the model server at")
+
+
+@pytest.mark.parametrize("fault", ["an unrequested stream"])
+def test_resume_after_a_broken_answer_finishes_the_run(fault: str, repo: Path, fake_llm: FakeLLM) -> None:
+    scripted(fake_llm, fault=BROKEN_ANSWERS[fault], role="worker", after=1)
+    assert slmcode_here(*run_args(repo, fake_llm.url)).code == 2
+    done = assert_resume_answers(repo, fake_llm.url)
+    assert done.code == 0, done.out[-2000:] + done.err[-2000:]
+    assert (repo / "calc" / "ops.py").read_text().count("def divide") == 1
+    assert_state_intact(repo)
+
+
+@pytest.mark.parametrize(("status", "says"), [(401, "401"), (404, "404"), (500, "500")])
+def test_an_error_status_on_every_request_is_not_a_traceback(status: int, says: str, repo: Path,
+                                                             fake_llm: FakeLLM) -> None:
+    fake_llm.default = Reply(content=f"fake failure {status}", status=status)
+    before = tree_digest(repo)
+    done = slmcode_here(*run_args(repo, fake_llm.url, "--json"), env=environment(SLMCODE_REQUEST_RETRIES="0"))
+    assert done.code in (1, 2), done.err[-2000:]
+    assert "Traceback" not in done.err
+    assert tree_digest(repo) == before
+    assert_state_intact(repo)
+    if done.code == 2:
+        assert says in done.err
+    assert_resume_answers(repo, fake_llm.url, env=environment(SLMCODE_REQUEST_RETRIES="0"))
+
+
+def test_an_unreachable_server_names_it_and_resume_says_so_again(repo: Path) -> None:
+    url = "http://127.0.0.1:9/v1"
+    done = slmcode_here(*run_args(repo, url), env=environment(SLMCODE_REQUEST_RETRIES="0"))
+    assert done.code == 2 and "unreachable" in done.error_line()
+    again = assert_resume_answers(repo, url, env=environment(SLMCODE_REQUEST_RETRIES="0"))
+    assert again.code == 2 and "unreachable" in again.error_line()
