@@ -45,6 +45,8 @@ def symbol_index(workspace: Path, settings: Settings) -> SymbolIndex | None:
         return load_index(workspace, settings)
     except RepoMapError:
         return None
+    except Exception:  # noqa: BLE001 - a map failure never fails a pack; build_pack notes the map missing
+        return None
 
 
 def memory_text(workspace: Path) -> str:
@@ -88,7 +90,7 @@ def pack_for(
         hash=pack.hash, text=pack.render(),
     )
     emit(runtime, run_id, "pack", role=role, task_id=task_id, tokens=pack.tokens, budget=pack.budget,
-         sections=sections, map=index is not None)
+         sections=sections, map=index is not None, notes=list(pack.notes))
     return pack
 
 
