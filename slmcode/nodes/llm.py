@@ -45,7 +45,7 @@ def symbol_index(workspace: Path, settings: Settings) -> SymbolIndex | None:
         return load_index(workspace, settings)
     except RepoMapError:
         return None
-    except Exception:  # noqa: BLE001 - a map failure never fails a pack; build_pack notes the map missing
+    except Exception:  # a map failure never fails a pack; build_pack notes the map missing
         return None
 
 

@@ -45,7 +45,7 @@ def load_repo_index(workspace: Path, settings: Settings) -> tuple[SymbolIndex | 
         return load_index(workspace, settings), ""
     except RepoMapError as exc:
         return None, str(exc)
-    except Exception as exc:  # noqa: BLE001 - a map failure never fails a pack: it goes without, and says why
+    except Exception as exc:  # a map failure never fails a pack: it goes without, and says why
         return None, map_failure(exc)
 
 
