@@ -6,22 +6,24 @@ subject is the query. In the same run, at each budget, four contexts of that man
   pack         build_pack("worker", query=subject, budget_tokens=B) with the real repo map
   bm25-files   BM25 over whole files, best first, until B is full
   bm25-chunks  BM25 over 40-line chunks, best first, until B is full
+  aider-map    (with --aider PYTHON) aider's RepoMap at B tokens, the lines its map shows; see
+               bench/aider_repomap_shown.py for the offline set-up
 All see the same candidate files: those the repo map indexes at the parent. Scores as in bench/localization.py:
 hunk recall (some changed line shown), all-covered (every changed line shown), file recall (some code of a changed
-file shown). aider's RepoMap is not a column: aider-chat pulls litellm and tree-sitter-language-pack, whose parsers
-download at run time, which this offline machine cannot do.
+file shown).
 
 Mirrors: /work/.mirror/OWNER+NAME/repo (the agent's `fetch github:OWNER/NAME`), or any `git clone --mirror` laid out
 the same way under --mirrors. A missing mirror is skipped with a line.
 
 Usage: python bench/devset_localization.py [--half report|tune|all] [--budgets 2000,4000,8000] [--limit N]
-       [--keep DIR] [--dump FILE]
+       [--keep DIR] [--dump FILE] [--set MODULE.NAME=VALUE ...]
 --keep exports parents under DIR and reuses them (and their repo-map caches) across runs.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import shutil
 import subprocess
@@ -35,6 +37,7 @@ from pathlib import Path
 from localization import (
     SYSTEM_PROMPT,
     Hunk,
+    Shown,
     Totals,
     add,
     bm25_chunks,
@@ -62,8 +65,16 @@ def export(mirror: Path, sha: str, target: Path) -> None:
             tar.extractall(target, filter="data")
 
 
+def aider_shown(python: str, root: Path, query: str, budgets: list[int], files: list[str]) -> dict[int, Shown]:
+    """What aider's RepoMap shows at each budget, from bench/aider_repomap_shown.py under aider's own venv."""
+    job = json.dumps({"root": str(root), "query": query, "budgets": budgets, "files": files})
+    out = subprocess.run([python, str(Path(__file__).with_name("aider_repomap_shown.py"))], input=job, text=True,
+                         capture_output=True, check=True, timeout=600).stdout
+    return {int(b): {p: [tuple(r) for r in rs] for p, rs in shown.items()} for b, shown in json.loads(out).items()}
+
+
 def run_commit(
-    row: dict, root: Path, budgets: list[int], settings: Settings, dumped: list[str] | None
+    row: dict, root: Path, budgets: list[int], settings: Settings, dumped: list[str] | None, aider: str = ""
 ) -> tuple[Totals, float]:
     """One commit's totals per (method, budget) and the seconds its packs took."""
     index = load_index(root, settings)
@@ -74,6 +85,7 @@ def run_commit(
     files = read_all(root, sorted(index.files))
     query = row["query"]
     by_files, by_chunks = bm25_files(files, query), bm25_chunks(files, query)
+    by_aider = aider_shown(aider, root, query, budgets, sorted(index.files)) if aider else {}
     result: Totals = {}
     seconds = 0.0
     for budget in budgets:
@@ -86,6 +98,8 @@ def run_commit(
             shown_pack.setdefault(e.path, []).append((e.start, e.end))
         contexts = {"pack": shown_pack, "bm25-files": fill(by_files, files, budget),
                     "bm25-chunks": fill(by_chunks, files, budget)}
+        if aider:
+            contexts["aider-map"] = by_aider.get(budget, {})
         for method, shown in contexts.items():
             touched, whole, hit_files = score(hunks, shown)
             result[(method, budget)] = [touched, whole, len(hit_files), len(hunks), len({h.path for h in hunks})]
@@ -96,12 +110,12 @@ def run_commit(
                 "repo": row["repo"], "sha": row["sha"], "budget": budget, "query": query,
                 "hunks": [[h.path, h.start, h.end] for h in hunks],
                 "sections": {s.name: s.tokens for s in pack.parts},
-                "shown": contexts, "scores": {m: result[(m, budget)] for m in METHODS},
+                "shown": contexts, "scores": {m: result[(m, budget)] for m in contexts},
             }))
     return result, seconds / len(budgets)
 
 
-def print_tables(by_language: dict[str, Totals], budgets: list[int]) -> None:
+def print_tables(by_language: dict[str, Totals], budgets: list[int], methods: tuple[str, ...]) -> None:
     languages = sorted(by_language)
     overall: Totals = {}
     for totals in by_language.values():
@@ -110,7 +124,7 @@ def print_tables(by_language: dict[str, Totals], budgets: list[int]) -> None:
           f"{'file recall':>11}")
     for language, totals in [*((lang, by_language[lang]) for lang in languages), ("ALL", overall)]:
         for budget in budgets:
-            for method in METHODS:
+            for method in methods:
                 touched, whole, files, n_hunks, n_files = totals.get((method, budget), [0] * 5)
                 print(f"{language:<11} {budget:>6}  {method:<12} {n_hunks:>5} {touched / max(1, n_hunks):>11.3f} "
                       f"{whole / max(1, n_hunks):>11.3f} {files / max(1, n_files):>11.3f}")
@@ -130,7 +144,16 @@ def main() -> None:
     parser.add_argument("--repo", default="", help="only this repository (owner/name)")
     parser.add_argument("--keep", default="", help="export parents under this folder and reuse them")
     parser.add_argument("--dump", default="", help="write per-commit results as JSON lines to this file")
+    parser.add_argument("--aider", default="", metavar="PYTHON",
+                        help="python of a venv with aider-chat: adds aider's RepoMap (bench/aider_repomap_shown.py)")
+    parser.add_argument("--set", action="append", default=[], metavar="MODULE.NAME=VALUE",
+                        help="override a packs constant for this run, e.g. localize.TEST_WEIGHT=0.5 (for tuning)")
     args = parser.parse_args()
+    for assignment in args.set:
+        target, _, value = assignment.partition("=")
+        module, _, name = target.rpartition(".")
+        setattr(importlib.import_module(f"slmcode.packs.{module}"), name, type(getattr(
+            importlib.import_module(f"slmcode.packs.{module}"), name))(value))
     budgets = [int(b) for b in args.budgets.split(",")]
     rows = [json.loads(line) for line in Path(args.devset).read_text(encoding="utf-8").splitlines() if line.strip()]
     rows = [r for r in rows if args.half in ("all", r["half"]) and args.repo in ("", r["repo"])]
@@ -156,7 +179,7 @@ def main() -> None:
             if not (root / ".exported").is_file():
                 export(mirror, row["parent"], root)
                 (root / ".exported").write_text(row["parent"])
-            result, seconds = run_commit(row, root, budgets, settings, dumped if args.dump else None)
+            result, seconds = run_commit(row, root, budgets, settings, dumped if args.dump else None, args.aider)
         except Exception:  # a bench counts failures; it does not stop at the first
             errors += 1
             print(f"ERROR {row['repo']} {row['sha'][:8]}\n{traceback.format_exc()}", file=sys.stderr)
@@ -174,7 +197,7 @@ def main() -> None:
     print(f"half {args.half}: {counted} commits from {len(taken) - len(missing & set(taken))} repositories, "
           f"errors {errors}, mean seconds per pack {pack_seconds / max(1, counted):.2f}, "
           f"total {time.perf_counter() - started:.0f} s")
-    print_tables(by_language, budgets)
+    print_tables(by_language, budgets, (*METHODS, "aider-map") if args.aider else METHODS)
 
 
 if __name__ == "__main__":
