@@ -23,7 +23,7 @@ from langgraph.types import Command
 from slmcode.blocks.compose import resolve_pipeline
 from slmcode.compact.longtask import bound_task
 from slmcode.config import ENV_PREFIX, Settings, load_settings
-from slmcode.errors import ConfigError, RunNotFoundError, TaskError, WorkspaceError
+from slmcode.errors import ConfigError, RunNotFoundError, SlmcodeError, TaskError, WorkspaceError
 from slmcode.graph.builder import build_graph
 from slmcode.graph.checkpoint import open_checkpointer
 from slmcode.memory.files import atomic_write_text, state_dir
@@ -195,11 +195,35 @@ def _write_run_file(workspace: Path, run_id: str, query: str, overrides: dict[st
     atomic_write_text(_run_file(workspace, run_id), json.dumps(data))
 
 
+@contextmanager
+def _state_errors(workspace: Path) -> Iterator[None]:
+    """A broken .slmcode (a full disk, a read-only tree, a file that is not a database) as one WorkspaceError
+    naming where; the run's checkpoint, if it had one, stays for `resume`."""
+    try:
+        yield
+    except SlmcodeError:
+        raise
+    except sqlite3.Error as exc:
+        folder = state_dir(workspace)
+        if not os.access(folder if folder.is_dir() else workspace, os.W_OK):
+            raise WorkspaceError(f"{folder}: Read-only file system (a run writes its state there)") from None
+        raise WorkspaceError(f"{folder}: a database failed: {_one_line(exc)}") from None
+    except OSError as exc:
+        where = exc.filename or state_dir(workspace)
+        raise WorkspaceError(f"{where}: {exc.strerror or _one_line(exc)}") from None
+
+
 def run(query: str, workspace: str | Path = ".", *, run_id: str | None = None, ephemeral: bool = False,
         on_event: Callable[[Event], None] | None = None, answer: Answerer = auto_answer,
         **settings: Any) -> RunResult:
     """Run the pipeline on `workspace` for `query`; settings are the same keys as config.yaml."""
     workspace = _workspace(workspace)
+    with _state_errors(workspace):
+        return _run(query, workspace, run_id, ephemeral, on_event, answer, settings)
+
+
+def _run(query: str, workspace: Path, run_id: str | None, ephemeral: bool,
+         on_event: Callable[[Event], None] | None, answer: Answerer, settings: dict[str, Any]) -> RunResult:
     query = _task(query)
     run_id = run_id or new_run_id()
     overrides = {k: v for k, v in settings.items() if v is not None}
@@ -223,6 +247,12 @@ def resume(thread_id: str | None = None, workspace: str | Path = ".", *,
     New settings (a base_url, a model) apply to the rest of the run; the checkpointed plan stays.
     """
     workspace = _workspace(workspace)
+    with _state_errors(workspace):
+        return _resume(thread_id, workspace, on_event, answer, settings)
+
+
+def _resume(thread_id: str | None, workspace: Path, on_event: Callable[[Event], None] | None, answer: Answerer,
+            settings: dict[str, Any]) -> RunResult:
     run_id = thread_id or TraceStore.for_workspace(workspace).latest_unfinished()
     if run_id is None:
         raise RunNotFoundError(f"no unfinished run in {workspace} (`slmcode status` lists the runs)")

@@ -21,6 +21,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import sqlite_utils
 
@@ -122,13 +123,20 @@ class TraceStore:
     def _connection(self) -> Iterator[sqlite3.Connection]:
         with self._lock:
             if self._conn is None:
-                prepare_state_folder(self.path.parent)
-                # isolation_level=None: we decide where transactions begin (BEGIN IMMEDIATE), not sqlite3.
-                conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S, isolation_level=None, check_same_thread=False)
-                conn.execute("PRAGMA synchronous=NORMAL")  # with WAL: a commit survives a process crash
-                create_schema(sqlite_utils.Database(conn, execute_plugins=False))
-                self._conn = conn
+                self._conn = self._open()
             yield self._conn
+
+    def _open(self) -> sqlite3.Connection:
+        if self.path.is_file() and not os.access(self.path.parent, os.W_OK):
+            # A read-only tree: WAL cannot open its -shm file there, but the file can still be read as it is.
+            uri = f"file:{quote(str(self.path))}?mode=ro&immutable=1"
+            return sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
+        prepare_state_folder(self.path.parent)
+        # isolation_level=None: we decide where transactions begin (BEGIN IMMEDIATE), not sqlite3.
+        conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S, isolation_level=None, check_same_thread=False)
+        conn.execute("PRAGMA synchronous=NORMAL")  # with WAL: a commit survives a process crash
+        create_schema(sqlite_utils.Database(conn, execute_plugins=False))
+        return conn
 
     @contextmanager
     def _writing(self) -> Iterator[sqlite3.Connection]:

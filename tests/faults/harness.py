@@ -13,8 +13,8 @@ import sqlite3
 import subprocess
 import sys
 from dataclasses import dataclass
-from unittest import mock
 from pathlib import Path
+from unittest import mock
 
 from slmcode.nodes.prompts import SYSTEM
 from tests.fake_llm import FakeLLM, Reply
