@@ -42,11 +42,12 @@ class FileSymbols:
 class FileTable(MutableMapping[str, FileSymbols]):
     """path -> FileSymbols in path order, a cached file's symbols decoded on first use: a warm map shows the
     symbols of a few dozen files and ranks the rest from its cached graph, so decoding every file's
-    definitions would be most of its time."""
+    definitions would be most of its time. Two threads reading one file at once may both decode it: the
+    same result, stored twice."""
 
     def __init__(self, items: Iterable[tuple[str, FileSymbols]] = ()) -> None:
-        self._symbols: dict[str, FileSymbols] = {}
-        self._deferred: dict[str, tuple[Callable[[], FileSymbols], Callable[[], Names]]] = {}
+        # A file's symbols, or the two decoders of a cached row: its symbols and its names.
+        self._entries: dict[str, FileSymbols | tuple[Callable[[], FileSymbols], Callable[[], Names]]] = {}
         self._order: list[str] | None = None
         self._names: dict[str, Names] = {}  # decoded once per build of the graph, then dropped
         for path, symbols in items:
@@ -54,18 +55,17 @@ class FileTable(MutableMapping[str, FileSymbols]):
 
     def defer(self, path: str, symbols: Callable[[], FileSymbols], names: Callable[[], Names]) -> None:
         """Hold a file whose symbols `symbols()` decodes and whose names `names()` decodes, when asked."""
-        self._symbols.pop(path, None)
+        self._entries[path] = (symbols, names)
         self._names.pop(path, None)
-        self._deferred[path] = (symbols, names)
         self._order = None
 
     def names(self, path: str) -> Names:
         """What the reference graph reads of the file, without decoding its definitions."""
-        if path in self._deferred:
+        entry = self._entries[path]
+        if not isinstance(entry, FileSymbols):
             if path not in self._names:
-                self._names[path] = self._deferred[path][1]()
+                self._names[path] = entry[1]()
             return self._names[path]
-        entry = self._symbols[path]
         uses = entry.uses()
         return ([s.name for s in entry.definitions], [s.start for s in entry.definitions], list(uses),
                 list(uses.values()))
@@ -74,33 +74,31 @@ class FileTable(MutableMapping[str, FileSymbols]):
         self._names.clear()
 
     def __getitem__(self, path: str) -> FileSymbols:
-        found = self._symbols.get(path)
-        if found is None:
-            decode, _ = self._deferred.pop(path)  # KeyError for a path the index does not hold, as a dict's
-            found = self._symbols[path] = decode()
-        return found
+        entry = self._entries[path]  # KeyError for a path the index does not hold, as a dict's
+        if isinstance(entry, FileSymbols):
+            return entry
+        decoded = self._entries[path] = entry[0]()
+        return decoded
 
     def __setitem__(self, path: str, symbols: FileSymbols) -> None:
-        self._deferred.pop(path, None)
+        self._entries[path] = symbols
         self._names.pop(path, None)
-        self._symbols[path] = symbols
         self._order = None
 
     def __delitem__(self, path: str) -> None:
-        if self._deferred.pop(path, None) is None:
-            del self._symbols[path]
+        del self._entries[path]
         self._order = None
 
     def __contains__(self, path: object) -> bool:
-        return path in self._symbols or path in self._deferred
+        return path in self._entries
 
     def __iter__(self) -> Iterator[str]:
         if self._order is None:
-            self._order = sorted([*self._symbols, *self._deferred])
+            self._order = sorted(self._entries)
         return iter(self._order)
 
     def __len__(self) -> int:
-        return len(self._symbols) + len(self._deferred)
+        return len(self._entries)
 
 
 @dataclass
