@@ -32,6 +32,7 @@ def eval_command(
     replay: Annotated[bool, typer.Option("--replay", help="Serve recorded answers instead of a model.")] = False,
     timeout: Annotated[float, typer.Option("--timeout", help="Seconds per attempt.")] = DEFAULT_TIMEOUT,
     keep: Annotated[bool, typer.Option("--keep", help="Keep each attempt's workspace under --out.")] = False,
+    record: Annotated[bool, typer.Option("--record", help="Keep the model's answers as replays under --out.")] = False,
 ) -> None:
     """Run the bundled suite; per task solved/failed, turns, tokens, time and why it failed."""
     from slmcode.eval.suite import load_suite, missing_toolchain, select
@@ -49,7 +50,7 @@ def eval_command(
     settings = settings_for(Path("."), **flags).settings
     if not settings.base_url and tasks is None and task is None:
         runnable = select(runnable, count=EMBEDDED_SUBSET)
-    _measure(runnable, settings, compare, jobs, timeout, as_json, out, skipped, keep)
+    _measure(runnable, settings, compare, jobs, timeout, as_json, out, skipped, keep, record)
 
 
 def _list(suite: list[Any], as_json: bool) -> None:
@@ -83,7 +84,7 @@ def _progress(total: int) -> tuple[Progress, Any]:
 
 
 def _measure(runnable: list[Any], settings: Any, compare: bool, jobs: int, timeout: float, as_json: bool,
-             out: Path, skipped: dict[str, str], keep: bool) -> None:
+             out: Path, skipped: dict[str, str], keep: bool, record: bool) -> None:
     from slmcode.api import model_endpoint
     from slmcode.eval.report import payload, write_json
     from slmcode.eval.runner import Job, run_jobs
@@ -92,7 +93,8 @@ def _measure(runnable: list[Any], settings: Any, compare: bool, jobs: int, timeo
     with model_endpoint(settings) as live:
         run_settings = {"base_url": live.base_url, "model": live.model, "server_dialect": live.server_dialect,
                         "max_parallel": live.max_parallel}
-        work = [Job(t, agent, run_settings) for t in runnable for agent in agents]
+        replays = out / "replays" if record else None
+        work = [Job(t, agent, run_settings, record=replays) for t in runnable for agent in agents]
         bar, on_result = _progress(len(work))
         with bar:
             attempts = run_jobs(work, parallel=jobs, timeout=timeout, on_result=on_result,

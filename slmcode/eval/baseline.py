@@ -8,13 +8,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import openai
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
 
 from slmcode.config import load_settings
 from slmcode.eval.harness import AgentRun
 from slmcode.eval.prompts import BASELINE_SYSTEM, INVALID_ARGUMENTS
-from slmcode.eval.taxonomy import is_malformed, longest_repeat
+from slmcode.eval.taxonomy import is_malformed, is_overflow, longest_repeat
 from slmcode.packs.profiles import resolve_profile
 from slmcode.providers.factory import bind_role, chat_model
 from slmcode.tools.context import ToolContext
@@ -35,15 +34,11 @@ def run_baseline(prompt: str, workspace: Path, test_command: str, settings: dict
     for _ in range(max_turns):
         try:
             answer = model.invoke(messages)
-        except openai.BadRequestError as exc:
-            too_long = "context" in str(exc).lower() or "too long" in str(exc).lower()
+        except Exception as exc:  # the window overflowed, the server failed or vanished: the attempt ends here
+            too_long = is_overflow(str(exc))
             record.signals.overflows += too_long
-            record.signals.error = f"BadRequestError: {exc}"[:500]
-            record.outcome = "context overflow" if too_long else "refused request"
-            break
-        except Exception as exc:  # the server failed or vanished: the attempt ends, the suite goes on
             record.signals.error = f"{type(exc).__name__}: {exc}"[:500]
-            record.outcome = "error"
+            record.outcome = "context overflow" if too_long else "error"
             break
         assert isinstance(answer, AIMessage)
         record.turns += 1

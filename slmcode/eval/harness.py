@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from slmcode.eval.taxonomy import Signals, is_malformed, longest_repeat
+from slmcode.eval.taxonomy import Signals, is_malformed, is_overflow, longest_repeat
 from slmcode.memory.trace import TraceStore
 
 
@@ -61,6 +61,5 @@ def run_harness(prompt: str, workspace: Path, run_id: str, settings: dict[str, A
         error = f"{type(exc).__name__}: {exc}"
     record = trace_figures(workspace, run_id)
     record.signals.error = error[:500]
-    if error and "context" in error.lower():
-        record.signals.overflows += 1
+    record.signals.overflows += is_overflow(error)
     return record

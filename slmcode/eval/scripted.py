@@ -184,7 +184,7 @@ def _tool_call_json(call: dict[str, Any], index: int) -> dict[str, Any]:
     }
 
 
-def _stream_chunks(request: Request, reply: Reply) -> Iterable[dict[str, Any]]:
+def stream_chunks(request: Request, reply: Reply) -> Iterable[dict[str, Any]]:
     base = {"id": f"chatcmpl-{uuid.uuid4().hex[:12]}", "object": "chat.completion.chunk",
             "created": int(time.time()), "model": request.get("model", "fake-model")}
     yield {**base, "choices": [{"index": 0, "delta": {"role": "assistant", "content": ""}, "finish_reason": None}]}
@@ -245,7 +245,7 @@ def _handler_for(fake: FakeLLM) -> type[BaseHTTPRequestHandler]:
             self.send_response(200)
             self.send_header("Content-Type", "text/event-stream")
             self.end_headers()
-            for chunk in _stream_chunks(request, reply):
+            for chunk in stream_chunks(request, reply):
                 self.wfile.write(f"data: {json.dumps(chunk)}\n\n".encode())
             self.wfile.write(b"data: [DONE]\n\n")
             self.wfile.flush()

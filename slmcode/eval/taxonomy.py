@@ -18,6 +18,9 @@ FAILURES = ("malformed_tool_call", "invalid_structured_answer", "loop", "empty_p
 LOOP_REPEATS = 3  # the same call with the same arguments this many times in a row is a loop
 # The texts tools/toolset.py answers a call the harness could not run as sent.
 MALFORMED_MARKERS = ("is not a valid tool", "Error: invalid arguments for", "are not a JSON object")
+# How a server (context length exceeded, prompt too long) or the client's own budget guard (exceeds the prompt
+# limit) says a request does not fit the window.
+OVERFLOW_MARKERS = ("context", "too long", "prompt limit", "maximum length")
 
 
 @dataclass
@@ -34,6 +37,10 @@ class Signals:
 
 def is_malformed(tool_result: str) -> bool:
     return any(marker in tool_result for marker in MALFORMED_MARKERS)
+
+
+def is_overflow(error: str) -> bool:
+    return any(marker in error.lower() for marker in OVERFLOW_MARKERS)
 
 
 def longest_repeat(calls: Iterable[tuple[str, Any]]) -> int:

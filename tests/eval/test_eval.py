@@ -8,7 +8,7 @@ from pathlib import Path
 
 from slmcode.eval.prompts import BASELINE_SYSTEM
 from slmcode.eval.replay import load_replays, script
-from slmcode.eval.taxonomy import Signals, classify
+from slmcode.eval.taxonomy import Signals, classify, is_overflow
 from slmcode.nodes.prompts import SYSTEM
 from tests.eval.conftest import slmcode
 from tests.fake_llm import FakeLLM, system_text
@@ -36,6 +36,8 @@ def test_each_failure_gets_the_label_that_says_why() -> None:
     assert classify(solved=True, timed_out=False, signals=Signals(malformed_calls=3), files_changed=["a"]) is None
     assert label(["a.py"], timed_out=True) == "timeout"
     assert label(["a.py"], overflows=1) == "context_overflow"
+    assert is_overflow("a worker request of 1105 tokens exceeds the prompt limit of 1066")
+    assert is_overflow("This model's maximum context length is 8192 tokens") and not is_overflow("HTTP 500")
     assert label([], malformed_calls=2, structured_failures=1) == "malformed_tool_call"
     assert label([], structured_failures=1) == "invalid_structured_answer"
     assert label([], longest_repeat=3) == "loop"

@@ -43,3 +43,21 @@ def test_a_model_calling_a_tool_that_does_not_exist_is_labelled_malformed(on_pat
 def test_every_replay_still_ends_as_recorded(tmp_path: Path) -> None:
     result = slmcode("eval", "--replay", "--json", "--out", str(tmp_path), cwd=tmp_path, timeout=1800)
     assert result.returncode == 0, result.stderr + result.stdout[-2000:]
+
+
+def test_a_recorded_attempt_replays_to_the_same_end(tmp_path: Path, on_path: None) -> None:
+    from slmcode.eval.replay import load_replay, script
+    from tests.fake_llm import FakeLLM
+
+    task = next(t for t in load_suite() if t.id == "py-median-even")
+    original = next(r for r in load_replays(task_id=task.id) if r.agent == "baseline")
+    with FakeLLM(models=["qwen2.5-coder:7b"]) as model:
+        script(model, original)
+        recorded = run_job(Job(task, "baseline", {"base_url": model.url, "model": "qwen2.5-coder:7b"},
+                               record=tmp_path), timeout=600)
+    assert recorded.solved
+    replay = load_replay(tmp_path / "py-median-even.baseline.jsonl")
+    assert replay.expect == "solved" and [a["tool_calls"][0]["name"] for a in replay.answers["baseline"][:2]] == [
+        "ws_read", "ws_edit"]
+    again = run_job(Job(task, "baseline", {}, replay), timeout=600)  # no model behind it any more
+    assert again.solved and again.files_changed == ["stats.py"]
