@@ -93,14 +93,24 @@ def _run_file(workspace: Path, run_id: str) -> Path:
 
 
 @contextmanager
-def model_endpoint(settings: Settings) -> Iterator[Settings]:
-    """The settings with a base_url: as configured, or the embedded model's server for the run's length."""
+def model_endpoint(settings: Settings, on_event: Callable[[Event], None] | None = None) -> Iterator[Settings]:
+    """The settings with a base_url: as configured, or the embedded model's server for the run's length (its
+    start, a few seconds to a minute, is announced through `on_event`: nothing else shows progress then)."""
     if settings.base_url:
+        from slmcode.providers.endpoint import require_reachable
+
+        require_reachable(settings.base_url, settings.api_key)  # nothing listening: one line with a hint, at once
         yield settings
         return
     from slmcode.providers.embedded import embedded_server
 
+    name = Path(settings.model_path).name if settings.model_path else "SmolLM2-135M"
+    if on_event is not None:
+        on_event({"kind": "model_starting", "model": name})
     with embedded_server(settings) as server:
+        if on_event is not None:
+            on_event({"kind": "model_ready", "model": name, "base_url": server.base_url,
+                      "seconds": round(server.start_seconds, 1)})
         # One slot: parallel workers would only evict each other's cached prompt prefix.
         yield settings.model_copy(update={"base_url": server.base_url, "server_dialect": "llama-cpp-python",
                                           "max_parallel": 1})
@@ -136,7 +146,8 @@ def _execute(workspace: Path, run_id: str, first: Any, overrides: dict[str, Any]
                         settings=settings.model_dump(mode="json"))
         if stale is not None:
             trace.record_event(run_id, "lock_taken_over", {"holder": stale.describe()})
-        with model_endpoint(settings) as live, open_checkpointer(live, workspace, ephemeral=ephemeral) as saver:
+        endpoint = model_endpoint(settings, on_event)
+        with endpoint as live, open_checkpointer(live, workspace, ephemeral=ephemeral) as saver:
             if first is None and saver.get_tuple(config) is None:
                 status, outcome = "failed", _before_first_checkpoint(trace, run_id)
                 raise RunNotFoundError(f"run {run_id} cannot be resumed: {outcome}; start it again with `slmcode run`")

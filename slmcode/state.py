@@ -56,6 +56,8 @@ class Task(BaseModel):
     review_notes: list[str] = Field(default_factory=list)
     kind: Literal["code", "test"] = "code"
     allowance: int = 0  # extra attempts granted by escalation
+    # verify commands that already passed before the task's first edit: passing again proves nothing about it
+    baseline_passed: list[str] = Field(default_factory=list)
 
     @property
     def settled(self) -> bool:

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import select
 import sys
+import time
 from typing import Any
 
 from rich.console import Console, Group
 from rich.live import Live
+from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
@@ -25,19 +27,32 @@ class RunView:
         self.phase = "starting"
         self.tasks: dict[str, dict[str, Any]] = {}
         self.recent: list[str] = []
-        self.live = Live(self.render(), console=console, refresh_per_second=4, transient=False)
+        self.started = time.monotonic()
+        self.last_call = ""
+        # get_renderable: every refresh renders anew, so the elapsed time ticks while a model call runs.
+        self.live = Live(console=console, refresh_per_second=4, transient=False, get_renderable=self.render)
 
     def __enter__(self) -> RunView:
         self.live.__enter__()
         return self
 
-    def __exit__(self, *exc: object) -> None:
+    def __exit__(self, kind: object, *exc: object) -> None:
         self.live.__exit__(None, None, None)
+        if kind is not None:  # the error line that follows must not be glued to the board's last line
+            self.console.line()
 
     def on_event(self, event: dict[str, Any]) -> None:
         kind = event.get("kind")
         if kind in ("run_started", "run_resumed"):
             self.console.print(f"[bold]{kind.replace('_', ' ')}[/bold] {event['run_id']}: {event.get('query', '')}")
+        elif kind == "model_starting":
+            self.phase = f"starting the embedded model ({event['model']})"
+        elif kind == "model_ready":
+            self.console.print(f"embedded model ({event['model']}) on {event['base_url'].removesuffix('/v1')}, "
+                               f"started in {event['seconds']} s", highlight=False)
+            self.phase = "starting"
+        elif kind == "model_call":
+            self.last_call = call_line(event)
         elif kind == "phase":
             self.phase = event["phase"]
         elif kind == "task":
@@ -46,11 +61,11 @@ class RunView:
         elif kind == "turn":
             self.tasks.setdefault(event["task_id"], {"title": ""})["turns"] = event["turn"]
         elif kind == "verdict":
-            self.recent.append(f"{event['task_id']}: {event['status']} {event['criterion'][:60]}")
+            self.recent.append(f"{event['task_id']}: {event['status']} {shorten(event['criterion'], 60)}")
         elif kind == "model_failure":
-            self.recent.append(f"[yellow]{event['role']}: {event['reason'][:100]}[/yellow]")
+            self.recent.append(f"[yellow]{event['role']}: {escape(user_reason(event['reason']))}[/yellow]")
         self.recent = self.recent[-4:]
-        self.live.update(self.render())
+        self.live.refresh()
 
     def render(self) -> Group:
         board = Table("task", "title", "status", "turns", box=None, pad_edge=False)
@@ -58,7 +73,34 @@ class RunView:
             status = entry.get("status") or "pending"
             board.add_row(task_id, entry.get("title", "")[:50], Text(status, STATUS_STYLE.get(status, "")),
                           str(entry.get("turns", 0)))
-        return Group(Text(f"phase: {self.phase}", style="bold"), board, *(Text.from_markup(r) for r in self.recent))
+        minutes, seconds = divmod(int(time.monotonic() - self.started), 60)
+        head = Text(f"phase: {self.phase}  {minutes}:{seconds:02d}", style="bold")
+        calls = [Text(self.last_call, style="dim")] if self.last_call else []
+        return Group(head, board, *calls, *(Text.from_markup(r) for r in self.recent))
+
+
+def shorten(text: str, width: int) -> str:
+    """One line of at most `width` characters, cut between words with an ellipsis."""
+    line = " ".join(text.split())
+    if len(line) <= width:
+        return line
+    cut = line[: width - 1].rsplit(" ", 1)[0] if " " in line[: width - 1] else line[: width - 1]
+    return cut.rstrip(" ,;:") + "…"
+
+
+def user_reason(reason: str) -> str:
+    """A model failure as the user needs it: what failed, without the validator's feedback meant for the model
+    ("no valid Plan after 3 answers: 'A short title.' is the schema's description ..." -> the part before)."""
+    head = reason.split(": ", 1)[0] if reason.startswith("no valid ") else reason
+    return shorten(head, 80)
+
+
+def call_line(event: dict[str, Any]) -> str:
+    """The last model call: who, how long, how fast."""
+    who = " ".join(str(p) for p in (event.get("role"), event.get("task_id")) if p)
+    rate = event.get("tokens_per_second")
+    speed = f", {event.get('completion_tokens')} tokens at {rate} tok/s" if rate else ""
+    return f"last model call: {who} {event.get('seconds')} s{speed}"
 
 
 def result_table(result: RunResult) -> Table:

@@ -71,7 +71,7 @@ def free_port() -> int:
 def test_an_unreachable_endpoint_is_one_line_and_exit_2() -> None:
     result = slmcode("doctor", "--base-url", f"http://127.0.0.1:{free_port()}/v1", "--model", "m")
     assert result.returncode == 2
-    assert "cannot reach the model server" in result.stderr
+    assert "is unreachable (connection refused)" in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
 
 

@@ -68,7 +68,7 @@ def test_compose_shows_phases_team_and_budgets_without_a_model(go_repo: Path) ->
 
 
 def test_memory_context_sessions_and_skills_after_a_run(tmp_path: Path) -> None:
-    assert "No MEMORY.md yet" in invoke("memory", "-w", str(tmp_path))
+    assert "No lessons yet" in invoke("memory", "-w", str(tmp_path))
     record_learning(
         tmp_path,
         run_id="run-42",
@@ -78,7 +78,7 @@ def test_memory_context_sessions_and_skills_after_a_run(tmp_path: Path) -> None:
         conventions=[("csv style", "use csv.reader", "Never split on commas by hand.")],
         summary="done",
     )
-    assert "- csv quoting needs the csv module" in invoke("memory", "-w", str(tmp_path))
+    assert "csv quoting needs the csv module" in invoke("memory", "-w", str(tmp_path))
     out = invoke("context", "-w", str(tmp_path), "--query", "csv parser")
     assert "- src/csv_parser.py" in out and "explore: CONTEXT.md lists 1 touched areas" in out
     assert "run-42" in invoke("session", "list", "-w", str(tmp_path))

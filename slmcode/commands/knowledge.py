@@ -128,15 +128,36 @@ def context(
 
 
 @app.command()
-def memory(workspace: WorkspaceOpt = Path("."), as_json: JsonOpt = False) -> None:
-    """Print MEMORY.md: lessons and pitfalls earlier runs learned."""
-    from slmcode.memory.flywheel import read_memory
+def memory(
+    action: Annotated[str | None, typer.Argument(help="drop: forget one lesson.")] = None,
+    lesson: Annotated[str | None, typer.Argument(help="The id of the lesson to drop, as listed.")] = None,
+    workspace: WorkspaceOpt = Path("."),
+    as_json: JsonOpt = False,
+) -> None:
+    """List the lessons earlier runs learned (MEMORY.md), each with its id; `memory drop ID` forgets one."""
+    from slmcode.memory.flywheel import forget_lesson, read_memory
+    from slmcode.memory.lessons import lesson_id
 
-    snapshot = read_memory(workspace)
-    if as_json:
-        print_json({"lessons": snapshot.lessons, "skills": [s.name for s in snapshot.skills]})
+    if action is not None:
+        if action != "drop" or not lesson:
+            raise SlmcodeError("usage: slmcode memory [drop ID]  (the ids are in `slmcode memory`)")
+        dropped = forget_lesson(workspace, lesson)
+        if dropped is None:
+            raise SlmcodeError(f"no single lesson has id {lesson}: `slmcode memory` lists them")
+        console.print(f"dropped {lesson_id(dropped)}: {dropped}", highlight=False, markup=False)
         return
-    sys.stdout.write(snapshot.memory_text or "No MEMORY.md yet: no run has learned anything here.\n")
+    snapshot = read_memory(workspace)
+    rows = [{"id": lesson_id(text), "lesson": text} for text in snapshot.lessons]
+    if as_json:
+        print_json({"lessons": rows, "skills": [s.name for s in snapshot.skills]})
+        return
+    if not rows:
+        sys.stdout.write("No lessons yet: a run writes them only when its work was verified.\n")
+        return
+    table = Table("id", "lesson", title=".slmcode/MEMORY.md")
+    for row in rows:
+        table.add_row(row["id"], row["lesson"])
+    console.print(table, highlight=False)
 
 
 @session_app.command("list")

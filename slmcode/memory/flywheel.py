@@ -14,7 +14,7 @@ from pathlib import Path
 from slmcode.compact.gate import accept_compaction
 from slmcode.memory.context_file import CONTEXT_FILE, merged_context, parse_context, run_entry
 from slmcode.memory.files import atomic_write_text, memory_lock, read_text, state_dir, sweep_stale_temps
-from slmcode.memory.lessons import MEMORY_FILE, parse_memory, updated_memory
+from slmcode.memory.lessons import MEMORY_FILE, drop_lesson, parse_memory, updated_memory
 from slmcode.memory.sessions import SessionSnapshot, write_snapshot
 from slmcode.memory.skills_store import (
     LEARNED_DIR,
@@ -128,3 +128,14 @@ def read_memory(workspace: Path | str) -> MemorySnapshot:
         recent_runs=context.runs,
         skills=learned_skills(state),
     )
+
+
+def forget_lesson(workspace: Path | str, lesson_id: str) -> str | None:
+    """Drop one lesson from MEMORY.md by its id (`slmcode memory` lists them); the lesson, or None if no single
+    lesson has that id."""
+    with memory_lock(workspace) as state:
+        path = state / MEMORY_FILE
+        text, dropped = drop_lesson(read_text(path), lesson_id)
+        if dropped is not None:
+            atomic_write_text(path, text)
+        return dropped

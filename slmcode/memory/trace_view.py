@@ -82,6 +82,9 @@ STATUS_STYLE = {"done": "green", "failed": "red", "running": "yellow", "stopped"
 
 def runs_table(runs: list[RunRow]) -> Table:
     table = Table("run", "status", "started", "took", "model", "task", "outcome")
+    # Run ids are what `resume` and `trace` take: never wrapped or cut, whatever the terminal's width.
+    table.columns[0].no_wrap = True
+    table.columns[0].min_width = max((len(run.run_id) for run in runs), default=3)
     for run in runs:
         status = shown_status(run)
         table.add_row(

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from langgraph.runtime import Runtime
 
-from slmcode.nodes.run_context import RunContext, emit, settings_of
+from slmcode.nodes.baseline import with_baseline
+from slmcode.nodes.quality import quality_of
+from slmcode.nodes.run_context import RunContext, emit, settings_of, workspace_of
 from slmcode.state import RunState, Task
 
 
@@ -31,6 +33,9 @@ def coordinate(state: RunState, runtime: Runtime[RunContext]) -> dict:
     batch = next_batch(tasks, settings_of(runtime).max_parallel)
     emit(runtime, state["run_id"], "phase", phase="coordinator", batch=[t.id for t in batch])
     if batch:
+        # Before any worker of the batch edits: which of their checks already pass (nodes.baseline).
+        batch = with_baseline(batch, workspace=workspace_of(runtime), settings=settings_of(runtime),
+                              allowed=quality_of(runtime).commands())
         running = [t.model_copy(update={"status": "running", "attempts": t.attempts + 1}) for t in batch]
         return {"phase": "coordinator", "tasks": running,
                 "work_log": [f"coordinator: start {', '.join(t.id for t in batch)}"]}

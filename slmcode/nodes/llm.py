@@ -94,6 +94,19 @@ def pack_for(
     return pack
 
 
+def note_model_call(runtime: Runtime[RunContext], run_id: str, *, role: str, task_id: str | None, latency_ms: float,
+                    prompt_tokens: int | None, completion_tokens: int | None, ok: bool) -> None:
+    """Record one model call in the trace, and show it on the board: its seconds and tokens per second (a
+    small model on 2 cores takes tens of seconds a call; the board must show that it is working)."""
+    trace_of(runtime).record_model_call(run_id, role=role, task_id=task_id, latency_ms=latency_ms,
+                                        prompt_tokens=prompt_tokens, completion_tokens=completion_tokens, ok=ok)
+    seconds = latency_ms / 1000
+    rate = round(completion_tokens / seconds, 1) if completion_tokens and seconds > 0 else None
+    runtime.stream_writer({"kind": "model_call", "role": role, "task_id": task_id, "seconds": round(seconds, 1),
+                           "prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
+                           "tokens_per_second": rate})
+
+
 def ask_role(
     runtime: Runtime[RunContext], state: RunState, role: str, schema: type[T], instruction: str, *,
     task: Task | None = None,
@@ -108,12 +121,10 @@ def ask_role(
     result = ask_structured(
         chat_model(settings, role), messages, schema, max_retries=settings.max_retries, mode=settings.structured_output
     )
-    trace = trace_of(runtime)
     for call in result.calls:
-        trace.record_model_call(
-            state["run_id"], role=role, task_id=task.id if task else None, latency_ms=call.latency_ms,
-            prompt_tokens=call.prompt_tokens, completion_tokens=call.completion_tokens, ok=result.ok,
-        )
+        note_model_call(runtime, state["run_id"], role=role, task_id=task.id if task else None,
+                        latency_ms=call.latency_ms, prompt_tokens=call.prompt_tokens,
+                        completion_tokens=call.completion_tokens, ok=result.ok)
     if isinstance(result, Structured):
         return Answer(result.value)
     emit(runtime, state["run_id"], "model_failure", role=role, reason=result.reason)

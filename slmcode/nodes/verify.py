@@ -1,10 +1,12 @@
 """The verify phase: every criterion of every task awaiting review, run for real through the shell
-whitelist: PASSED, FAILED or UNVERIFIED, with the output as evidence."""
+whitelist: PASSED, FAILED or UNVERIFIED, with the output as evidence. A command that already passed before the
+task's first edit is UNVERIFIED: it is no test of the change (nodes.baseline)."""
 
 from __future__ import annotations
 
 from langgraph.runtime import Runtime
 
+from slmcode.nodes.baseline import against_baseline, missing_tool, still_baseline
 from slmcode.nodes.quality import quality_of
 from slmcode.nodes.run_context import RunContext, emit, settings_of, trace_of, workspace_of
 from slmcode.state import RunState
@@ -17,7 +19,10 @@ def verify(state: RunState, runtime: Runtime[RunContext]) -> dict:
     allowed = quality_of(runtime).commands()
     checked = []
     for task in (t for t in state.get("tasks", []) if t.status == "review"):
-        verdicts = run_criteria(task.criteria, workspace=workspace, settings=settings, allowed_commands=allowed)
+        verdicts = missing_tool(run_criteria(task.criteria, workspace=workspace, settings=settings,
+                                             allowed_commands=allowed))
+        task = task.model_copy(update={"baseline_passed": still_baseline(task, verdicts)})
+        verdicts = against_baseline(task, verdicts)  # passing on the unchanged tree proves nothing
         for v in verdicts:
             trace_of(runtime).record_verdict(state["run_id"], task_id=task.id, criterion=v.criterion.text,
                                              status=v.status, evidence=v.evidence)

@@ -27,7 +27,7 @@ from slmcode.compact.room import WorkerRoom
 from slmcode.compact.toolfit import FittedTools, fit_tools
 from slmcode.config import Settings
 from slmcode.errors import EndpointError
-from slmcode.nodes.llm import pack_for
+from slmcode.nodes.llm import note_model_call, pack_for
 from slmcode.nodes.prompts import CORRECT, NUDGE_NO_TOOLS, OVERFLOW_GIVE_UP, TURN_LIMIT, WORK
 from slmcode.nodes.quality import quality_of
 from slmcode.nodes.run_context import RunContext, emit, settings_of, trace_of, workspace_of
@@ -126,10 +126,8 @@ def _call_model(runtime: Runtime[RunContext], payload: WorkerInput, messages: li
         return AIMessage(content=OVERFLOW_GIVE_UP)
     latency = (time.perf_counter() - started) * 1000
     usage = answer.usage_metadata or {}
-    trace_of(runtime).record_model_call(
-        payload["run_id"], role=role, task_id=payload["task"].id, latency_ms=latency,
-        prompt_tokens=usage.get("input_tokens"), completion_tokens=usage.get("output_tokens"), ok=True,
-    )
+    note_model_call(runtime, payload["run_id"], role=role, task_id=payload["task"].id, latency_ms=latency,
+                    prompt_tokens=usage.get("input_tokens"), completion_tokens=usage.get("output_tokens"), ok=True)
     assert isinstance(answer, AIMessage)
     # Repairs malformed arguments and turns calls written as text (no native tool calling) into real ones.
     return repair_tool_calls(answer, tools)

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 import httpx
 
 from slmcode.errors import EndpointError
+from slmcode.redact import safe_url
 
 # Ollama's window when neither the Modelfile nor the request sets num_ctx (2,048 before 0.6, 4,096 after).
 OLLAMA_DEFAULT_NUM_CTX = 2048
@@ -22,6 +23,28 @@ class EndpointInfo:
     server: str  # "ollama" or "openai-compatible"
 
 
+CONNECT_TIMEOUT = 1.0  # a refused or unroutable server answers within this on loopback and a LAN
+START_HINT = "is it started? (Ollama: `ollama serve`; llama.cpp: `llama-server`) and is --base-url right?"
+
+
+def unreachable(base_url: str, exc: Exception) -> EndpointError:
+    """The one line a user gets when nothing answers at `base_url`: where, why, and what to try."""
+    reason = "connection refused" if isinstance(exc, httpx.ConnectError) else exc.__class__.__name__
+    return EndpointError(f"the model server at {safe_url(base_url)} is unreachable ({reason}): {START_HINT}")
+
+
+def require_reachable(base_url: str, api_key: str) -> None:
+    """Fail before a run starts when nothing listens at `base_url`; any answer at all (even an error status)
+    means a server is there, and the run's own requests report what is wrong with it."""
+    try:
+        httpx.get(base_url.rstrip("/") + "/models", headers={"Authorization": f"Bearer {api_key}"},
+                  timeout=httpx.Timeout(10.0, connect=CONNECT_TIMEOUT))
+    except (httpx.ConnectError, httpx.ConnectTimeout) as exc:
+        raise unreachable(base_url, exc) from None
+    except httpx.HTTPError:
+        return
+
+
 def _root(base_url: str) -> str:
     return re.sub(r"/v1/?$", "", base_url.rstrip("/"))
 
@@ -30,9 +53,10 @@ def probe_endpoint(base_url: str, api_key: str, timeout: float = 5.0) -> Endpoin
     """GET /models; any failure to reach or parse it is one EndpointError line."""
     url = base_url.rstrip("/") + "/models"
     try:
-        response = httpx.get(url, headers={"Authorization": f"Bearer {api_key}"}, timeout=timeout)
+        response = httpx.get(url, headers={"Authorization": f"Bearer {api_key}"},
+                             timeout=httpx.Timeout(timeout, connect=CONNECT_TIMEOUT))
     except httpx.HTTPError as exc:
-        raise EndpointError(f"cannot reach the model server at {base_url} ({exc.__class__.__name__})") from None
+        raise unreachable(base_url, exc) from None
     if response.status_code != 200:
         raise EndpointError(f"{url} answered HTTP {response.status_code}; is {base_url} an OpenAI-compatible /v1?")
     try:
