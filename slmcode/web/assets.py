@@ -47,6 +47,8 @@ button.danger { color: var(--bad); }
 .notice { padding: .5rem .8rem; border-left: 4px solid var(--accent); background: var(--hunk); }
 .notice.error { border-color: var(--bad); background: var(--del); }
 .card { border: 1px solid var(--line); border-radius: 6px; padding: .6rem .8rem; margin: .6rem 0; }
+.notes li { white-space: pre-wrap; font-size: 13px; }
+#events td:nth-child(3) { white-space: nowrap; }
 #live[data-state=live]::before { content: "● live"; color: var(--bad); margin-right: .5rem; }
 @media (max-width: 600px) {
   main { padding: .6rem; }
@@ -74,7 +76,7 @@ LIVE_SCRIPT = """
     document.getElementById("board").innerHTML = e.data;
   });
   source.addEventListener("end", function (e) {
-    document.getElementById("status").textContent = e.data;
+    document.getElementById("facts").innerHTML = e.data;
     live.setAttribute("data-state", "ended");
     source.close();
   });

@@ -56,7 +56,7 @@ def diff_block(diff: str) -> str:
                 else "del" if line.startswith("-") and not line.startswith("---")
                 else "hunk" if line.startswith("@@") else "ctx")
         lines.append(f'<span class="{kind}">{esc(line)}</span>')
-    return '<pre class=diff tabindex=0>' + "\n".join(lines) + "</pre>"
+    return "<pre class=diff tabindex=0>" + "".join(lines) + "</pre>"  # each line a block: no newline between
 
 
 def form_button(action: str, label: str, token: str, fields: dict[str, str], *, danger: bool = False) -> str:

@@ -63,6 +63,18 @@ def event_row(event: Event, start: str) -> str:
             f"<td>{esc(event.role or '')}</td><td>{esc(task)}</td><td>{esc(describe(event))}</td></tr>")
 
 
+def facts_html(run: RunRow, events: list[Event]) -> str:
+    """The run's summary; the stream re-sends it when the run ends (final status, outcome, time, tokens)."""
+    return (
+        f"<dl class=facts><dt>status</dt><dd id=status>{status_cell(shown_status(run))}</dd>"
+        f"<dt>outcome</dt><dd>{esc(run.outcome)}</dd>"
+        f"<dt>phase</dt><dd id=phase>{esc(current_phase(events))}</dd>"
+        f"<dt>model</dt><dd>{esc(run.model)}</dd><dt>started</dt><dd>{esc(run.started)}</dd>"
+        f"<dt>took</dt><dd>{esc(took(run))}</dd><dt>tokens</dt><dd>{esc(f'{tokens_spent(events):,}')}</dd>"
+        f"<dt>run id</dt><dd>{esc(run.run_id)}</dd></dl>"
+    )
+
+
 def run_page(store: TraceStore, run_id: str) -> str:
     run = store.run(run_id)
     events = store.timeline(run.run_id)
@@ -71,14 +83,7 @@ def run_page(store: TraceStore, run_id: str) -> str:
     live = status in ACTIVE
     after = events[-1].seq if events else 0
     stream = f' id=live data-stream="/runs/{esc(part(run.run_id))}/stream?after={after}"' if live else ""
-    facts = (
-        f"<dl class=facts><dt>status</dt><dd id=status>{status_cell(status)}</dd>"
-        f"<dt>outcome</dt><dd>{esc(run.outcome)}</dd>"
-        f"<dt>phase</dt><dd id=phase>{esc(current_phase(events))}</dd>"
-        f"<dt>model</dt><dd>{esc(run.model)}</dd><dt>started</dt><dd>{esc(run.started)}</dd>"
-        f"<dt>took</dt><dd>{esc(took(run))}</dd><dt>tokens</dt><dd>{esc(f'{tokens_spent(events):,}')}</dd>"
-        f"<dt>run id</dt><dd>{esc(run.run_id)}</dd></dl>"
-    )
+    facts = f"<div id=facts>{facts_html(run, events)}</div>"
     timeline = table(["#", "time", "kind", "role", "task", "what"], [], body_id="events")
     rows = "".join(event_row(e, start) for e in events)
     timeline = timeline.replace('<tbody id="events"></tbody>', f'<tbody id="events">{rows}</tbody>')

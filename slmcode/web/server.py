@@ -10,6 +10,7 @@ server's stylesheet and script, and no CORS headers at all.
 from __future__ import annotations
 
 import contextlib
+import sqlite3
 import threading
 from dataclasses import dataclass
 from http import HTTPStatus
@@ -29,7 +30,9 @@ SECURITY_HEADERS = {
     "Content-Security-Policy": "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self'; "
                                "connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
     "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "no-referrer",  # the first URL holds the token: it must not leak to another site
+    # The first URL holds the token: it must not leak to another site. (no-referrer would make the browser
+    # send `Origin: null` with our own forms, which the guard refuses.)
+    "Referrer-Policy": "same-origin",
     "Cache-Control": "no-store",
     "X-Frame-Options": "DENY",
 }
@@ -115,6 +118,9 @@ class Handler(BaseHTTPRequestHandler):
             self._route(url.path, query)
         except RunNotFoundError as exc:
             self._not_found(str(exc))
+        except sqlite3.OperationalError as exc:  # e.g. a run creating the trace this very moment
+            self._send(HTTPStatus.SERVICE_UNAVAILABLE, "text/html",
+                       page("Busy", f"<h1>The trace is busy</h1><p>{esc(exc)}: reload the page.</p>"))
 
     do_HEAD = do_GET
 

@@ -6,13 +6,14 @@ connection resumes where it left off.
 
 from __future__ import annotations
 
+import sqlite3
 import time
 from collections.abc import Callable
 
 from slmcode.memory.trace import TraceStore
 from slmcode.memory.trace_view import shown_status
 from slmcode.web.board import current_phase, task_board
-from slmcode.web.runs import board_html, event_row
+from slmcode.web.runs import board_html, event_row, facts_html
 
 POLL_SECONDS = 0.4
 HEARTBEAT_SECONDS = 15.0
@@ -36,7 +37,11 @@ def follow(store: TraceStore, run_id: str, after: int, send: Send, *, stop: Call
     start = everything[0].ts if everything else store.run(run_id).started
     began = last_beat = time.monotonic()
     while not stop() and time.monotonic() - began < MAX_SECONDS:
-        events = store.timeline(run_id, after)
+        try:
+            events = store.timeline(run_id, after)
+        except sqlite3.OperationalError:  # a run creating the trace file holds it for a moment: ask again
+            time.sleep(poll)
+            continue
         if events:
             everything += [e for e in events if e.seq > (everything[-1].seq if everything else 0)]
             send("".join(sse("event", event_row(e, start), e.seq) for e in events))
@@ -46,9 +51,9 @@ def follow(store: TraceStore, run_id: str, after: int, send: Send, *, stop: Call
             if any(e.kind == "task" for e in events):
                 send(sse("board", board_html(run_id, task_board(everything))))
             continue  # drain before looking at the status: the last events precede run_finished
-        status = shown_status(store.run(run_id))
-        if status != "running":
-            send(sse("end", status))
+        run = store.run(run_id)
+        if shown_status(run) != "running":
+            send(sse("end", facts_html(run, everything)))
             return
         if time.monotonic() - last_beat > HEARTBEAT_SECONDS:
             send(": still running\n\n")  # a comment: finds a closed connection, keeps proxies from timing out

@@ -71,7 +71,8 @@ def sections_html(sections: list, budget: int) -> str:
 
 
 def packs_html(run_id: str, task_id: str, events: list[Event]) -> str:
-    packs = [e for e in events if e.kind == "pack"]
+    # Each pack is recorded twice (the stored pack's event, with its hash, and the live event): the first counts.
+    packs = [e for e in events if e.kind == "pack" and "hash" in e.data]
     if not packs:
         return "<p class=muted>No packs recorded for this task.</p>"
     parts = []
@@ -97,11 +98,11 @@ def task_page(store: TraceStore, workspace: Path, run_id: str, task_id: str) -> 
     notes = "".join(f"<li>{esc(n)}</li>" for n in (card.notes if card else []))
     body = (
         f"{back}<h1>Task {esc(task_id)}: {esc(title)}</h1><p>{status}</p>"
-        + (f"<h2>Review notes</h2><ul>{notes}</ul>" if notes else "")
+        + (f"<h2>Review notes</h2><ul class=notes>{notes}</ul>" if notes else "")
         + f"<h2>Verdicts</h2>{verdicts_html(events)}"
         + pending_html(workspace, run.run_id, task_id)
-        + f"<h2>Files changed</h2>{edits_html(events)}"
-        + f"<h2>Packs</h2>{packs_html(run.run_id, task_id, events)}"
+        + f"<h2 id=files>Files changed</h2>{edits_html(events)}"
+        + f"<h2 id=packs>Packs</h2>{packs_html(run.run_id, task_id, events)}"
     )
     return page(f"Task {task_id}", body, active="/")
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import http.client
 import threading
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlencode
@@ -55,6 +56,7 @@ class Web:
         return self.request("POST", path, body=urlencode(fields), **kwargs)  # type: ignore[arg-type]
 
 
+@contextmanager
 def serving(workspace: Path) -> Iterator[Web]:
     server = make_server(workspace, 0)
     thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
@@ -76,4 +78,5 @@ def workspace(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def web(workspace: Path) -> Iterator[Web]:
-    yield from serving(workspace)
+    with serving(workspace) as running:
+        yield running

@@ -24,6 +24,8 @@ def record_run(workspace: Path, run_id: str = "run-1", query: str = "Add divide"
     store.record_event(run_id, "task", {"title": HOSTILE, "status": "todo"}, task_id="t1")
     store.record_pack(run_id, role="worker", task_id="t1", tokens=900, budget=4000,
                       sections=[("system", 300), ("repo map", 600)], hash="abc123", text=f"the pack {HOSTILE}")
+    store.record_event(run_id, "pack", {"tokens": 900, "budget": 4000, "sections": [["system", 300]]},
+                       role="worker", task_id="t1")  # the live twin nodes/llm.py emits next to the stored pack
     store.record_model_call(run_id, role="worker", task_id="t1", latency_ms=5, prompt_tokens=900,
                             completion_tokens=40, ok=True)
     store.record_tool_call(run_id, task_id="t1", name="ws_edit", ok=True, summary="edited",
@@ -58,6 +60,7 @@ def test_every_request_needs_the_token(web: Web) -> None:
 
 def test_foreign_origins_and_hosts_are_refused_and_no_cors_is_offered(web: Web) -> None:
     assert web.get("/", headers={"Origin": "http://evil.example"}).status == 403
+    assert web.get("/", headers={"Origin": "null"}).status == 403  # a sandboxed frame or a data: page
     assert web.get("/", headers={"Host": "evil.example:80"}).status == 403  # DNS rebinding
     ok = web.get("/", headers={"Origin": f"http://127.0.0.1:{web.port}"})
     assert ok.status == 200
@@ -85,7 +88,7 @@ def test_the_run_and_task_pages_show_status_tokens_verdicts_diff_and_pack_sizes(
     task = web.get("/runs/run-1/tasks/t1").text
     assert "PASSED" in task and "the tests pass" in task
     assert '<span class="del">-return a * b</span>' in task and '<span class="add">+return a / b</span>' in task
-    assert "repo map" in task and "900 of 4000 tokens" in task
+    assert "repo map" in task and task.count("900 of 4000 tokens") == 1
     assert "the pack" in web.get("/runs/run-1/pack?role=worker&task=t1").text
     assert web.get("/runs/nope").status == 404
     assert web.get("/runs/run-1/tasks/nope").status == 404
@@ -155,4 +158,5 @@ def test_the_event_stream_sends_new_events_then_ends_when_the_run_finishes(web: 
     assert f"id: {after + 1}\nevent: event\n" in text
     assert "event: phase\ndata: verify\n" in text
     assert "event: board\n" in text and "s-done" in text
-    assert text.rstrip().endswith("event: end\ndata: done")
+    end = text[text.index("event: end\n"):]
+    assert '<dd id=status><span class="status s-done">done</span>' in end and end.endswith("</dl>\n\n")
