@@ -97,6 +97,22 @@ def scripted(fake: FakeLLM, *, fault: Reply | str | None = None, role: str = "cl
     return fake
 
 
+def script_by_progress(fake: FakeLLM) -> FakeLLM:
+    """The same team, each answer picked by how far the role's conversation got (its tool results so far),
+    not by how many requests came before: a request sent again after a kill gets the answer it got before."""
+    recorder = FakeLLM()
+    script_planning(recorder)
+    script_buggy_worker_then_fix(recorder)
+    for rule in recorder.rules:
+
+        def pick(request: dict, replies: list = rule.replies) -> Reply | str:
+            done = sum(1 for m in request.get("messages", []) if m.get("role") == "tool")
+            return replies[min(done, len(replies) - 1)]
+
+        fake.on(rule.match, pick)
+    return fake
+
+
 def tree_digest(repo: Path) -> dict[str, str]:
     """Every project file's hash (the harness's own state left out)."""
     return {
