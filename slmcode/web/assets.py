@@ -47,6 +47,9 @@ button.danger { color: var(--bad); }
 .notice { padding: .5rem .8rem; border-left: 4px solid var(--accent); background: var(--hunk); }
 .notice.error { border-color: var(--bad); background: var(--del); }
 .card { border: 1px solid var(--line); border-radius: 6px; padding: .6rem .8rem; margin: .6rem 0; }
+ol.phases { display: flex; flex-wrap: wrap; gap: .2rem .4rem; list-style: none; margin: 0; padding: 0; }
+ol.phases li { padding: 0 .4rem; border: 1px solid var(--line); border-radius: 3px; color: var(--muted); }
+ol.phases li[aria-current] { color: #fff; background: var(--accent); border-color: var(--accent); font-weight: 600; }
 .notes li { white-space: pre-wrap; font-size: 13px; }
 #events td:nth-child(3) { white-space: nowrap; }
 #live[data-state=live]::before { content: "● live"; color: var(--bad); margin-right: .5rem; }
@@ -70,7 +73,7 @@ LIVE_SCRIPT = """
     document.getElementById("events").insertAdjacentHTML("beforeend", e.data);
   });
   source.addEventListener("phase", function (e) {
-    document.getElementById("phase").textContent = e.data;
+    document.getElementById("phase").innerHTML = e.data;
   });
   source.addEventListener("board", function (e) {
     document.getElementById("board").innerHTML = e.data;

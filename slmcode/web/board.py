@@ -26,6 +26,16 @@ def current_phase(events: list[Event]) -> str:
     return phases[-1] if phases else ""
 
 
+def phase_path(events: list[Event]) -> list[str]:
+    """The phases the run went through, each once, in the order it first entered them (the pipeline is
+    configurable, so the run's own events are the map, not a fixed list)."""
+    seen: dict[str, None] = {}
+    for event in events:
+        if event.kind == "phase" and event.data.get("phase"):
+            seen.setdefault(str(event.data["phase"]), None)
+    return list(seen)
+
+
 def task_board(events: list[Event]) -> list[TaskCard]:
     """Every task the run announced, in announcement order, with its latest status."""
     cards: dict[str, TaskCard] = {}

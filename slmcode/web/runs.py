@@ -6,7 +6,7 @@ from __future__ import annotations
 from slmcode.memory.trace import TraceStore
 from slmcode.memory.trace_rows import Event, RunRow, now
 from slmcode.memory.trace_view import describe, elapsed, first_line, shown_status
-from slmcode.web.board import TaskCard, current_phase, task_board, tokens_spent
+from slmcode.web.board import TaskCard, current_phase, phase_path, task_board, tokens_spent
 from slmcode.web.html import esc, page, part, table
 
 ACTIVE = ("running",)
@@ -63,12 +63,20 @@ def event_row(event: Event, start: str) -> str:
             f"<td>{esc(event.role or '')}</td><td>{esc(task)}</td><td>{esc(describe(event))}</td></tr>")
 
 
+def phases_html(events: list[Event]) -> str:
+    """The phases so far as an ordered list, the current one marked (for screen readers too)."""
+    current = current_phase(events)
+    items = "".join(f'<li{" aria-current=step" if name == current else ""}>{esc(name)}</li>'
+                    for name in phase_path(events))
+    return f"<ol class=phases>{items}</ol>"
+
+
 def facts_html(run: RunRow, events: list[Event]) -> str:
     """The run's summary; the stream re-sends it when the run ends (final status, outcome, time, tokens)."""
     return (
         f"<dl class=facts><dt>status</dt><dd id=status>{status_cell(shown_status(run))}</dd>"
         f"<dt>outcome</dt><dd>{esc(run.outcome)}</dd>"
-        f"<dt>phase</dt><dd id=phase>{esc(current_phase(events))}</dd>"
+        f"<dt>phase</dt><dd id=phase>{phases_html(events)}</dd>"
         f"<dt>model</dt><dd>{esc(run.model)}</dd><dt>started</dt><dd>{esc(run.started)}</dd>"
         f"<dt>took</dt><dd>{esc(took(run))}</dd><dt>tokens</dt><dd>{esc(f'{tokens_spent(events):,}')}</dd>"
         f"<dt>run id</dt><dd>{esc(run.run_id)}</dd></dl>"

@@ -12,8 +12,8 @@ from collections.abc import Callable
 
 from slmcode.memory.trace import TraceStore
 from slmcode.memory.trace_view import shown_status
-from slmcode.web.board import current_phase, task_board
-from slmcode.web.runs import board_html, event_row, facts_html
+from slmcode.web.board import task_board
+from slmcode.web.runs import board_html, event_row, facts_html, phases_html
 
 POLL_SECONDS = 0.4
 HEARTBEAT_SECONDS = 15.0
@@ -47,7 +47,7 @@ def follow(store: TraceStore, run_id: str, after: int, send: Send, *, stop: Call
             send("".join(sse("event", event_row(e, start), e.seq) for e in events))
             after = events[-1].seq
             if any(e.kind == "phase" for e in events):
-                send(sse("phase", current_phase(everything)))
+                send(sse("phase", phases_html(everything)))
             if any(e.kind == "task" for e in events):
                 send(sse("board", board_html(run_id, task_board(everything))))
             continue  # drain before looking at the status: the last events precede run_finished

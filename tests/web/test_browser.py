@@ -91,7 +91,7 @@ def test_a_run_is_followed_live_until_it_ends_then_its_task_diff_and_pack_open(
             wait_for(lambda: driver.find_element(By.ID, "status").text == "done", "the run to end on the page")
             kinds = [td.text for td in driver.find_elements(By.CSS_SELECTOR, "#events tr td:nth-child(3)")]
             assert len(kinds) > rows_at_load + 10 and kinds[-1] == "run_finished"
-            assert driver.find_element(By.ID, "phase").text == "learn"
+            assert driver.find_element(By.CSS_SELECTOR, "#phase [aria-current]").text == "learn"
             assert driver.find_element(By.ID, "live").get_attribute("data-state") == "ended"
             screenshot(driver, "run-page")
         finally:
@@ -147,3 +147,30 @@ def test_pages_fit_a_phone_width(driver, workspace: Path) -> None:  # type: igno
             overflow = driver.execute_script("return document.documentElement.scrollWidth - window.innerWidth")
             assert overflow <= 1, f"{path} scrolls sideways by {overflow}px at phone width"
         screenshot(driver, "task-page-phone")
+
+
+def test_a_lesson_is_deleted_from_the_memory_page(driver, workspace: Path) -> None:  # type: ignore[no-untyped-def]
+    from datetime import UTC, datetime
+
+    from selenium.webdriver.common.by import By
+
+    from slmcode.memory.lessons import render_memory
+    from slmcode.memory.sessions import SessionSnapshot, write_snapshot
+    from slmcode.memory.skills_store import render_skill
+
+    state = workspace / ".slmcode"
+    lessons = ["Run python -m pytest -q after editing calc/ops.py", "calc/cli.py maps names to ops functions"]
+    (state / "skills" / "learned" / "tests-first").mkdir(parents=True)
+    (state / "MEMORY.md").write_text(render_memory("", lessons))
+    (state / "skills" / "learned" / "tests-first" / "SKILL.md").write_text(
+        render_skill("tests first", "Write the test in tests/ before the change", "Add the test, see it fail."))
+    write_snapshot(workspace, SessionSnapshot(run_id="run-1", thread_id="run-1", created_at=datetime.now(UTC),
+                                              query="Add divide", summary="divide added with its test"))
+    with serving(workspace) as web:
+        driver.get(f"{web.base}/memory?token={web.token}")
+        screenshot(driver, "memory-page")
+        row = next(r for r in driver.find_elements(By.CSS_SELECTOR, "tbody tr") if "calc/cli.py maps" in r.text)
+        row.find_element(By.TAG_NAME, "button").click()
+        wait_for(lambda: "dropped" in driver.find_element(By.TAG_NAME, "main").text, "the delete notice")
+        memory = (state / "MEMORY.md").read_text()
+        assert "calc/cli.py maps" not in memory and lessons[0] in memory

@@ -156,7 +156,7 @@ def test_the_event_stream_sends_new_events_then_ends_when_the_run_finishes(web: 
     text = reply.read().decode()  # the server closes the stream after `end`
     writer.join()
     assert f"id: {after + 1}\nevent: event\n" in text
-    assert "event: phase\ndata: verify\n" in text
+    assert "event: phase\ndata: <ol class=phases><li>splitter</li><li aria-current=step>verify</li></ol>\n" in text
     assert "event: board\n" in text and "s-done" in text
     end = text[text.index("event: end\n"):]
     assert '<dd id=status><span class="status s-done">done</span>' in end and end.endswith("</dl>\n\n")
