@@ -59,10 +59,12 @@ def diff_block(diff: str) -> str:
     return "<pre class=diff tabindex=0>" + "".join(lines) + "</pre>"  # each line a block: no newline between
 
 
-def form_button(action: str, label: str, token: str, fields: dict[str, str], *, danger: bool = False) -> str:
-    """A POST form with one button; the token rides along as a hidden field."""
+def form_button(action: str, label: str, token: str, fields: dict[str, str], *, danger: bool = False,
+                what: str = "") -> str:
+    """A POST form with one button; the token rides along as a hidden field. `what`: the full name a screen
+    reader says, when the visible label alone ("Delete") is the same on every row."""
     hidden = "".join(f'<input type=hidden name="{esc(k)}" value="{esc(v)}">' for k, v in fields.items())
-    cls = " class=danger" if danger else ""
+    cls = (" class=danger" if danger else "") + (f' aria-label="{esc(what)}"' if what else "")
     return (f'<form method=post action="{esc(action)}" class=inline>'
             f'<input type=hidden name=token value="{esc(token)}">{hidden}'
             f"<button type=submit{cls}>{esc(label)}</button></form>")

@@ -22,13 +22,16 @@ from slmcode.web.patches import notice_html
 def memory_page(workspace: Path, token: str, notice: str = "", error: bool = False) -> str:
     snapshot = read_memory(workspace)
     lessons = [[esc(lesson_id(text)), esc(text),
-                form_button("/memory/lessons/delete", "Delete", token, {"id": lesson_id(text)}, danger=True)]
+                form_button("/memory/lessons/delete", "Delete", token, {"id": lesson_id(text)}, danger=True,
+                            what=f"Delete lesson {lesson_id(text)}")]
                for text in snapshot.lessons]
     skills = [[esc(s.name), esc(s.description), form_button("/memory/skills/delete", "Delete", token,
-                                                            {"name": s.path.parent.name}, danger=True)]
+                                                            {"name": s.path.parent.name}, danger=True,
+                                                            what=f"Delete skill {s.name}")]
               for s in snapshot.skills]
     sessions = [[esc(s.run_id), esc(s.created_at.strftime("%Y-%m-%d %H:%M")), esc(s.query), esc(s.summary),
-                 form_button("/memory/sessions/delete", "Delete", token, {"id": s.run_id}, danger=True)]
+                 form_button("/memory/sessions/delete", "Delete", token, {"id": s.run_id}, danger=True,
+                             what=f"Delete session {s.run_id}")]
                 for s in list_sessions(workspace)]
     body = (
         f"<h1>Memory</h1>{notice_html(notice, error=error)}"

@@ -160,3 +160,26 @@ def test_the_event_stream_sends_new_events_then_ends_when_the_run_finishes(web: 
     assert "event: board\n" in text and "s-done" in text
     end = text[text.index("event: end\n"):]
     assert '<dd id=status><span class="status s-done">done</span>' in end and end.endswith("</dl>\n\n")
+
+
+def test_a_deleted_skill_leaves_the_folder_and_the_index_and_a_deleted_session_its_file(web: Web) -> None:
+    from datetime import UTC, datetime
+
+    from slmcode.memory.sessions import SessionSnapshot, list_sessions, write_snapshot
+    from slmcode.memory.skills_store import render_skill
+
+    learned = web.workspace / ".slmcode" / "skills" / "learned"
+    for name in ("tests-first", "small-diffs"):
+        (learned / name).mkdir(parents=True)
+        (learned / name / "SKILL.md").write_text(render_skill(name, f"about {name}", "body"))
+    write_snapshot(web.workspace, SessionSnapshot(run_id="run-9", thread_id="run-9", created_at=datetime.now(UTC),
+                                                  query="q"))
+    page = web.get("/memory").text
+    assert 'aria-label="Delete skill tests-first"' in page and 'aria-label="Delete session run-9"' in page
+    assert web.post("/memory/skills/delete", {"name": "tests-first", "token": web.token}).status == 200
+    assert not (learned / "tests-first").exists() and (learned / "small-diffs").is_dir()
+    index = (web.workspace / ".slmcode" / "SKILLS.md").read_text()
+    assert "small-diffs" in index and "tests-first" not in index
+    assert web.post("/memory/skills/delete", {"name": "../..", "token": web.token}).status == 409
+    assert web.post("/memory/sessions/delete", {"id": "run-9", "token": web.token}).status == 200
+    assert list_sessions(web.workspace) == []
