@@ -305,6 +305,16 @@ class TraceStore:
         rows = self._rows("SELECT * FROM events WHERE run_id = ? AND seq > ? ORDER BY seq", (run_id, after))
         return [event_from_row(r) for r in rows]
 
+    def tokens_by_run(self) -> dict[str, int]:
+        """Prompt plus completion tokens of every run's model calls, summed in SQL (the runs list of the web
+        view would otherwise decode every event of every run)."""
+        rows = self._rows(
+            "SELECT run_id, SUM(COALESCE(json_extract(data, '$.prompt_tokens'), 0) + "
+            "COALESCE(json_extract(data, '$.completion_tokens'), 0)) AS tokens "
+            "FROM events WHERE kind = 'model_call' GROUP BY run_id"
+        )
+        return {r["run_id"]: int(r["tokens"] or 0) for r in rows}
+
     def pack_roles(self, run_id: str) -> list[str]:
         """The roles that received a pack in the run, in name order."""
         rows = self._rows("SELECT DISTINCT role FROM packs WHERE run_id = ? ORDER BY role", (run_id,))

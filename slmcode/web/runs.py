@@ -26,9 +26,8 @@ def runs_list(store: TraceStore) -> str:
         body = f"<h1>Runs</h1><p>No runs recorded in {esc(store.path.parent.parent)} yet: start one with " \
                "<code>slmcode run \"...\"</code>.</p>"
         return page("Runs", body, active="/")
-    rows = []
+    rows, tokens = [], store.tokens_by_run()
     for run in runs:
-        events = store.timeline(run.run_id)
         rows.append([
             f'<a href="/runs/{esc(part(run.run_id))}">{esc(first_line(run.query, 90) or run.run_id)}</a>'
             f'<br><small class=muted>{esc(run.run_id)}</small>',
@@ -36,7 +35,7 @@ def runs_list(store: TraceStore) -> str:
             esc(first_line(run.outcome, 90)),
             esc(run.started[:19].replace("T", " ")),
             esc(took(run)),
-            esc(f"{tokens_spent(events):,}"),
+            esc(f"{tokens.get(run.run_id, 0):,}"),
             esc(run.model),
         ])
     body = "<h1>Runs</h1>" + table(["task", "status", "outcome", "started (UTC)", "took", "tokens", "model"],
