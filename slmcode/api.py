@@ -6,8 +6,6 @@ shell commands in ask mode) arrive as interrupts; `answer` decides them, by defa
 
 from __future__ import annotations
 
-import json
-import os
 import secrets
 import sqlite3
 from collections.abc import Callable, Iterator
@@ -22,16 +20,25 @@ from langgraph.types import Command
 
 from slmcode.blocks.compose import resolve_pipeline
 from slmcode.compact.longtask import bound_task
-from slmcode.config import ENV_PREFIX, Settings, load_settings
-from slmcode.errors import ConfigError, RunNotFoundError, SlmcodeError, TaskError, WorkspaceError
+from slmcode.config import Settings, load_settings
+from slmcode.errors import ConfigError, RunNotFoundError
 from slmcode.graph.builder import build_graph
 from slmcode.graph.checkpoint import open_checkpointer
-from slmcode.memory.files import atomic_write_text, state_dir
 from slmcode.memory.journal import Journal
 from slmcode.memory.runlock import Holder, workspace_lock
 from slmcode.memory.trace import TraceStore
 from slmcode.nodes.run_context import RunContext
-from slmcode.redact import masked_urls, without_secrets
+from slmcode.redact import masked_urls
+from slmcode.runstate import (
+    checked_task,
+    flags_still_valid,
+    one_line,
+    read_run_file,
+    run_file_path,
+    state_errors,
+    workspace_folder,
+    write_run_file,
+)
 from slmcode.state import QAResult, Task
 
 Event = dict[str, Any]
@@ -70,26 +77,6 @@ def auto_answer(question: dict[str, Any]) -> Any:
 
 def new_run_id() -> str:
     return f"run-{datetime.now(UTC):%Y%m%d-%H%M%S}-{secrets.token_hex(2)}"
-
-
-def _workspace(path: str | Path) -> Path:
-    """The workspace as an existing folder; never created: a typo must not start a run in a new folder."""
-    workspace = Path(path).expanduser().resolve()
-    if not workspace.exists():
-        raise WorkspaceError(f"workspace {workspace} does not exist")
-    if not workspace.is_dir():
-        raise WorkspaceError(f"workspace {workspace} is a file, not a folder")
-    return workspace
-
-
-def _task(query: str) -> str:
-    if not isinstance(query, str) or not query.strip():
-        raise TaskError("the task is empty: say what to do, in plain words")
-    return query
-
-
-def _run_file(workspace: Path, run_id: str) -> Path:
-    return state_dir(workspace) / "runs" / f"{run_id}.json"
 
 
 @contextmanager
@@ -166,7 +153,7 @@ def _execute(workspace: Path, run_id: str, first: Any, overrides: dict[str, Any]
                          values.get("lessons", []), values.get("work_log", []))
     except BaseException as exc:
         if status == "interrupted":
-            reason = _one_line(exc)
+            reason = one_line(exc)
             if first is not None and not checkpointed:
                 # Nothing to resume from: not the default `resume` target, and `resume ID` says why.
                 status, outcome = "failed", f"failed before its first checkpoint: {reason}"
@@ -179,11 +166,6 @@ def _execute(workspace: Path, run_id: str, first: Any, overrides: dict[str, Any]
             trace.finish_run(run_id, status=status, outcome=outcome)
         trace.close()
         journal.close()
-
-
-def _one_line(exc: BaseException) -> str:
-    text = str(exc).strip().splitlines()
-    return text[0] if text else type(exc).__name__
 
 
 def _has_checkpoint(saver: Any, config: dict[str, Any]) -> bool:
@@ -200,49 +182,25 @@ def _before_first_checkpoint(trace: TraceStore, run_id: str) -> str:
     return recorded if recorded.startswith("failed before") else "it stopped before its first checkpoint"
 
 
-def _write_run_file(workspace: Path, run_id: str, query: str, overrides: dict[str, Any], ephemeral: bool) -> None:
-    """What `resume` needs besides the checkpoint; never a key or a URL password (they are asked again)."""
-    data = {"query": query, "overrides": without_secrets(overrides), "ephemeral": ephemeral}
-    atomic_write_text(_run_file(workspace, run_id), json.dumps(data))
-
-
-@contextmanager
-def _state_errors(workspace: Path) -> Iterator[None]:
-    """A broken .slmcode (a full disk, a read-only tree, a file that is not a database) as one WorkspaceError
-    naming where; the run's checkpoint, if it had one, stays for `resume`."""
-    try:
-        yield
-    except SlmcodeError:
-        raise
-    except sqlite3.Error as exc:
-        folder = state_dir(workspace)
-        if not os.access(folder if folder.is_dir() else workspace, os.W_OK):
-            raise WorkspaceError(f"{folder}: Read-only file system (a run writes its state there)") from None
-        raise WorkspaceError(f"{folder}: a database failed: {_one_line(exc)}") from None
-    except OSError as exc:
-        where = exc.filename or state_dir(workspace)
-        raise WorkspaceError(f"{where}: {exc.strerror or _one_line(exc)}") from None
-
-
 def run(query: str, workspace: str | Path = ".", *, run_id: str | None = None, ephemeral: bool = False,
         on_event: Callable[[Event], None] | None = None, answer: Answerer = auto_answer,
         **settings: Any) -> RunResult:
     """Run the pipeline on `workspace` for `query`; settings are the same keys as config.yaml."""
-    workspace = _workspace(workspace)
-    with _state_errors(workspace):
+    workspace = workspace_folder(workspace)
+    with state_errors(workspace):
         return _run(query, workspace, run_id, ephemeral, on_event, answer, settings)
 
 
 def _run(query: str, workspace: Path, run_id: str | None, ephemeral: bool,
          on_event: Callable[[Event], None] | None, answer: Answerer, settings: dict[str, Any]) -> RunResult:
-    query = _task(query)
+    query = checked_task(query)
     run_id = run_id or new_run_id()
     overrides = {k: v for k, v in settings.items() if v is not None}
     with workspace_lock(workspace, run_id) as stale:
         # A task past its share of the window goes to a file; the run carries a preview and the file's path.
         query = bound_task(query, workspace=workspace, run_id=run_id,
                            settings=load_settings(workspace, flags=overrides).settings)
-        _write_run_file(workspace, run_id, query, overrides, ephemeral)
+        write_run_file(workspace, run_id, query, overrides, ephemeral)
         first = {"run_id": run_id, "query": query, "workspace": str(workspace), "phase": "start", "rounds": 0}
         if on_event is not None:
             on_event({"kind": "run_started", "run_id": run_id, "query": query})
@@ -257,8 +215,8 @@ def resume(thread_id: str | None = None, workspace: str | Path = ".", *,
 
     New settings (a base_url, a model) apply to the rest of the run; the checkpointed plan stays.
     """
-    workspace = _workspace(workspace)
-    with _state_errors(workspace):
+    workspace = workspace_folder(workspace)
+    with state_errors(workspace):
         return _resume(thread_id, workspace, on_event, answer, settings)
 
 
@@ -267,16 +225,14 @@ def _resume(thread_id: str | None, workspace: Path, on_event: Callable[[Event], 
     run_id = thread_id or TraceStore.for_workspace(workspace).latest_unfinished()
     if run_id is None:
         raise RunNotFoundError(f"no unfinished run in {workspace} (`slmcode status` lists the runs)")
-    run_file = _run_file(workspace, run_id)
+    run_file = run_file_path(workspace, run_id)
     if not run_file.is_file():
         raise RunNotFoundError(f"no run '{run_id}' in {workspace} (`slmcode status` lists the runs)")
-    try:
-        saved = json.loads(run_file.read_text(encoding="utf-8"))
-    except (ValueError, OSError) as exc:
-        raise RunNotFoundError(f"{run_file}: unreadable ({_one_line(exc)}): start the run again") from None
+    saved = read_run_file(run_file)
     if saved.get("ephemeral"):
         raise RunNotFoundError(f"run '{run_id}' was ephemeral: it kept no checkpoints to resume from")
-    overrides = {**_still_valid(saved.get("overrides", {})), **{k: v for k, v in settings.items() if v is not None}}
+    flags = {k: v for k, v in settings.items() if v is not None}
+    overrides = {**flags_still_valid(saved.get("overrides", {})), **flags}
     masked = masked_urls(overrides)
     if masked:
         raise ConfigError(f"run {run_id} was started with a password in {masked[0]}, which slmcode does not store: "
@@ -286,8 +242,3 @@ def _resume(thread_id: str | None, workspace: Path, on_event: Callable[[Event], 
             on_event({"kind": "run_resumed", "run_id": run_id, "query": saved.get("query", "")})
         return _execute(workspace, run_id, None, overrides, ephemeral=False, on_event=on_event, answer=answer,
                         stale=stale)
-
-
-def _still_valid(saved: dict[str, Any]) -> dict[str, Any]:
-    """The run's saved flags, less those the environment now sets: SLMCODE_BASE_URL on a resume moves the run."""
-    return {k: v for k, v in saved.items() if ENV_PREFIX + k.upper() not in os.environ}

@@ -1,0 +1,84 @@
+"""What a run is given and keeps outside its checkpoints: the workspace and the task it is started with
+(checked before anything is written), its run file (what `resume` needs, never a secret), and how a broken
+state folder is reported: one line naming where, whatever broke (a full disk, a read-only tree, a file
+that is not a database)."""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from slmcode.config import ENV_PREFIX
+from slmcode.errors import RunNotFoundError, SlmcodeError, TaskError, WorkspaceError
+from slmcode.memory.files import atomic_write_text, state_dir
+from slmcode.redact import without_secrets
+
+RUNS_DIR = "runs"
+
+
+def one_line(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return text[0] if text else type(exc).__name__
+
+
+def workspace_folder(path: str | Path) -> Path:
+    """The workspace as an existing folder; never created: a typo must not start a run in a new folder."""
+    workspace = Path(path).expanduser().resolve()
+    if not workspace.exists():
+        raise WorkspaceError(f"workspace {workspace} does not exist")
+    if not workspace.is_dir():
+        raise WorkspaceError(f"workspace {workspace} is a file, not a folder")
+    return workspace
+
+
+def checked_task(query: str) -> str:
+    if not isinstance(query, str) or not query.strip():
+        raise TaskError("the task is empty: say what to do, in plain words")
+    return query
+
+
+def run_file_path(workspace: Path, run_id: str) -> Path:
+    return state_dir(workspace) / RUNS_DIR / f"{run_id}.json"
+
+
+def write_run_file(workspace: Path, run_id: str, query: str, overrides: dict[str, Any], ephemeral: bool) -> None:
+    """What `resume` needs besides the checkpoint; never a key or a URL password (they are asked again)."""
+    data = {"query": query, "overrides": without_secrets(overrides), "ephemeral": ephemeral}
+    atomic_write_text(run_file_path(workspace, run_id), json.dumps(data))
+
+
+def read_run_file(path: Path) -> dict[str, Any]:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (ValueError, OSError) as exc:
+        raise RunNotFoundError(f"{path}: unreadable ({one_line(exc)}): start the run again") from None
+    if not isinstance(data, dict):
+        raise RunNotFoundError(f"{path}: unreadable (not a run file): start the run again")
+    return data
+
+
+def flags_still_valid(saved: dict[str, Any]) -> dict[str, Any]:
+    """The run's saved flags, less those the environment now sets: SLMCODE_BASE_URL on a resume moves the run."""
+    return {k: v for k, v in saved.items() if ENV_PREFIX + k.upper() not in os.environ}
+
+
+@contextmanager
+def state_errors(workspace: Path) -> Iterator[None]:
+    """A broken .slmcode as one WorkspaceError naming where; the run's checkpoint, if it had one, stays."""
+    try:
+        yield
+    except SlmcodeError:
+        raise
+    except sqlite3.Error as exc:
+        folder = state_dir(workspace)
+        if not os.access(folder if folder.is_dir() else workspace, os.W_OK):
+            raise WorkspaceError(f"{folder}: Read-only file system (a run writes its state there)") from None
+        raise WorkspaceError(f"{folder}: a database failed: {one_line(exc)}") from None
+    except OSError as exc:
+        where = exc.filename or state_dir(workspace)
+        raise WorkspaceError(f"{where}: {exc.strerror or one_line(exc)}") from None
