@@ -42,7 +42,7 @@ def test_map_of_a_missing_folder_is_one_line_exit_2(tmp_path: Path) -> None:
         capture_output=True, text=True,
     )
     assert done.returncode == 2
-    assert done.stderr.count("\n") == 1 and "not a folder" in done.stderr
+    assert done.stderr.count("\n") == 1 and "does not exist" in done.stderr
 
 
 def slmcode(*args: str) -> subprocess.CompletedProcess[str]:
