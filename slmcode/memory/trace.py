@@ -181,12 +181,16 @@ class TraceStore:
         self.record_event(run_id, "run_started", {"query": query, "model": model})
 
     def finish_run(self, run_id: str, *, status: str, outcome: str) -> None:
+        """Record the run's end once: the learn node (for the server) and the API (for every way a run stops)
+        both call this, and a run that already ended so is not recorded again."""
         with self._writing() as conn:
-            conn.execute(
-                "UPDATE runs SET status = ?, outcome = ?, finished = ? WHERE run_id = ?",
-                (status, clip(outcome), now(), run_id),
-            )
-        self.record_event(run_id, "run_finished", {"status": status, "outcome": outcome})
+            changed = conn.execute(
+                "UPDATE runs SET status = ?, outcome = ?, finished = ? WHERE run_id = ? "
+                "AND NOT (finished IS NOT NULL AND status = ? AND outcome = ?)",
+                (status, clip(outcome), now(), run_id, status, clip(outcome)),
+            ).rowcount
+            if changed:
+                self._append(conn, run_id, "run_finished", {"status": status, "outcome": outcome}, None, None)
 
     def record_event(
         self, run_id: str, kind: str, data: dict[str, Any], *, role: str | None = None, task_id: str | None = None

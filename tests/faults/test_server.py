@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from slmcode.memory.trace import TraceStore
 from tests.fake_llm import FakeLLM, Reply
 from tests.faults.harness import (
     assert_resume_answers,
@@ -67,6 +68,12 @@ def test_resume_after_a_broken_answer_finishes_the_run(fault: str, repo: Path, f
     assert done.code == 0, done.out[-2000:] + done.err[-2000:]
     assert (repo / "calc" / "ops.py").read_text().count("def divide") == 1
     assert_state_intact(repo)
+    (run,) = runs_status(repo)
+    with TraceStore.for_workspace(repo) as trace:
+        kinds = [e.kind for e in trace.timeline(run["run_id"])]
+    # Started, stopped by the fault, resumed, ended: each start and each end recorded once.
+    assert kinds.count("run_started") == 2 and kinds.count("run_finished") == 2
+    assert kinds[-1] == "run_finished"
 
 
 @pytest.mark.parametrize(("status", "says"), [(401, "401"), (404, "404"), (500, "500")])
