@@ -8,16 +8,20 @@ as a chat template lays it out, tool schemas first; we measure what share of it 
 previous request (what the server's KV cache reuses), for the whole request and for its messages alone, how often
 the cut boundaries slid, and compare with eliding on every request and with last session's split (pack up to 3/4
 of the room, 6,000-byte results). Then the ladder's rungs run on the final stored transcript, and the digest of
-the dropped part is checked for recall.
+the dropped part is checked for recall. The 'big' rows rerun the task with reads keeping up to 8,000 bytes inline
+(rounds of ~600 tokens) at 8,192 and 16,384, with last session's fixed keep-count (the last 5 results whole,
+"keep share 100%") beside the hook's adaptive one (results kept whole while they fit a share of the room).
 
-Run: /work/venv/bin/python bench/compaction.py
+Run: .venv/bin/python bench/compaction.py
 """
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import json
 import random
+import statistics
 import subprocess
 import tempfile
 import time
@@ -48,6 +52,7 @@ from slmcode.tools.context import ToolContext
 from slmcode.tools.toolset import make_tools, run_tool_call
 
 ITERATIONS = 72
+BIG_RESULT_BYTES = 8000  # the 'big' rows: a read keeps up to this much inline (reads stop at 200 lines anyway)
 SEED = 7
 QUERY = ("compact: the hook should elide old tool results in batches so the request prefix stays byte-identical; "
          "check slmcode/compact/hook.py and elision.py and keep the digest caps")
@@ -145,6 +150,13 @@ def worker_run(s: Setup, iterations: int = ITERATIONS, seed: int = SEED) -> list
     return snapshots
 
 
+def round_tokens(stored: list[BaseMessage], counter: object) -> tuple[float, float, int]:
+    """(mean, median, max) tokens of one round (the call and its result) in a stored transcript."""
+    sizes = [count_message_tokens([a, b], counter) for a, b in itertools.pairwise(stored)
+             if isinstance(a, AIMessage) and isinstance(b, ToolMessage)]
+    return statistics.mean(sizes), statistics.median(sizes), max(sizes)
+
+
 def serialise(messages: Sequence[BaseMessage], tools_json: str = "") -> bytes:
     """The request as a chat template lays it out (tool schemas first, in the system turn): what the KV cache
     keys on."""
@@ -177,8 +189,14 @@ def every_request_view(stored: list[BaseMessage], limits: Limits, counter: objec
     return elide_all_but(stored, limits.keep)
 
 
-def elision_rows(s: Setup, label: str, settings: Settings, counter: object, keep: int | None = None) -> list[tuple]:
+def elision_rows(s: Setup, label: str, settings: Settings, counter: object, keep: int | None = None,
+                 keep_share: int | None = None) -> list[tuple]:
+    """Rows per strategy; `keep_share` 100 keeps the last `keep` results whole whatever their size (the fixed
+    keep-count of last session), else the hook's own share of the room."""
     limits = limits_for(settings, s.window, keep, room=s.room.room)
+    if keep_share is not None:
+        limits = dataclasses.replace(limits, keep_share_percent=keep_share)
+        label = f"{label} / keep share {keep_share}%"
     snapshots = worker_run(s)
     views = [request_view(v, settings=settings, limits=limits, counter=counter) for v in snapshots]
     runs = (("batched (hook)", [v.messages for v in views]),
@@ -247,11 +265,22 @@ def run() -> None:
                 *elision_rows(setup(workspace, settings, 8192, "before"), "before", settings, counter)]
         for window in (16384, 32768):
             rows += elision_rows(setup(workspace, settings, window, "now"), "now", settings, counter)
+        # Big rounds: reads keep up to BIG_RESULT_BYTES inline (~600-token rounds on average, the issue's case).
+        big_rounds = []
+        for window in (8192, 16384):
+            big = setup(workspace, settings, window, "now")
+            big.ctx.result_bytes = BIG_RESULT_BYTES
+            big_rounds.append(round_tokens(worker_run(big)[-1], counter))
+            for share in (100, None):
+                rows += [r for r in elision_rows(big, "big", settings, counter, keep_share=share)
+                         if r[1] != "every request"]
         table(f"Live elision over {ITERATIONS} iterations. 8,192 'now': message room {main.room.room}, trigger "
               f"{limits.trigger}, pack {main.room.pack}, one result {main.room.result_bytes} bytes, tool schemas "
               f"{schema_tokens(make_tools(main.ctx))} tokens; 'append-only bound' is the share if nothing were cut",
               header, rows)
         print(f"hook time per request: {hook_ms:.1f} ms (mean over {len(snapshots)} requests, window 8192)")
+        print(f"'big' rows: results up to {BIG_RESULT_BYTES} bytes inline; tokens per round (call + result) mean "
+              f"{big_rounds[0][0]:.0f}, median {big_rounds[0][1]:.0f}, max {big_rounds[0][2]}")
         final = snapshots[-1]
         budget = main.room.room
         ctx = RungContext(settings=settings, budget_tokens=budget, target_tokens=budget - budget // 20,

@@ -9,7 +9,10 @@ The model call's own latency is printed too: with fake_llm it is the client's an
 openai-python's request transform, which grows with the transcript). --breakdown times the parts of an
 iteration (bench/overhead_parts.py); --profile N runs cProfile in every thread (the nodes run on LangGraph's).
 
-Usage: python bench/overhead.py [--iterations 40] [--runs 1] [--breakdown] [--profile N]
+--turns 10,40 runs the task at each length and compares what the runs stored (checkpoints, pending writes and
+the conversation store): with the conversation out of the Send payload, bytes per turn stay constant.
+
+Usage: python bench/overhead.py [--iterations 40 | --turns 10,40] [--runs 1] [--breakdown] [--profile N]
 Target: p50 <= 30 ms per iteration on this machine. Nothing here asserts.
 """
 
@@ -34,6 +37,7 @@ from overhead_parts import Breakdown, breakdown_installed, merged_stats, report_
 
 from slmcode import api  # noqa: E402
 from slmcode.graph.checkpoint import CHECKPOINT_FILE  # noqa: E402
+from slmcode.memory.conversations import conversations_path  # noqa: E402
 from slmcode.memory.files import state_dir  # noqa: E402
 from slmcode.memory.trace import TraceStore  # noqa: E402
 from slmcode.nodes.prompts import SYSTEM  # noqa: E402
@@ -87,7 +91,14 @@ def checkpoint_bytes(workspace: Path) -> dict[str, int]:
             "SELECT COUNT(*), SUM(LENGTH(checkpoint) + LENGTH(metadata)), MAX(LENGTH(checkpoint)) FROM checkpoints"
         ).fetchone()
         (writes,) = conn.execute("SELECT COALESCE(SUM(LENGTH(value)), 0) FROM writes").fetchone()
-    return {"file": on_disk, "checkpoints": count, "checkpoint_blobs": blobs, "largest": largest, "writes": writes}
+    store = conversations_path(workspace)
+    messages = 0
+    if store.exists():  # a run that never reached a worker has none
+        with closing(sqlite3.connect(store)) as conn:
+            (messages,) = conn.execute("SELECT COALESCE(SUM(LENGTH(message)), 0) FROM messages").fetchone()
+    store_file = sum(p.stat().st_size for p in store.parent.glob(store.name + "*"))
+    return {"file": on_disk, "checkpoints": count, "checkpoint_blobs": blobs, "largest": largest, "writes": writes,
+            "store_messages": messages, "store_file": store_file}
 
 
 def one_run(iterations: int) -> dict[str, Any]:
@@ -137,6 +148,9 @@ def report(runs: list[dict[str, Any]], iterations: int) -> None:
         ("serialized checkpoint bytes per run", kib(size["checkpoint_blobs"])),
         ("largest single checkpoint", kib(size["largest"])),
         ("pending writes bytes per run", kib(size["writes"])),
+        ("conversation store messages bytes", kib(size["store_messages"])),
+        ("conversation store file (with WAL)", kib(size["store_file"])),
+        ("stored bytes (checkpoints+writes+store)", kib(stored(size))),
     ]
     width = max(len(name) for name, _ in rows)
     print(f"{'figure':<{width}}  value")
@@ -144,9 +158,30 @@ def report(runs: list[dict[str, Any]], iterations: int) -> None:
         print(f"{name:<{width}}  {value}")
 
 
+def stored(size: dict[str, int]) -> int:
+    return size["checkpoint_blobs"] + size["writes"] + size["store_messages"]
+
+
+def compare_turns(lengths: list[int], runs: int) -> None:
+    """One table per length, then how the stored bytes grew from the shortest run to each longer one."""
+    sizes = {}
+    for n in lengths:
+        print(f"\n== {n} turns ==")
+        done = [one_run(n) for _ in range(runs)]
+        report(done, n)
+        sizes[n] = done[-1]["bytes"]
+    base = lengths[0]
+    print(f"\n{'turns':>6}  {'checkpoints+writes':>18}  {'store':>9}  {'stored':>9}  {'x ' + str(base) + ' turns':>10}")
+    for n in lengths:
+        size = sizes[n]
+        print(f"{n:>6}  {kib(size['checkpoint_blobs'] + size['writes']):>18}  {kib(size['store_messages']):>9}  "
+              f"{kib(stored(size)):>9}  {stored(size) / stored(sizes[base]):>9.2f}x")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--iterations", type=int, default=40, help="worker tool steps in the scripted task")
+    parser.add_argument("--turns", default="", help="comma-separated task lengths to compare, e.g. 10,40")
     parser.add_argument("--runs", type=int, default=1)
     parser.add_argument("--breakdown", action="store_true", help="also time the parts of an iteration (one run)")
     parser.add_argument("--profile", type=int, default=0, metavar="N",
@@ -155,8 +190,10 @@ def main() -> None:
     os.environ["PATH"] = python_on_path()  # the verify command's `python -m pytest` finds pytest
     os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
     os.environ["SLMCODE_HOME"] = tempfile.mkdtemp()  # the figures must not depend on ~/.slmcode/config.yaml
-    runs = [one_run(args.iterations) for _ in range(args.runs)]
-    report(runs, args.iterations)
+    if args.turns:
+        compare_turns([int(n) for n in args.turns.split(",")], args.runs)
+    else:
+        report([one_run(args.iterations) for _ in range(args.runs)], args.iterations)
     if args.breakdown:
         breakdown = Breakdown()
         with breakdown_installed(breakdown):

@@ -6,13 +6,14 @@ when the view passes the trigger (react_compact_at_percent of the room), and the
 the elided prefix is byte-identical from one request to the next, so an OpenAI-compatible server keeps its KV
 cache; each jump breaks it once.
 
-A jump moves two boundaries. Elision: every tool result but the last `keep` loses its content. Dropping: when
-elision alone would leave the view within BATCH_HEADROOM_PERCENT of the room below the trigger (the next jump a
-round or two away), the oldest whole rounds go too, replaced by a resume block (condensed lines, the digest,
-the carryover) built from the dropped messages only, down to DROP_TO_PERCENT of the room or the keep window.
-When no jump gets under the trigger (the kept results alone fill it), none is made until the view passes the
-room: breaking the prefix then would buy nothing. A request still over the room goes through the compaction
-ladder's deterministic rungs.
+A jump moves two boundaries. Elision: every tool result but the newest few loses its content; the newest stay whole
+while together they fit KEEP_SHARE_PERCENT of the room (at least one, at most `keep`), so big results do not fill
+the room and force a jump on every round. Dropping: when elision alone would leave the view within
+BATCH_HEADROOM_PERCENT of the room below the trigger (the next jump a round or two away), the oldest whole rounds go
+too, replaced by a resume block (condensed lines, the digest, the carryover) built from the dropped messages only,
+down to DROP_TO_PERCENT of the room or the keep window. When no jump gets under the trigger (the kept results alone
+fill it), none is made until the view passes the room: breaking the prefix then would buy nothing. A request still
+over the room goes through the compaction ladder's deterministic rungs.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from langchain_core.messages import BaseMessage, ToolMessage
 from slmcode.compact.carryover import Carryover, carryover_for
 from slmcode.compact.digest import build_digest
 from slmcode.compact.elision import elide_tool_results
-from slmcode.compact.ladder import LadderResult, compact_transcript
+from slmcode.compact.ladder import LadderResult, LadderState, compact_transcript
 from slmcode.compact.messages import head_length
 from slmcode.compact.pairs import cut_at_or_before, cut_points, ensure_pairs, require_pairs
 from slmcode.compact.prompts import ELIDED_TOOL_RESULT
@@ -41,6 +42,9 @@ from slmcode.packs.tokens import MESSAGE_OVERHEAD_TOKENS, TokenCounter, count_me
 
 # After a drop the view sits at this share of the room: many rounds fit before the next drop.
 DROP_TO_PERCENT = 50
+# The newest tool results stay whole while together they fit this share of the room (at least one, at most
+# `keep`): a fixed count of big results would fill the room on a small window and force a jump every round.
+KEEP_SHARE_PERCENT = 20
 # A jump should open at least this share of the room below the trigger, so several rounds fit before the next.
 BATCH_HEADROOM_PERCENT = 15
 # The resume block of a live drop takes at most this share of the room: the kept results need the rest. (The
@@ -69,7 +73,12 @@ class RequestView:
 class Limits:
     room: int  # tokens the request's messages may take
     trigger: int
-    keep: int
+    keep: int  # the most tool results kept whole
+    keep_share_percent: int = KEEP_SHARE_PERCENT  # of the room, for the kept results (100: always `keep`)
+
+    @property
+    def keep_room(self) -> int:
+        return self.room * self.keep_share_percent // 100
 
     @property
     def drop_target(self) -> int:
@@ -115,13 +124,24 @@ def plan_cuts(
         saved = saving[high] - saving[low] if high > low else 0
         return total[head] + (resume_size if d > head else 0) + total[i] - total[d] - saved
 
+    def kept(count: int) -> int:
+        """How many of the newest `count` results stay whole: while they fit the keep room, at least one."""
+        n, used = 0, 0
+        while n < min(count, limits.keep):
+            size = sizes[results[count - 1 - n]]
+            if n and used + size > limits.keep_room:
+                break
+            n, used = n + 1, used + size
+        return n
+
     elided, dropped, slides = 0, head, 0
     for i in (p for p in points if p > head):
         if view(i, elided, dropped) <= limits.trigger:
             continue
         count = before[i]
-        elide_to = max(elided, count - limits.keep)
-        keep_start = cut_at_or_before(points, results[count - limits.keep]) if count >= limits.keep else head
+        keep = kept(count)
+        elide_to = max(elided, count - keep)
+        keep_start = cut_at_or_before(points, results[count - keep]) if count and keep else head
         drop_to = dropped
         if view(i, elide_to, dropped) > limits.settle and keep_start > dropped:
             # Elision alone leaves no room for a batch of new rounds: drop the oldest rounds in the same jump.
@@ -171,8 +191,12 @@ def request_view(
     limits: Limits,
     carryover: Carryover | None = None,
     counter: TokenCounter | None = None,
+    summarize: Callable[[str], str] | None = None,
+    ladder_state: LadderState | None = None,
 ) -> RequestView:
-    """The messages to send for this request, and how they were cut."""
+    """The messages to send for this request, and how they were cut. A view still over the room goes through
+    the ladder, with the compactor model (`summarize`) and the breaker state the caller carries between
+    requests (`ladder_state`; the result's ladder.state is the next one)."""
     if not messages:
         raise ValueError("the worker's conversation is empty: there is nothing to send to the model")
     counter = counter or default_counter()
@@ -194,6 +218,8 @@ def request_view(
             carryover=carryover,
             counter=counter,
             source=transcript,
+            summarize=summarize,
+            state=ladder_state,
         )
         view = ladder.messages
     return RequestView(require_pairs(view, "pre_model_hook"), cuts, ladder)

@@ -40,9 +40,16 @@ class WorkerRoom:
 
 
 def schema_tokens(tools: Sequence[BaseTool]) -> int:
-    """Tokens the tool schemas add to every request, plus the chat template's tool preamble."""
-    schemas = json.dumps([convert_to_openai_tool(t) for t in tools], sort_keys=True)
-    return count_tokens(schemas) + TOOL_PREAMBLE_TOKENS
+    """Tokens the tool schemas add to every request, plus the chat template's tool preamble. A tool set is
+    counted once per process: every worker step and tools step asks again for the same few sets."""
+    key = tuple((t.name, t.description, t.args_schema) for t in tools)
+    if key not in _SCHEMA_TOKENS:
+        schemas = json.dumps([convert_to_openai_tool(t) for t in tools], sort_keys=True)
+        _SCHEMA_TOKENS[key] = count_tokens(schemas) + TOOL_PREAMBLE_TOKENS
+    return _SCHEMA_TOKENS[key]
+
+
+_SCHEMA_TOKENS: dict[tuple, int] = {}
 
 
 def worker_room(settings: Settings, budget: Budget, tools_tokens: int, keep: int | None = None) -> WorkerRoom:

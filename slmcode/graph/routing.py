@@ -46,7 +46,7 @@ def fan_out(phase: str) -> Path:
     def route(state: RunState, runtime: Runtime[RunContext]) -> list[Send] | str:
         sends = [
             Send("worker", {"run_id": state["run_id"], "query": state["query"], "task": t, "role": role,
-                            "messages": [], "turn": 0})
+                            "length": 0, "turn": 0})
             for t in state.get("tasks", []) if t.status == "running"
         ]
         return sends or next_phase(state, runtime)

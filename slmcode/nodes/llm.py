@@ -16,6 +16,7 @@ from pydantic import BaseModel
 from slmcode.config import Settings
 from slmcode.errors import RepoMapError
 from slmcode.memory.flywheel import read_memory
+from slmcode.nodes.agent_fields import role_settings
 from slmcode.nodes.prompts import SYSTEM, TOOL_CONTRACT, tool_contract
 from slmcode.nodes.run_context import RunContext, emit, settings_of, trace_of, workspace_of
 from slmcode.packs.budget import compute_budget
@@ -67,7 +68,7 @@ def pack_for(
 ) -> TaskPack:
     """Build `role`'s pack for this run, record it in the trace and stream it as an event. `tools`: the names
     the role's requests offer, when not all."""
-    settings, workspace = settings_of(runtime), workspace_of(runtime)
+    settings, workspace = role_settings(runtime, role, role), workspace_of(runtime)  # with the agent's budget_share
     index = symbol_index(workspace, settings)
     pack = build_pack(
         role,

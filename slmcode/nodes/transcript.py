@@ -1,40 +1,57 @@
 """Facts read off a worker's transcript rather than kept beside it, so they survive a crash and a resume:
-which files it read, which it changed, and how its checks failed."""
+which files it read, which it changed, and how its checks failed. A file tool's result carries the path the
+tool resolved (ToolMessage.artifact["path"]); the sets come from those, never from the model's raw argument."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 
 from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
 
 from slmcode.state import Verdict
+from slmcode.tools.sandbox import Refusal, resolve_path
 
 WRITE_TOOLS = frozenset({"ws_write", "ws_edit"})
 
 
-def _succeeded_calls(messages: Sequence[BaseMessage], names: frozenset[str]) -> list[dict]:
-    ok_ids = {
-        m.tool_call_id for m in messages
-        if isinstance(m, ToolMessage) and m.status != "error" and not str(m.content).startswith("Error")
-    }
-    return [
-        call for m in messages if isinstance(m, AIMessage)
-        for call in m.tool_calls if call["name"] in names and call["id"] in ok_ids
-    ]
+PATH_TOOLS = frozenset({"ws_read"}) | WRITE_TOOLS
 
 
-def _path(call: dict) -> str | None:
-    path = call.get("args", {}).get("path")
-    return str(path).removeprefix("./") if path else None
+def touched_path(workspace: Path, name: str, args: object) -> str | None:
+    """The workspace-relative path a file tool worked on, normalised as the tools normalise it (an absolute
+    path or `./x` names the same file as `x`); None for other tools and refused paths."""
+    if name not in PATH_TOOLS or not isinstance(args, dict) or not args.get("path"):
+        return None
+    try:
+        return resolve_path(workspace, str(args["path"])).rel
+    except (Refusal, OSError):
+        return None
+
+
+def _succeeded_paths(messages: Sequence[BaseMessage], names: frozenset[str]) -> set[str]:
+    """Paths of the calls to `names` that succeeded: the normalised path their result carries (its artifact),
+    else, for a transcript stored before results carried one, the model's own argument."""
+    calls = {c["id"]: c for m in messages if isinstance(m, AIMessage) for c in m.tool_calls}
+    paths = set()
+    for m in messages:
+        call = calls.get(m.tool_call_id) if isinstance(m, ToolMessage) else None
+        if call is None or call["name"] not in names or m.status == "error" or str(m.content).startswith("Error"):
+            continue
+        artifact = m.artifact if isinstance(m.artifact, dict) else {}
+        path = artifact.get("path") or str(call.get("args", {}).get("path") or "").removeprefix("./")
+        if path:
+            paths.add(path)
+    return paths
 
 
 def files_changed(messages: Sequence[BaseMessage]) -> list[str]:
-    return sorted({p for c in _succeeded_calls(messages, WRITE_TOOLS) if (p := _path(c))})
+    return sorted(_succeeded_paths(messages, WRITE_TOOLS))
 
 
 def files_read(messages: Sequence[BaseMessage]) -> set[str]:
     """Files read (or written: a file the worker created is one it knows) in this conversation."""
-    return {p for c in _succeeded_calls(messages, frozenset({"ws_read"}) | WRITE_TOOLS) if (p := _path(c))}
+    return _succeeded_paths(messages, PATH_TOOLS)
 
 
 def render_failures(verdicts: Sequence[Verdict], evidence_chars: int = 600) -> str:

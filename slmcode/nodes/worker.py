@@ -4,10 +4,17 @@ The loop is two nodes of the run graph joined by Send, not a nested subgraph: ev
 tool step is then its own superstep with its own checkpoint. A subgraph reached through Send restarts
 from scratch after a crash, redoing model calls and edits; this way a killed run resumes at the step it
 was in, and the tool-call journal answers any call that had already run.
+
+The conversation itself is not in the payload: LangGraph stores every Send payload in every checkpoint, so a
+carried conversation made a task of n turns cost O(n^2) checkpoint bytes. Each step appends its new messages
+to the workspace's conversation store (memory.conversations) before it returns, and the payload carries the
+store's key and the conversation's length; the whole conversation joins the run state once, when the branch
+ends. The compaction ladder's state (its circuit breaker) rides in the payload too, so it lasts the branch.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import time
 from collections.abc import Callable
@@ -20,18 +27,20 @@ from langgraph.runtime import Runtime
 from langgraph.types import Command, Send, interrupt
 from typing_extensions import TypedDict
 
-from slmcode.compact.hook import make_pre_model_hook
-from slmcode.compact.ladder import compact_transcript
+from slmcode.compact.hook import RequestView, limits_for, request_view
+from slmcode.compact.ladder import LadderState
 from slmcode.compact.offload import offload_tool_output
 from slmcode.compact.room import WorkerRoom
 from slmcode.compact.toolfit import FittedTools, fit_tools
 from slmcode.config import Settings
 from slmcode.errors import EndpointError
+from slmcode.memory.conversations import store_for
+from slmcode.nodes.agent_fields import allowed_tools, role_settings
 from slmcode.nodes.llm import note_model_call, pack_for
 from slmcode.nodes.prompts import CORRECT, NUDGE_NO_TOOLS, OVERFLOW_GIVE_UP, TURN_LIMIT, WORK
 from slmcode.nodes.quality import quality_of
 from slmcode.nodes.run_context import RunContext, emit, settings_of, trace_of, workspace_of
-from slmcode.nodes.transcript import files_changed, files_read, render_failures
+from slmcode.nodes.transcript import files_changed, files_read, render_failures, touched_path
 from slmcode.packs.budget import compute_budget
 from slmcode.packs.profiles import resolve_profile
 from slmcode.packs.skills import discover_skills
@@ -51,13 +60,36 @@ class WorkerInput(TypedDict):
     query: str
     task: Task
     role: str  # worker | corrector | tester
-    messages: list[AnyMessage]
+    length: int  # messages of the conversation so far, in the conversation store
     turn: int
     result_bytes: NotRequired[int]  # one tool result's inline allowance, set by the worker step for its tools
+    ladder: NotRequired[dict]  # the compaction ladder's LadderState between this branch's requests
+    messages: NotRequired[list[AnyMessage]]  # a branch checkpointed before the store: its conversation, carried
 
 
 def conversation_key(task: Task) -> str:
     return f"{task.id}/{task.attempts}"
+
+
+def _store_key(payload: WorkerInput) -> str:
+    return f"{payload['role']}:{conversation_key(payload['task'])}"
+
+
+def conversation(runtime: Runtime[RunContext], payload: WorkerInput) -> list[BaseMessage]:
+    """The branch's conversation so far, as its payload names it."""
+    if "length" not in payload:
+        return list(payload.get("messages", []))
+    return store_for(workspace_of(runtime)).read(payload["run_id"], _store_key(payload), payload["length"])
+
+
+def _next(runtime: Runtime[RunContext], payload: WorkerInput, node: str, messages: list[BaseMessage],
+          known: int, **update: object) -> Send:
+    """The Send to `node` for a conversation that now reads `messages`, of which the first `known` are stored:
+    the rest is appended (committed) before the step returns, so the checkpoint after it never names a length
+    the store has not got."""
+    length = store_for(workspace_of(runtime)).write(payload["run_id"], _store_key(payload), known, messages[known:])
+    carried = {k: v for k, v in payload.items() if k != "messages"}
+    return Send(node, {**carried, **update, "length": length})
 
 
 def _opening(runtime: Runtime[RunContext], payload: WorkerInput, fitted: FittedTools) -> list[BaseMessage]:
@@ -79,38 +111,50 @@ def tool_context(runtime: Runtime[RunContext], payload: WorkerInput) -> ToolCont
     skills = {s.name: s.body for s in discover_skills(workspace)}
     return ToolContext(
         workspace=workspace, settings=settings_of(runtime), run_id=payload["run_id"], task_id=payload["task"].id,
-        read_paths=files_read(payload["messages"]), confirm=_confirm, skills=skills.get if skills else None,
+        read_paths=files_read(conversation(runtime, payload)), confirm=_confirm, skills=skills.get if skills else None,
         allowed_commands=quality_of(runtime).commands(), result_bytes=payload.get("result_bytes"),
     )
 
 
-def request_tools(runtime: Runtime[RunContext], payload: WorkerInput) -> FittedTools:
-    """The tools `role`'s requests carry on its model and the room they leave; on a tiny window the least needed
-    tools stay out so the opening pack holds the task and its code (compact.toolfit)."""
-    settings, role = settings_of(runtime), payload["role"]
+def request_tools(runtime: Runtime[RunContext], payload: WorkerInput, ctx: ToolContext | None = None) -> FittedTools:
+    """The tools `role`'s requests carry on its model (bound to `ctx`, else a new context) and the room they
+    leave; on a tiny window the least needed tools stay out so the opening pack holds the task and its code
+    (compact.toolfit); an agent block's `tools` leaves out the ones it does not name."""
+    role = payload["role"]
+    settings = role_settings(runtime, role, role)  # the agent block's budget_share, when it sets one
     budget = compute_budget(settings, role, bind_role(settings, role).model)
-    return fit_tools(settings, budget, make_tools(tool_context(runtime, payload)))
+    tools = make_tools(ctx or tool_context(runtime, payload))
+    return fit_tools(settings, budget, allowed_tools(runtime, role, tools))
+
+
+def request_for(messages: list[BaseMessage], settings: Settings, room: WorkerRoom, shrink: float = 1.0,
+                ladder: LadderState | None = None) -> RequestView:
+    """The request view, from the one compaction entry point: the pre-model hook's elision, and the ladder (with
+    the compactor model and the breaker state `ladder`) if it is still over the room. `shrink` < 1 after the
+    server said a request was too long."""
+    limits = limits_for(settings, room=max(1, int(room.room * shrink)))
+    return request_view(messages, settings=settings, limits=limits, summarize=_compactor(settings),
+                        ladder_state=ladder)
 
 
 def fit_request(messages: list[BaseMessage], settings: Settings, room: WorkerRoom,
                 shrink: float = 1.0) -> list[BaseMessage]:
-    """The request view: the pre-model hook's elision, then the ladder if it is still over the room. `shrink`
-    < 1 after the server said a request was too long."""
-    room_tokens = max(1, int(room.room * shrink))
-    view = make_pre_model_hook(settings, room=room_tokens)({"messages": messages})
-    return compact_transcript(view["llm_input_messages"], settings=settings, budget_tokens=room_tokens, source=messages,
-                              summarize=_compactor(settings)).messages
+    return request_for(messages, settings, room, shrink).messages
 
 
 def _call_model(runtime: Runtime[RunContext], payload: WorkerInput, messages: list[BaseMessage],
-                tools: list[BaseTool], room: WorkerRoom) -> AIMessage:
+                tools: list[BaseTool], room: WorkerRoom) -> tuple[AIMessage, LadderState]:
+    """The model's answer, and the ladder state after the request it answered."""
     settings, role = settings_of(runtime), payload["role"]
     model = chat_model(settings, role).bind_tools(tools)
     started = time.perf_counter()
     answer = None
+    ladder = LadderState(**payload.get("ladder", {}))
     for shrink in OVERFLOW_SHRINKS:
         try:
-            answer = model.invoke(fit_request(messages, settings, room, shrink))
+            view = request_for(messages, settings, room, shrink, ladder)
+            ladder = view.ladder.state if view.ladder is not None else ladder
+            answer = model.invoke(view.messages)
             break
         except openai.BadRequestError as exc:
             # The server counts with its own tokenizer; when it says the request is too long, compact harder.
@@ -123,14 +167,14 @@ def _call_model(runtime: Runtime[RunContext], payload: WorkerInput, messages: li
             raise EndpointError(f"the model server failed a {role} request ({exc.status_code}): {exc.message}"
                                 ) from None
     if answer is None:
-        return AIMessage(content=OVERFLOW_GIVE_UP)
+        return AIMessage(content=OVERFLOW_GIVE_UP), ladder
     latency = (time.perf_counter() - started) * 1000
     usage = answer.usage_metadata or {}
     note_model_call(runtime, payload["run_id"], role=role, task_id=payload["task"].id, latency_ms=latency,
                     prompt_tokens=usage.get("input_tokens"), completion_tokens=usage.get("output_tokens"), ok=True)
     assert isinstance(answer, AIMessage)
     # Repairs malformed arguments and turns calls written as text (no native tool calling) into real ones.
-    return repair_tool_calls(answer, tools)
+    return repair_tool_calls(answer, tools), ladder
 
 
 def _compactor(settings: Settings) -> Callable[[str], str]:
@@ -150,29 +194,33 @@ def work(payload: WorkerInput, runtime: Runtime[RunContext]) -> Command:
     task, role = payload["task"], payload["role"]
     fitted = request_tools(runtime, payload)  # the same tools run_tools will run
     tools, room = fitted.tools, fitted.room
-    messages = list(payload["messages"]) or _opening(runtime, payload, fitted)
-    answer = _call_model(runtime, payload, messages, tools, room)
+    messages = conversation(runtime, payload)
+    known = len(messages) if "length" in payload else 0
+    messages = messages or _opening(runtime, payload, fitted)
+    answer, ladder = _call_model(runtime, payload, messages, tools, room)
     turn = payload["turn"] + 1
     messages.append(answer)
+    carried = {"turn": turn, "ladder": dataclasses.asdict(ladder)}
     max_turns = resolve_profile(bind_role(settings_of(runtime), role).model, settings_of(runtime)).max_turns
     if answer.tool_calls and turn < max_turns:
         emit(runtime, payload["run_id"], "turn", role=role, task_id=task.id, turn=turn,
              calls=[c["name"] for c in answer.tool_calls])
-        return Command(goto=Send("tools", {**payload, "messages": messages, "turn": turn,
-                                           "result_bytes": room.result_bytes}))
+        return Command(goto=_next(runtime, payload, "tools", messages, known, **carried,
+                                  result_bytes=room.result_bytes))
     if answer.tool_calls:  # out of turns with calls pending: close the pairs so the transcript stays valid
         messages += [ToolMessage(TURN_LIMIT, tool_call_id=c["id"], status="error") for c in answer.tool_calls]
     elif turn == 1 and not files_changed(messages):
         # A first answer with no tool call at all is a small model's commonest slip: one nudge.
-        return Command(goto=Send("worker", {**payload, "messages": [*messages, HumanMessage(NUDGE_NO_TOOLS)],
-                                            "turn": turn}))
+        return Command(goto=_next(runtime, payload, "worker", [*messages, HumanMessage(NUDGE_NO_TOOLS)], known,
+                                  **carried))
     changed = files_changed(messages)
     done = task.model_copy(update={"status": "review", "files_changed": sorted(set(task.files_changed) | set(changed))})
     summary = answer.content if isinstance(answer.content, str) else ""
     emit(runtime, payload["run_id"], "task", role=role, task_id=task.id, status="review", turns=turn,
          files_changed=changed)
-    # The conversation joins the run state once, when the branch ends: while it runs, the Send payload carries
-    # it, and writing it to the state at every step would re-save it whole in every checkpoint.
+    store_for(workspace_of(runtime)).forget(payload["run_id"], _store_key(payload))
+    # The conversation joins the run state once, when the branch ends: while it runs, the store holds it, and
+    # writing it to the state at every step would re-save it whole in every checkpoint.
     return Command(goto="join", update={
         "tasks": [done], "conversations": {conversation_key(task): messages},
         "work_log": [f"{role} {task.id}: {turn} turns, {len(changed)} files; {summary[:120]}"],
@@ -188,12 +236,12 @@ def run_tools(payload: WorkerInput, runtime: Runtime[RunContext]) -> Command:
     """Run the last answer's tool calls; a call this run already executed is answered from the journal."""
     workspace = workspace_of(runtime)
     run_id, task = payload["run_id"], payload["task"]
-    messages = list(payload["messages"])
+    messages = conversation(runtime, payload)
+    known_length = len(messages) if "length" in payload else 0
     answer = messages[-1]
     assert isinstance(answer, AIMessage)
     ctx = tool_context(runtime, payload)
-    offered = set(request_tools(runtime, payload).names)  # a tool left out of the request is not run either
-    tools = [t for t in make_tools(ctx) if t.name in offered]
+    tools = request_tools(runtime, payload, ctx).tools  # a tool left out of the request is not run either
     journal = runtime.context.tool_journal()
     results: list[ToolMessage] = []
     for call in answer.tool_calls:
@@ -213,5 +261,8 @@ def run_tools(payload: WorkerInput, runtime: Runtime[RunContext]) -> Command:
             trace_of(runtime).record_tool_call(run_id, task_id=task.id, name=call["name"], args=call["args"],
                                                ok=known[1] != "error", summary=content[:300])
             emit(runtime, run_id, "tool", task_id=task.id, name=call["name"], ok=known[1] != "error")
-        results.append(ToolMessage(known[0], tool_call_id=call["id"], name=call["name"], status=known[1]))
-    return Command(goto=Send("worker", {**payload, "messages": [*messages, *results]}))
+        # The path the tool resolved, so the next step's read/changed sets name the file as the tools do.
+        path = touched_path(workspace, call["name"], call["args"]) if known[1] != "error" else None
+        results.append(ToolMessage(known[0], tool_call_id=call["id"], name=call["name"], status=known[1],
+                                   artifact={"path": path} if path else None))
+    return Command(goto=_next(runtime, payload, "worker", [*messages, *results], known_length))

@@ -1,0 +1,39 @@
+"""What an agent block says about the phase it fills: the tools its requests may carry (`tools`) and its share
+of the window (`budget_share`, which replaces its role's context_role_budget share, as `slmcode compose`
+shows). Unset fields leave the node's own tool set and the configured share."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from langchain_core.tools import BaseTool
+from langgraph.runtime import Runtime
+
+from slmcode.blocks.schema import AgentBlock
+from slmcode.config import Settings
+from slmcode.nodes.run_context import RunContext, settings_of
+
+
+def agent_for(runtime: Runtime[RunContext], phase: str) -> AgentBlock | None:
+    """The agent block filling `phase` in this run's pipeline (None when no phase has that name)."""
+    resolved = runtime.context.resolved_pipeline()
+    spec = next((p for p in resolved.phases if p.name == phase), None)
+    return resolved.agents.get(spec.agent) if spec is not None else None
+
+
+def role_settings(runtime: Runtime[RunContext], phase: str, role: str) -> Settings:
+    """The run's settings with the phase agent's budget_share as `role`'s share of the window."""
+    settings = settings_of(runtime)
+    agent = agent_for(runtime, phase)
+    if agent is None or agent.budget_share is None:
+        return settings
+    shares = {**settings.context_role_budget, role: agent.budget_share}
+    return settings.model_copy(update={"context_role_budget": shares})
+
+
+def allowed_tools(runtime: Runtime[RunContext], phase: str, tools: Sequence[BaseTool]) -> list[BaseTool]:
+    """`tools` limited to the phase agent's list: a tool it does not name is neither offered nor run."""
+    agent = agent_for(runtime, phase)
+    if agent is None or agent.tools is None:
+        return list(tools)
+    return [t for t in tools if t.name in set(agent.tools)]
