@@ -7,7 +7,8 @@
   asked about it (a task whose checks all PASSED takes the fast path and asks no model).
 
 A pause gate lets a test stop the run inside a tool call: the fixture repository's tests/conftest.py makes
-pytest wait while the file named by CALC_PAUSE_FILE exists, after writing its pid to <that file>.started.
+pytest wait while the file named by CALC_PAUSE_FILE exists (once test_divide is written: the coordinator's run
+of the checks before any edit goes through), after writing its pid to <that file>.started.
 """
 
 from __future__ import annotations
@@ -32,7 +33,9 @@ from pathlib import Path
 
 def pytest_sessionstart(session):
     gate = os.environ.get("CALC_PAUSE_FILE")
-    if gate and Path(gate).exists():
+    # Only the worker's own run after its edits: the coordinator's run of the checks before any edit passes.
+    edited = "test_divide" in Path(str(session.config.rootpath), "tests", "test_ops.py").read_text()
+    if gate and Path(gate).exists() and edited:
         Path(gate + ".started").write_text(str(os.getpid()))
         deadline = time.monotonic() + 120
         while Path(gate).exists() and time.monotonic() < deadline:
@@ -65,7 +68,10 @@ TEST_POWER = '''
 def test_power() -> None:
     assert ops.power(2, 3) == 8
 '''
-TESTS_PASS = {"text": "the tests pass", "priority": "must", "verify": "python -m pytest -q"}
+# Each task's check selects its own test: it fails before the task's edit (no test selected, exit 5), so its
+# PASSED afterwards is evidence of the change (a check the unchanged tree passes is UNVERIFIED).
+TESTS_PASS = {"text": "the tests pass", "priority": "must", "verify": "python -m pytest -q -k divide"}
+POWER_TESTS_PASS = {"text": "the tests pass", "priority": "must", "verify": "python -m pytest -q -k power"}
 
 
 def make_pausable_repo(root: Path) -> Path:
@@ -95,7 +101,8 @@ def script_two_tasks(fake: FakeLLM) -> None:
          "focus_files": ["calc/ops.py", "tests/test_ops.py"], "criteria": [TESTS_PASS]},
         {"title": "Add power", "description": "Add power(a, b) to calc/ops.py and a test in tests/test_ops.py",
          "focus_files": ["calc/ops.py", "tests/test_ops.py"], "depends_on": ["Add divide"],
-         "criteria": [TESTS_PASS, {"text": "power's docstring covers negative exponents", "priority": "should"}]},
+         "criteria": [POWER_TESTS_PASS,
+                      {"text": "power's docstring covers negative exponents", "priority": "should"}]},
     ]}))
     fake.on(SYSTEM["worker"],
             # r1t1
