@@ -121,6 +121,11 @@ def doctor(
     as_json: JsonOpt = False,
 ) -> None:
     """Check the model server, its models, the resolved profile, the budget and the token counter."""
+    from slmcode.providers.endpoint import require_reachable
+
+    configured = settings_for(workspace, model=model, base_url=base_url).settings
+    if configured.base_url:  # a server that is not there is said in a blink, before the heavy imports (~3 s)
+        require_reachable(configured.base_url, configured.api_key)
     from slmcode.api import model_endpoint
     from slmcode.packs.budget import compute_budget
     from slmcode.packs.profiles import resolve_profile
@@ -129,7 +134,7 @@ def doctor(
     from slmcode.providers.factory import bind_role
     from slmcode.tools.ossandbox import status as sandbox_status
 
-    settings = settings_for(workspace, model=model, base_url=base_url).settings
+    settings = configured
     # Without a base_url the embedded model is the server: start it for the check as a run would (~2 s).
     settings = ctx.with_resource(model_endpoint(settings))
     binding = bind_role(settings, "worker")
