@@ -98,9 +98,11 @@ def model_endpoint(settings: Settings, on_event: Callable[[Event], None] | None 
         if on_event is not None:
             on_event({"kind": "model_ready", "model": name, "base_url": server.base_url,
                       "seconds": round(server.start_seconds, 1)})
-        # One slot: parallel workers would only evict each other's cached prompt prefix.
+        # One slot: parallel workers would only evict each other's cached prompt prefix. No retries: a request
+        # that timed out keeps the only slot busy, so a retry just queues behind it (the demo's clarify call
+        # took 3 x 120 s to fail on a loaded machine); the run fails at the first timeout, saying so.
         yield settings.model_copy(update={"base_url": server.base_url, "server_dialect": "llama-cpp-python",
-                                          "max_parallel": 1})
+                                          "max_parallel": 1, "request_retries": 0})
 
 
 def _drive(graph: CompiledStateGraph, first: Any, config: dict[str, Any], context: RunContext,

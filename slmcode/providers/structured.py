@@ -126,7 +126,11 @@ def _invoke(model: BaseChatModel, messages: list[BaseMessage], response_format: 
     started = time.perf_counter()
     try:
         answer = model.invoke(messages, **kwargs)
-    except (openai.APIConnectionError, openai.APITimeoutError) as exc:
+    except openai.APITimeoutError:  # the server is there but slow: saying "unreachable" would send users astray
+        waited = time.perf_counter() - started
+        raise EndpointError(f"the model did not answer within request_timeout ({waited:.0f} s with retries): too "
+                            "slow on this machine now; raise request_timeout or use a faster model") from None
+    except openai.APIConnectionError as exc:
         raise EndpointError(f"model server unreachable: {exc.__class__.__name__}: {exc}") from None
     except openai.LengthFinishReasonError as exc:
         # The client's parse() raises when a constrained answer hits the cap (a tiny model looping inside a

@@ -43,3 +43,19 @@ def test_a_run_with_no_server_listening_is_one_line_with_a_hint_and_leaves_no_in
 def test_version() -> None:
     result = slmcode("--version")
     assert result.returncode == 0 and result.stdout.startswith("slmcode 0.")
+
+
+def test_a_model_slower_than_request_timeout_is_named_slow_not_unreachable(tmp_path: Path) -> None:
+    import pytest
+
+    from slmcode import api
+    from slmcode.errors import EndpointError
+    from slmcode.nodes.prompts import SYSTEM
+    from tests.fake_llm import FakeLLM, Reply
+
+    repo = make_repo(tmp_path)
+    with FakeLLM() as fake:
+        fake.on(SYSTEM["clarify"], Reply(content="{}", delay=3))
+        with pytest.raises(EndpointError, match=r"the model did not answer within request_timeout"):
+            api.run("Add a divide operation", repo, base_url=fake.url, model="qwen2.5-coder:7b", request_timeout=1,
+                    request_retries=0)
