@@ -19,26 +19,20 @@ from langchain_core.language_models import LanguageModelInput
 from langchain_openai import ChatOpenAI
 
 from slmcode.errors import EndpointError, RequestTooLargeError, SlmcodeError
-from slmcode.packs.tokens import count_tokens
+from slmcode.packs.tokens import count_message_tokens, count_tokens
 from slmcode.redact import safe_url
 
-MESSAGE_OVERHEAD_TOKENS = 4  # role and separators the chat template adds to every message
 # What the openai client and langchain raise when a 200 answer is not a chat completion.
 UNUSABLE_ANSWER = (openai.APIResponseValidationError, json.JSONDecodeError, ValueError, KeyError, IndexError,
                    TypeError, AttributeError)
 
 
 def request_tokens(payload: dict[str, Any]) -> int:
-    """The prompt tokens of a request payload as we count them: every message's text and tool calls, and
-    the tool schemas."""
-    total = 0
-    for message in payload.get("messages", []):
-        content = message.get("content")
-        if isinstance(content, list):
-            content = "".join(str(b.get("text", "")) if isinstance(b, dict) else str(b) for b in content)
-        total += MESSAGE_OVERHEAD_TOKENS + count_tokens(str(content or ""))
-        if message.get("tool_calls"):
-            total += count_tokens(json.dumps(message["tool_calls"], sort_keys=True))
+    """The prompt tokens of a request payload as the budget counts them (packs.tokens.count_message_tokens:
+    every message's text and tool calls, the per-message overhead), and the tool schemas. The same count the
+    compaction fits a request to: counting tool calls as their escaped JSON, ids and all, found 1,083 tokens
+    in a worker request the hook had fitted to 1,066, and stopped the embedded demo on every run."""
+    total = count_message_tokens(payload.get("messages", []))
     if payload.get("tools"):
         total += count_tokens(json.dumps(payload["tools"], sort_keys=True))
     return total
