@@ -16,7 +16,7 @@ from pathlib import Path
 
 from slmcode.packs import lexindex
 from slmcode.packs.excerpts import Window
-from slmcode.packs.lexical import BM25, split_identifier, terms
+from slmcode.packs.lexical import query_bm25, split_identifier, terms
 from slmcode.packs.priors import TEST_WEIGHT, asks_for_tests, defined_in, header_window, is_test_path, spelled_names
 from slmcode.packs.repomap.model import Symbol, SymbolIndex
 from slmcode.packs.units import symbol_units
@@ -132,7 +132,7 @@ def rank_candidates(sources: Sequence[SourceFile], query: str, focus_files: Sequ
                   for s in sources}
     path_terms = {s.path: terms(s.path.replace("/", " ").replace(".", " ")) for s in sources}
     file_docs = [path_terms[s.path] * 3 + [t for ts in line_terms[s.path] for t in ts] for s in sources]
-    file_bm25 = _normalise(BM25.build(file_docs).scores(query_terms))
+    file_bm25 = _normalise(query_bm25(file_docs, query_terms)[0])
     file_score = {s.path: value for s, value in zip(sources, file_bm25, strict=True)}
     names = set(query_names(query, sorted({sym.name for s in sources for sym in s.symbols})))
     units = [(s, span) for s in sources for span in symbol_units(len(s.lines), s.symbols)]
@@ -140,15 +140,17 @@ def rank_candidates(sources: Sequence[SourceFile], query: str, focus_files: Sequ
         path_terms[s.path] + [t for ts in line_terms[s.path][span.start - 1 : span.end] for t in ts]
         for s, span in units
     ]
-    bm25 = BM25.build(unit_docs)
-    unit_scores = _normalise(bm25.scores(query_terms))
-    weights = {t: bm25.idf.get(t, 0.0) for t in dict.fromkeys(query_terms)}
+    raw_scores, idf = query_bm25(unit_docs, query_terms)
+    unit_scores = _normalise(raw_scores)
+    weights = {t: idf.get(t, 0.0) for t in dict.fromkeys(query_terms)}
     asked = set(query_terms)
     path_scores = {s.path: _path_match(s.path, asked) for s in sources}
     tests_asked = asks_for_tests(query)
     scores: list[float] = []
+    # Where each file defines a name the query names: few or none, where its symbols are many.
+    named_at = {s.path: [sym.start for sym in s.symbols if sym.name in names] for s in sources}
     for (source, span), lexical in zip(units, unit_scores, strict=True):
-        defines = any(s.name in names and span.start <= s.start <= span.end for s in source.symbols)
+        defines = any(span.start <= start <= span.end for start in named_at[source.path])
         # The priors scale the span's own evidence rather than add to it: added, a file named by the query lifted
         # every one of its spans, and spans without a single query term crowded out other files' hits. A trace of
         # the file's priors still ranks such spans, after every span with evidence, so leftover budget shows more

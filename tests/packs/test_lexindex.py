@@ -31,3 +31,14 @@ def test_a_cache_that_cannot_be_written_costs_speed_not_the_pack(tmp_path: Path)
     (tmp_path / ".slmcode").write_text("not a folder")  # the cache folder cannot be made
     found = rank_candidates(sources(tmp_path), "log a message")
     assert {c.path for c in found} == {"util.py"}
+
+
+def test_query_bm25_scores_as_the_full_index_does() -> None:
+    from slmcode.packs.lexical import BM25, query_bm25
+
+    docs = [["repo", "map", "cache", "map"], [], ["cache", "row"], ["budget"] * 5, ["map", "budget", "token"]]
+    for query in (["map", "cache"], ["budget", "map", "budget"], ["absent"], []):
+        full = BM25.build(docs)
+        scores, idf = query_bm25(docs, query)
+        assert scores == full.scores(query)
+        assert idf == {t: full.idf[t] for t in dict.fromkeys(query) if t in full.idf}
