@@ -3,6 +3,7 @@ is downloaded), with a fresh profile each time; tests that need it skip when it 
 
 from __future__ import annotations
 
+import os
 import shutil
 import tempfile
 from collections.abc import Iterator
@@ -12,7 +13,9 @@ import pytest
 
 CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                   "--disable-component-update", "--disable-sync", "--no-first-run", "--window-size=1280,800"]
-SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+# Artifacts of every run go to a temporary folder, so a test run never dirties the committed images;
+# `SLMCODE_SCREENSHOT_DIR=docs/screenshots pytest -m browser tests/web` refreshes those.
+SHOTS = Path(os.environ.get("SLMCODE_SCREENSHOT_DIR") or Path(tempfile.gettempdir()) / "slmcode-screenshots")
 
 
 def chromium_driver() -> Iterator[object]:
@@ -39,7 +42,7 @@ def chromium_driver() -> Iterator[object]:
 
 
 def screenshot(driver: object, name: str) -> Path:
-    """The visible page as docs/screenshots/NAME.png (committed: the pages as they look)."""
+    """The visible page as NAME.png in SHOTS."""
     SHOTS.mkdir(parents=True, exist_ok=True)
     path = SHOTS / f"{name}.png"
     driver.save_screenshot(str(path))  # type: ignore[attr-defined]
