@@ -25,6 +25,8 @@ MIN_USEFUL_TOKENS = 40  # below this, a remainder holds no useful code
 # Of the excerpt budget, what the glimpses of the best files may take before whole spans: a change rarely
 # touches one file only, and a model that sees where else to look can ws_read the rest.
 BREADTH_SHARE = 0.3
+# Two windows of a file this few lines apart are shown as one: a fix often sits just between two shown spans.
+BRIDGE_LINES = 8
 
 
 def _cost(path: str, lines: Sequence[str], windows: Sequence[Window], counter: TokenCounter) -> int:
@@ -41,7 +43,8 @@ def select_excerpts(
     """Excerpts filling at most `budget` tokens.
 
     Breadth: each file's best candidate, as its glimpse, files by their best candidate, within `breadth_share`
-    of the budget. Depth: every candidate whole, best first, while it fits; the first that does not fit is cut.
+    of the budget. Depth: every candidate whole, best first, while it fits; one that does not fit shows its
+    glimpse if that fits, else it is cut to what is left (when it cannot be cut there, the next one is tried).
     """
     by_path = {s.path: s for s in sources}
     chosen: dict[str, list[Window]] = {}
@@ -49,12 +52,13 @@ def select_excerpts(
 
     def take(path: str, window: Window, limit: int) -> bool:
         source = by_path[path]
-        windows = merge_windows([*chosen.get(path, []), window])
-        cost = _cost(path, source.lines, windows, counter)
-        if sum(costs.values()) - costs.get(path, 0) + cost > limit:
-            return False
-        chosen[path], costs[path] = windows, cost
-        return True
+        for gap in (BRIDGE_LINES, 1):  # bridged where it fits: a few lines cost less than a gap and what it hid
+            windows = merge_windows([*chosen.get(path, []), window], gap)
+            cost = _cost(path, source.lines, windows, counter)
+            if sum(costs.values()) - costs.get(path, 0) + cost <= limit:
+                chosen[path], costs[path] = windows, cost
+                return True
+        return False
 
     usable = [c for c in candidates if c.path in by_path]
     breadth = int(budget * breadth_share)
@@ -78,7 +82,8 @@ def select_excerpts(
         # Cut from the glimpse's first line, not the span's: the head of a long span seldom holds what matched.
         rest = Window(glimpse.start, candidate.window.end) if glimpse is not None else candidate.window
         cut = _cut(by_path[candidate.path], taken, rest, budget - sum(costs.values()), counter)
-        break
+        if cut is not None:
+            break  # the cut fills what is left
     if cut is not None:
         chosen.setdefault(cut[0], []).append(cut[1])
     cuts = {cut[0]: {cut[1].end: cut[2]}} if cut is not None else {}
