@@ -23,7 +23,7 @@ def test_an_edited_file_is_ranked_by_its_new_words(tmp_path: Path) -> None:
     assert found[0].window.start <= 5 <= found[0].window.end
     # Read back from the index, the terms are the ones a fresh split gives.
     again = sources(tmp_path)
-    assert [s.line_terms for s in again][0][4] == ["refund_invoice", "refund", "invoice"]
+    assert again[0].line_terms[4] == ["refund_invoice", "refund", "invoice"]
 
 
 def test_a_cache_that_cannot_be_written_costs_speed_not_the_pack(tmp_path: Path) -> None:
