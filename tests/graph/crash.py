@@ -20,9 +20,10 @@ from typing import Any
 import pytest
 
 from slmcode.memory.trace import TraceStore
+from slmcode.tools.ossandbox import scratch_dir
 from tests.fake_llm import FakeLLM
 from tests.graph.resume_runner import final_state
-from tests.graph.resume_scenario import PAUSE_ENV, QUERY, make_pausable_repo, script_two_tasks
+from tests.graph.resume_scenario import PAUSE_NAME, QUERY, make_pausable_repo, script_two_tasks
 from tests.graph.scenario import python_on_path
 
 PROJECT = Path(__file__).resolve().parents[2]
@@ -31,9 +32,9 @@ RUN_TIMEOUT_S = 240.0
 SKIPPED_PARTS = {".slmcode", ".git", "__pycache__", ".pytest_cache"}
 
 
-def environment(home: Path, pause_file: Path) -> dict[str, str]:
+def environment(home: Path) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("SLMCODE_")}
-    return {**env, "SLMCODE_HOME": str(home), "PATH": python_on_path(), PAUSE_ENV: str(pause_file),
+    return {**env, "SLMCODE_HOME": str(home), "PATH": python_on_path(),
             "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}  # the fixture repo's pytest starts in 0.5 s, not 3
 
 
@@ -93,8 +94,8 @@ def scenes(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Callable[[], Sc
             root = tmp_path_factory.mktemp("resume")
             fake = stack.enter_context(FakeLLM())
             script_two_tasks(fake)
-            pause = root / "pause"
-            return Scene(make_pausable_repo(root), fake, environment(root / "home", pause), pause)
+            repo = make_pausable_repo(root)
+            return Scene(repo, fake, environment(root / "home"), scratch_dir(repo) / PAUSE_NAME)
 
         yield make
 

@@ -7,8 +7,11 @@
   asked about it (a task whose checks all PASSED takes the fast path and asks no model).
 
 A pause gate lets a test stop the run inside a tool call: the fixture repository's tests/conftest.py makes
-pytest wait while the file named by CALC_PAUSE_FILE exists (once test_divide is written: the coordinator's run
-of the checks before any edit goes through), after writing its pid to <that file>.started.
+pytest wait while `calc-pause` exists in its TMPDIR (once test_divide is written: the coordinator's run of the
+checks before any edit goes through). The gate lives in the command's scratch folder because the OS sandbox shows a
+command nothing else outside the workspace; the test finds it on the host with `scratch_dir`. While it runs, the
+paused pytest holds a lock on `calc-pause.started`, so the test knows when it has ended (its pid, in the
+sandbox's own PID namespace, would mean nothing on the host).
 """
 
 from __future__ import annotations
@@ -23,22 +26,30 @@ from tests.fake_llm import FakeLLM, Reply, request_text, system_text, tool_call
 from tests.graph.scenario import MULTIPLY_END, make_repo
 
 QUERY = "Add divide and power operations"
-PAUSE_ENV = "CALC_PAUSE_FILE"
-PAUSE_CONFTEST = '''"""Pauses the test session while the file named by CALC_PAUSE_FILE exists (crash-resume tests)."""
+PAUSE_NAME = "calc-pause"
+PAUSE_CONFTEST = '''"""Pauses the test session while TMPDIR/calc-pause exists (crash-resume tests)."""
 
+import fcntl
 import os
+import tempfile
 import time
 from pathlib import Path
 
+HELD = []  # the lock on calc-pause.started, held until this pytest ends
+
 
 def pytest_sessionstart(session):
-    gate = os.environ.get("CALC_PAUSE_FILE")
+    gate = Path(tempfile.gettempdir(), "calc-pause")
     # Only the worker's own run after its edits: the coordinator's run of the checks before any edit passes.
     edited = "test_divide" in Path(str(session.config.rootpath), "tests", "test_ops.py").read_text()
-    if gate and Path(gate).exists() and edited:
-        Path(gate + ".started").write_text(str(os.getpid()))
+    if gate.exists() and edited:
+        started = open(str(gate) + ".started", "w")
+        fcntl.flock(started, fcntl.LOCK_EX)
+        started.write(str(os.getpid()))
+        started.flush()
+        HELD.append(started)
         deadline = time.monotonic() + 120
-        while Path(gate).exists() and time.monotonic() < deadline:
+        while gate.exists() and time.monotonic() < deadline:
             time.sleep(0.05)
 '''
 DIVIDE = '''
