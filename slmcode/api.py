@@ -21,7 +21,8 @@ from langgraph.types import Command
 from slmcode.blocks.compose import resolve_pipeline
 from slmcode.compact.longtask import bound_task
 from slmcode.config import Settings, load_settings
-from slmcode.errors import ConfigError, RunNotFoundError
+from slmcode.errors import ConfigError, RunNotFoundError, SlmcodeError
+from slmcode.gitrun.session import GitRun, TaskWatch, open_git_run
 from slmcode.graph.builder import build_graph
 from slmcode.graph.checkpoint import open_checkpointer
 from slmcode.memory.journal import Journal
@@ -57,6 +58,7 @@ class RunResult:
     qa: QAResult | None = None
     lessons: list[str] = field(default_factory=list)
     work_log: list[str] = field(default_factory=list)
+    git_notes: list[str] = field(default_factory=list)  # where a git run's commits are (slmcode.gitrun)
 
     @property
     def ok(self) -> bool:
@@ -106,8 +108,10 @@ def model_endpoint(settings: Settings, on_event: Callable[[Event], None] | None 
 
 
 def _drive(graph: CompiledStateGraph, first: Any, config: dict[str, Any], context: RunContext,
-           on_event: Callable[[Event], None] | None, answer: Answerer) -> dict[str, Any]:
-    """Stream the run; answer every interrupt and go on, until the graph ends."""
+           on_event: Callable[[Event], None] | None, answer: Answerer,
+           on_update: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
+    """Stream the run; answer every interrupt and go on, until the graph ends. `on_update` hears each node's
+    update (a git run commits a task as soon as it is accepted)."""
     payload = first
     while True:
         # durability="sync": a checkpoint is on disk before the next step starts, so a kill loses no step.
@@ -115,6 +119,8 @@ def _drive(graph: CompiledStateGraph, first: Any, config: dict[str, Any], contex
         for mode, chunk in stream:
             if mode == "custom" and on_event is not None:
                 on_event(chunk)
+            elif mode == "updates" and on_update is not None:
+                on_update(chunk)
         snapshot = graph.get_state(config)
         if not snapshot.interrupts:
             return dict(snapshot.values)
@@ -130,11 +136,14 @@ def _execute(workspace: Path, run_id: str, first: Any, overrides: dict[str, Any]
     config = {"configurable": {"thread_id": run_id}, "recursion_limit": RECURSION_LIMIT}
     status, outcome = "interrupted", "interrupted"
     checkpointed = False
+    gitrun: GitRun | None = None
     try:
         trace.start_run(run_id, query=query, workspace=str(workspace), model=settings.model,
                         settings=settings.model_dump(mode="json"))
         if stale is not None:
             trace.record_event(run_id, "lock_taken_over", {"holder": stale.describe()})
+        # Before the model starts: a dirty tree is refused at once (slmcode.gitrun).
+        gitrun = open_git_run(workspace, run_id, settings.git_mode, stash=settings.git_stash, fresh=first is not None)
         endpoint = model_endpoint(settings, on_event)
         with endpoint as live, open_checkpointer(live, workspace, ephemeral=ephemeral) as saver:
             if first is None and saver.get_tuple(config) is None:
@@ -144,21 +153,32 @@ def _execute(workspace: Path, run_id: str, first: Any, overrides: dict[str, Any]
             graph = build_graph(saver, pipeline.phases)
             context = RunContext(workspace=str(workspace), overrides=overrides, settings=live, trace=trace,
                                  pipeline=pipeline, journal=journal)
+            watch = None
+            if gitrun is not None:
+                known = [] if first is not None else list(graph.get_state(config).values.get("tasks", []))
+                gitrun.commit_tasks(known)  # accepted before a kill, not yet committed: committed now, once
+                watch = TaskWatch(gitrun, known)
             try:
-                values = _drive(graph, first, config, context, on_event, answer)
+                values = _drive(graph, first, config, context, on_event, answer, on_update=watch)
             except BaseException:
                 checkpointed = _has_checkpoint(saver, config)  # asked before the saver closes
                 raise
         outcome = values.get("outcome", "failed: the run ended without an outcome")
         status = "done" if outcome == "done" else "failed"
+        git_notes = gitrun.finish(values.get("tasks", [])) if gitrun is not None else []
+        if git_notes:
+            trace.record_event(run_id, "git", {"notes": git_notes})
         return RunResult(run_id, status, outcome, values.get("tasks", []), values.get("qa"),
-                         values.get("lessons", []), values.get("work_log", []))
+                         values.get("lessons", []), values.get("work_log", []), git_notes)
     except BaseException as exc:
         if status == "interrupted":
             reason = one_line(exc)
             if first is not None and not checkpointed:
                 # Nothing to resume from: not the default `resume` target, and `resume ID` says why.
                 status, outcome = "failed", f"failed before its first checkpoint: {reason}"
+                if gitrun is not None:  # nothing to resume on the run's branch: the user gets theirs back
+                    with suppress(SlmcodeError):
+                        gitrun.finish([])
             else:
                 outcome = f"interrupted: {reason}"
         raise

@@ -105,6 +105,11 @@ class Settings(BaseModel):
 
     # Tools and permissions.
     permission: Literal["auto", "dry-run", "review"] = "auto"
+    # Git-native runs (slmcode.gitrun): branch = each accepted task one commit on slmcode/RUN_ID, the user's
+    # branch untouched until `slmcode accept`; in-place = commits on the user's branch; off = no git. Off by
+    # default: a run then edits the folder as before. git_stash: stash a dirty tree for the run and restore it.
+    git_mode: Literal["off", "branch", "in-place"] = "off"
+    git_stash: bool = False
     shell_permission: Literal["allow", "ask", "deny"] = "allow"
     shell_timeout_seconds: float = Field(default=120.0, gt=0)
     shell_extra_commands: list[str] = Field(default_factory=list)

@@ -32,6 +32,10 @@ class CheckpointError(SlmcodeError):
     """The checkpoint store cannot be opened: a missing extra, an unreachable database, a bad URL."""
 
 
+class GitRunError(SlmcodeError):
+    """A git-native run's step cannot be done: not a repository, a dirty tree, an unknown run or task."""
+
+
 class PatchError(SlmcodeError):
     """A staged patch cannot be applied or rejected (missing, stale)."""
 

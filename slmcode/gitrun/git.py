@@ -1,0 +1,98 @@
+"""git through subprocess with a fixed argv: nothing from the user's configuration that would run code.
+
+The workspace's own .git/config is the user's and trusted (remotes, attributes); what could run a program
+on our behalf is switched off on every call: hooks, fsmonitor, commit signing, pagers, external diff, gc.
+Commits are made as `slmcode <slmcode@localhost>` so they say who wrote them.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from slmcode.errors import GitRunError
+
+SAFE_CONFIG = (
+    "core.hooksPath=/dev/null", "core.fsmonitor=false", "commit.gpgsign=false", "tag.gpgsign=false",
+    "core.pager=cat", "diff.external=", "gc.auto=0", "maintenance.auto=false", "advice.detachedHead=false",
+    "core.quotePath=false",
+)
+IDENTITY = {"GIT_AUTHOR_NAME": "slmcode", "GIT_AUTHOR_EMAIL": "slmcode@localhost",
+            "GIT_COMMITTER_NAME": "slmcode", "GIT_COMMITTER_EMAIL": "slmcode@localhost"}
+# Variables that would point git at another repository, index or config than the workspace's.
+DROPPED_ENV = ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_CONFIG", "GIT_CONFIG_PARAMETERS",
+               "GIT_CONFIG_COUNT", "GIT_EXTERNAL_DIFF", "GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "GIT_SSH_COMMAND")
+# Where the harness's own state lives: never staged, never counted as the user's uncommitted work.
+OUTSIDE = ":(exclude).slmcode"
+
+
+class Git:
+    """git in one workspace (its folder or any folder below the repository's top)."""
+
+    def __init__(self, workspace: Path) -> None:
+        self.workspace = Path(workspace)
+
+    def _env(self, extra: Mapping[str, str] | None) -> dict[str, str]:
+        env = {k: v for k, v in os.environ.items() if k not in DROPPED_ENV}
+        env.update(IDENTITY)
+        env.update({"GIT_TERMINAL_PROMPT": "0", "LC_ALL": "C", "GIT_OPTIONAL_LOCKS": "0"})
+        env.update(extra or {})
+        return env
+
+    def call(self, *args: str, input: bytes | None = None, env: Mapping[str, str] | None = None,
+             ok_codes: Sequence[int] = (0,)) -> subprocess.CompletedProcess[bytes]:
+        argv = ["git"]
+        for item in SAFE_CONFIG:
+            argv += ["-c", item]
+        proc = subprocess.run([*argv, *args], cwd=self.workspace, input=input, capture_output=True,
+                              env=self._env(env), check=False)
+        if proc.returncode not in ok_codes:
+            detail = (proc.stderr or proc.stdout).decode(errors="replace").strip().splitlines()
+            raise GitRunError(f"git {args[0]} failed in {self.workspace}: {detail[-1] if detail else proc.returncode}")
+        return proc
+
+    def out(self, *args: str, input: bytes | None = None, env: Mapping[str, str] | None = None) -> str:
+        return self.call(*args, input=input, env=env).stdout.decode(errors="replace").strip()
+
+    def ok(self, *args: str) -> bool:
+        return self.call(*args, ok_codes=range(256)).returncode == 0
+
+    # What the repository is.
+
+    def is_repo(self) -> bool:
+        return self.ok("rev-parse", "--is-inside-work-tree")
+
+    def head(self) -> str | None:
+        """HEAD's commit, or None in a repository with no commit yet."""
+        proc = self.call("rev-parse", "--verify", "-q", "HEAD^{commit}", ok_codes=(0, 1))
+        return proc.stdout.decode().strip() or None
+
+    def current_branch(self) -> str | None:
+        """The checked-out branch's short name; None when HEAD is detached."""
+        proc = self.call("symbolic-ref", "-q", "--short", "HEAD", ok_codes=(0, 1))
+        return proc.stdout.decode().strip() or None
+
+    def resolve(self, ref: str) -> str | None:
+        proc = self.call("rev-parse", "--verify", "-q", f"{ref}^{{commit}}", ok_codes=(0, 1))
+        return proc.stdout.decode().strip() or None
+
+    def dirty(self) -> list[str]:
+        """The paths with uncommitted changes (staged, unstaged or untracked), the harness's folder aside."""
+        raw = self.call("status", "--porcelain=v1", "-z", "--untracked-files=all", "--", ".", OUTSIDE).stdout
+        entries = raw.decode(errors="replace").split("\0")
+        paths: list[str] = []
+        skip = False
+        for entry in entries:
+            if skip or not entry:
+                skip = False
+                continue
+            paths.append(entry[3:])
+            skip = entry[0] in "RC"  # a rename carries its old name as the next entry
+        return paths
+
+    def changed_files(self, old: str, new: str) -> list[tuple[str, str]]:
+        """(status letter, path) of every file that differs between two commits, below the workspace."""
+        raw = self.out("diff", "--name-status", "--no-renames", old, new, "--", ".")
+        return [(line[0], line.split("\t", 1)[1]) for line in raw.splitlines() if "\t" in line]
