@@ -17,7 +17,7 @@ from typing import Annotated
 import typer
 from rich.markup import escape
 
-from slmcode.commands import context, knowledge, model, patches, runs, serve
+from slmcode.commands import context, gitops, knowledge, model, patches, runs, serve
 from slmcode.commands import eval as evaluation
 from slmcode.commands.common import err_console
 from slmcode.errors import SlmcodeError
@@ -29,7 +29,7 @@ EXIT_INTERNAL = 3
 EXIT_INTERRUPTED = 130
 
 app = typer.Typer(help="A coding-agent harness for small language models.", no_args_is_help=True)
-for group in (runs, model, context, patches, knowledge, evaluation, serve):
+for group in (runs, model, context, patches, knowledge, evaluation, serve, gitops):
     app.add_typer(group.app)
 
 

@@ -37,11 +37,18 @@ def run(
     yes: Annotated[bool, typer.Option("--yes", "-y", help="Answer every question automatically.")] = False,
     ephemeral: Annotated[bool, typer.Option("--ephemeral", help="Keep checkpoints in memory only.")] = False,
     as_json: JsonOpt = False,
+    git_mode: Annotated[str | None, typer.Option(
+        "--git-mode", help="off, branch (one commit per task on slmcode/RUN_ID; `slmcode accept` merges it) or "
+                           "in-place (commits on your branch).")] = None,
+    in_place: Annotated[bool, typer.Option("--in-place", help="Same as --git-mode in-place.")] = False,
+    stash: Annotated[bool, typer.Option("--stash", help="Git run on a dirty tree: stash your changes for the "
+                                                         "run and restore them after.")] = False,
 ) -> None:
     """Run the pipeline on a repository; exit code 0 only when every must criterion PASSED."""
     from slmcode import api
 
-    flags = {"model": model, "base_url": base_url, "permission": permission}
+    flags = {"model": model, "base_url": base_url, "permission": permission,
+             "git_mode": "in-place" if in_place else git_mode, "git_stash": stash or None}
     settings_for(workspace, **flags)  # a broken config is reported before anything starts
     result = _run_with_view(lambda on_event, answer: api.run(
         task, workspace, ephemeral=ephemeral, on_event=on_event, answer=answer, **flags), workspace, yes, as_json)
@@ -82,13 +89,16 @@ def _run_with_view(start: Any, workspace: Path, yes: bool, as_json: bool) -> Any
         result = start(lambda event: _announce(event), answer)
         print_json({"run_id": result.run_id, "status": result.status, "outcome": result.outcome, "ok": result.ok,
                     "tasks": [t.model_dump(mode="json") for t in result.tasks],
-                    "qa": result.qa.model_dump(mode="json") if result.qa else None})
+                    "qa": result.qa.model_dump(mode="json") if result.qa else None,
+                    "git_notes": getattr(result, "git_notes", [])})
         return result
     with RunView(console) as view:
         result = start(view.on_event, answer)
     console.print(result_table(result))
     style = "green" if result.ok else "red"
     console.print(f"[{style}]{result.outcome}[/{style}]", highlight=False)
+    for note in getattr(result, "git_notes", []):
+        console.print(f"git: {note}", highlight=False, soft_wrap=True)
     console.print(f"[dim]run id {result.run_id}: `slmcode trace {result.run_id}` replays it[/dim]")
     return result
 

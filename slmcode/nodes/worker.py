@@ -34,6 +34,7 @@ from slmcode.compact.room import WorkerRoom
 from slmcode.compact.toolfit import FittedTools, fit_tools
 from slmcode.config import Settings
 from slmcode.errors import EndpointError
+from slmcode.memory.before_images import keep_before_image
 from slmcode.memory.conversations import store_for
 from slmcode.nodes.agent_fields import allowed_tools, role_settings
 from slmcode.nodes.llm import note_model_call, pack_for
@@ -113,6 +114,7 @@ def tool_context(runtime: Runtime[RunContext], payload: WorkerInput) -> ToolCont
         workspace=workspace, settings=settings_of(runtime), run_id=payload["run_id"], task_id=payload["task"].id,
         read_paths=files_read(conversation(runtime, payload)), confirm=_confirm, skills=skills.get if skills else None,
         allowed_commands=quality_of(runtime).commands(), result_bytes=payload.get("result_bytes"),
+        before_write=functools.partial(keep_before_image, workspace, payload["run_id"], payload["task"].id),
     )
 
 

@@ -31,6 +31,8 @@ class ToolContext:
     allowed_commands: Sequence[str] = ()
     staged_patches: list[str] = field(default_factory=list)
     on_process: Callable[[int], None] | None = None  # hears each shell process group as it starts
+    # hears each write to disk just before it happens (shown path, real path, new bytes): the before-images
+    before_write: Callable[[str, Path, bytes], None] | None = None
     result_bytes: int | None = None  # what one result keeps inline on this model (compact.room); None: the setting
 
     @property

@@ -170,6 +170,8 @@ def record_write(
         return prompts.NOT_ENCODABLE.format(path=target.shown, encoding=encoding, chars=chars)
     mode = _active_mode(ctx)
     if mode is None:
+        if ctx.before_write is not None:  # what the file held, for `slmcode undo` without git
+            ctx.before_write(target.shown, target.real, data)
         atomic_write(target.real, data)
         if target.shown not in ctx.files_changed:
             ctx.files_changed.append(target.shown)

@@ -24,3 +24,11 @@ def scripted_run(fake: FakeLLM, repo: Path, **settings: object) -> api.RunResult
     script_buggy_worker_then_fix(fake)
     return api.run("Add a divide operation", repo, base_url=fake.url, model="qwen2.5-coder:7b", request_retries=0,
                    **settings)
+
+
+def slmcode(*args: str) -> subprocess.CompletedProcess[str]:
+    """The real command line, through main(): its exit code and the one line a user sees."""
+    import sys
+
+    return subprocess.run([sys.executable, "-c", "from slmcode.cli import main; main()", *args],
+                          capture_output=True, text=True, timeout=120)
