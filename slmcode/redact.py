@@ -12,7 +12,12 @@ from typing import Any
 MASK = "***"
 # scheme://user:password@host -> scheme://user:***@host (the user name stays: it helps a reader, it opens nothing).
 URL_PASSWORD = re.compile(r"(://[^:/@\s]+:)[^@\s/]+@")
-SECRET_KEYS = frozenset({"api_key"})
+SECRET_KEYS = frozenset({"api_key", "env"})  # env: an MCP server's variables, often its token
+# Environment variables that hold a credential by their name (a value with a URL password is one too).
+SECRET_NAME = re.compile(
+    r"KEY|TOKEN|SECRET|PASSW|PWD$|CREDENTIAL|AUTH|COOKIE|SESSION|PRIVATE|_PAT$|JWT|DSN|WEBHOOK|DATABASE_URL|^AWS_"
+    r"|^SLMCODE_|^GIT_"
+)
 
 
 def safe_url(text: str) -> str:
@@ -22,6 +27,11 @@ def safe_url(text: str) -> str:
 
 def has_password(text: str) -> bool:
     return bool(URL_PASSWORD.search(text))
+
+
+def looks_secret(name: str, value: str) -> bool:
+    """An environment variable that holds a credential, by its name or its value: never passed to a command."""
+    return bool(SECRET_NAME.search(name.upper()) or has_password(value))
 
 
 def redacted(value: Any) -> Any:

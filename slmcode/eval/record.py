@@ -11,10 +11,11 @@ import json
 import threading
 import urllib.error
 import urllib.request
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from typing import Any
 
+from slmcode.eval.loopback import LoopbackServer
 from slmcode.eval.replay import role_prompt
 from slmcode.eval.scripted import Reply, stream_chunks, system_text
 
@@ -45,31 +46,16 @@ def _arguments(raw: str) -> Any:
         return raw  # kept as sent: replaying a malformed call must reproduce it
 
 
-class RecordingProxy:
+class RecordingProxy(LoopbackServer):
     """Start with .start(); .url is the base_url to give the attempt; .answers holds what was recorded."""
 
     def __init__(self, upstream: str) -> None:
         self.upstream = upstream.rstrip("/")
         self.answers: list[dict[str, Any]] = []
         self._lock = threading.Lock()
-        self._server: ThreadingHTTPServer | None = None
 
-    @property
-    def url(self) -> str:
-        assert self._server is not None, "start() first"
-        return f"http://127.0.0.1:{self._server.server_address[1]}/v1"
-
-    def start(self) -> RecordingProxy:
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), _handler_for(self))
-        self._server.daemon_threads = True
-        threading.Thread(target=self._server.serve_forever, daemon=True).start()
-        return self
-
-    def stop(self) -> None:
-        if self._server is not None:
-            self._server.shutdown()
-            self._server.server_close()
-            self._server = None
+    def handler(self) -> type[BaseHTTPRequestHandler]:
+        return _handler_for(self)
 
     def forward(self, method: str, path: str, body: bytes | None, auth: str | None) -> tuple[int, bytes]:
         request = urllib.request.Request(self.upstream + path.removeprefix("/v1"), data=body, method=method,

@@ -13,8 +13,10 @@ import time
 import uuid
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
+
+from slmcode.eval.loopback import LoopbackServer
 
 Request = dict[str, Any]
 
@@ -69,7 +71,7 @@ def system_text(request: Request) -> str:
     )
 
 
-class FakeLLM:
+class FakeLLM(LoopbackServer):
     """Start with .start() (or as a context manager); .url is the base_url for an OpenAI client."""
 
     def __init__(self, replies: Iterable[ReplyLike] = (), models: Iterable[str] = ("fake-model",)) -> None:
@@ -80,7 +82,6 @@ class FakeLLM:
         self.default: ReplyLike | None = None
         self.json_schema_supported = True
         self._lock = threading.Lock()
-        self._server: ThreadingHTTPServer | None = None
 
     # scripting ---------------------------------------------------------------------------------------
     def push(self, *replies: ReplyLike) -> FakeLLM:
@@ -110,29 +111,8 @@ class FakeLLM:
                 return self.default
         return Reply(content="fake_llm: script exhausted", status=500)
 
-    # lifecycle ---------------------------------------------------------------------------------------
-    @property
-    def url(self) -> str:
-        assert self._server is not None, "start() first"
-        return f"http://127.0.0.1:{self._server.server_address[1]}/v1"
-
-    def start(self) -> FakeLLM:
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), _handler_for(self))
-        self._server.daemon_threads = True
-        threading.Thread(target=self._server.serve_forever, daemon=True).start()
-        return self
-
-    def stop(self) -> None:
-        if self._server is not None:
-            self._server.shutdown()
-            self._server.server_close()
-            self._server = None
-
-    def __enter__(self) -> FakeLLM:
-        return self.start()
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop()
+    def handler(self) -> type[BaseHTTPRequestHandler]:
+        return _handler_for(self)
 
     # answering ---------------------------------------------------------------------------------------
     def answer(self, request: Request) -> tuple[int, Reply]:

@@ -25,6 +25,7 @@ from pathlib import Path
 from langchain_core.messages import BaseMessage, message_to_dict, messages_from_dict
 
 from slmcode.memory.files import state_dir
+from slmcode.memory.walfile import open_wal
 
 FILE_NAME = "conversations.sqlite"
 SCHEMA = """CREATE TABLE IF NOT EXISTS messages (
@@ -53,11 +54,7 @@ class ConversationStore:
 
     def _connection(self) -> sqlite3.Connection:
         if self._conn is None:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._conn = sqlite3.connect(self.path, timeout=30, check_same_thread=False)
-            self._conn.execute("PRAGMA journal_mode=WAL")
-            self._conn.execute("PRAGMA synchronous=NORMAL")
-            self._conn.execute(SCHEMA)
+            self._conn = open_wal(self.path, SCHEMA)
         return self._conn
 
     def read(self, run_id: str, conversation: str, length: int) -> list[BaseMessage]:

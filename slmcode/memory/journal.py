@@ -16,6 +16,8 @@ import sqlite3
 import threading
 from pathlib import Path
 
+from slmcode.memory.walfile import open_wal
+
 SCHEMA = """CREATE TABLE IF NOT EXISTS calls (
   run_id TEXT NOT NULL, call_id TEXT NOT NULL, content TEXT NOT NULL, status TEXT NOT NULL,
   PRIMARY KEY (run_id, call_id));
@@ -39,12 +41,7 @@ class Journal:
 
     def _connection(self) -> sqlite3.Connection:
         if self._conn is None:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._conn = sqlite3.connect(self.path, timeout=30, check_same_thread=False)
-            self._conn.execute("PRAGMA journal_mode=WAL")
-            # NORMAL under WAL: a commit survives the process being killed; only power loss can undo the last one.
-            self._conn.execute("PRAGMA synchronous=NORMAL")
-            self._conn.executescript(SCHEMA)
+            self._conn = open_wal(self.path, SCHEMA)
         return self._conn
 
     def recorded(self, run_id: str, call_id: str) -> tuple[str, str] | None:

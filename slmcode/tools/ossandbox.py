@@ -31,6 +31,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
+from slmcode.redact import looks_secret
+
 PROTECTED_NAMES = (".git", ".slmcode")
 BWRAP_ENV = "SLMCODE_BWRAP"
 SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/opt", "/etc")
@@ -162,7 +164,6 @@ def sandbox_env(
     environ: Mapping[str, str], scratch: Path, workspace: Path, extra: Iterable[str] = ()
 ) -> dict[str, str]:
     """The child's environment from an allowlist: no credential reaches a command, whatever its name."""
-    from slmcode.tools.shell import looks_secret  # the one definition of "secret"
 
     names = set(ENV_ALLOWED) | set(extra)
     env = {k: v for k, v in environ.items() if k in names and not looks_secret(k, v)}

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import contextlib
 import os
-import re
 import subprocess
+import tempfile
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -27,23 +27,12 @@ from slmcode.tools import ossandbox, prompts
 from slmcode.tools.sandbox import Refusal, resolve_path, workspace_root
 from slmcode.tools.whitelist import PlannedStep, Redirect, Whitelist, build_whitelist, plan
 
-# Credentials by name or by value (a URL with a password in it).
-SECRET_NAME = re.compile(
-    r"KEY|TOKEN|SECRET|PASSW|PWD$|CREDENTIAL|AUTH|COOKIE|SESSION|PRIVATE|_PAT$|JWT|DSN|WEBHOOK|DATABASE_URL|^AWS_"
-    r"|^SLMCODE_|^GIT_"
-)
-URL_WITH_PASSWORD = re.compile(r"://[^/\s:@]+:[^/\s@]+@")
 EXIT_NOT_FOUND = 127
 EXIT_TIMEOUT = 124
 READ_CHUNK = 65536
 # What runs where no kernel sandbox can: programs that only read, and read only what they are named.
 UNSANDBOXED_READ_ONLY = ("ls", "cat", "head", "tail", "wc", "grep", "pwd", "echo", "true", "false", "stat",
                          "basename", "dirname", "cut", "tr")
-
-
-def looks_secret(name: str, value: str) -> bool:
-    """A variable that holds a credential, by its name or its value."""
-    return bool(SECRET_NAME.search(name.upper()) or URL_WITH_PASSWORD.search(value))
 
 
 class CappedOutput:
@@ -93,10 +82,10 @@ def _stream(workspace: Path, redirect: Redirect) -> IO[bytes] | int | None:
 
 
 def _start_pipeline(
-    workspace: Path, step: PlannedStep, sink: int, jail: ossandbox.Jail
+    workspace: Path, step: PlannedStep, sink: int, jail: ossandbox.Jail, first_stdin: IO[bytes] | None = None
 ) -> tuple[list[subprocess.Popen[bytes]], str | None]:
     procs: list[subprocess.Popen[bytes]] = []
-    previous: IO[bytes] | None = None
+    previous: IO[bytes] | None = first_stdin  # the head of the pipeline reads it (closed here, like a pipe)
     for index, (argv, redirects) in enumerate(step.pipeline):
         last = index == len(step.pipeline) - 1
         stdin: IO[bytes] | int | None = previous if previous is not None else subprocess.DEVNULL
@@ -137,10 +126,16 @@ def _kill(procs: Sequence[subprocess.Popen[bytes]]) -> None:
 
 
 def execute(workspace: Path, command: str, steps: Sequence[PlannedStep], timeout: float, cap: int,
-            jail: ossandbox.Jail, on_start: Callable[[int], None] | None = None) -> ShellResult:
+            jail: ossandbox.Jail, on_start: Callable[[int], None] | None = None,
+            stdin: bytes | None = None) -> ShellResult:
     """Run checked steps inside `jail`, honouring ; && || and the deadline; output is merged and capped.
     `on_start` hears each process group as it starts, so a run killed meanwhile can end the group when it
-    resumes."""
+    resumes. `stdin` (a hook's event) is what each step's first program reads; otherwise it reads nothing."""
+    feed = None
+    if stdin is not None:  # a file, not a pipe: a program that never reads it cannot block the parent
+        feed = tempfile.NamedTemporaryFile(prefix="slmcode-stdin-")  # noqa: SIM115 (closed in finally)
+        feed.write(stdin)
+        feed.flush()
     read_fd, write_fd = os.pipe()
     captured = CappedOutput(cap)
 
@@ -157,7 +152,8 @@ def execute(workspace: Path, command: str, steps: Sequence[PlannedStep], timeout
         for step in steps:
             if (step.joiner == "&&" and exit_code != 0) or (step.joiner == "||" and exit_code == 0):
                 continue
-            procs, missing = _start_pipeline(workspace, step, write_fd, jail)
+            first = open(feed.name, "rb") if feed is not None else None  # noqa: SIM115 (the pipeline closes it)
+            procs, missing = _start_pipeline(workspace, step, write_fd, jail, first)
             for proc in procs if on_start else ():
                 on_start(proc.pid)  # each process leads its own group (start_new_session)
             try:
@@ -177,6 +173,8 @@ def execute(workspace: Path, command: str, steps: Sequence[PlannedStep], timeout
     finally:
         os.close(write_fd)
         reader.join(timeout=5)
+        if feed is not None:
+            feed.close()
         removed = jail.undo_new_protected()
     output = captured.text()
     if removed:
