@@ -28,6 +28,7 @@ from slmcode.graph.checkpoint import open_checkpointer
 from slmcode.memory.journal import Journal
 from slmcode.memory.runlock import Holder, workspace_lock
 from slmcode.memory.trace import TraceStore
+from slmcode.nodes.approval import check_plan_answer
 from slmcode.nodes.run_context import RunContext
 from slmcode.redact import masked_urls
 from slmcode.runstate import (
@@ -124,7 +125,8 @@ def _drive(graph: CompiledStateGraph, first: Any, config: dict[str, Any], contex
         snapshot = graph.get_state(config)
         if not snapshot.interrupts:
             return dict(snapshot.values)
-        payload = Command(resume={i.id: answer(i.value) for i in snapshot.interrupts})
+        # A plan edit is checked before the run goes on: a bad one is one line here, the run still paused.
+        payload = Command(resume={i.id: check_plan_answer(i.value, answer(i.value)) for i in snapshot.interrupts})
 
 
 def _execute(workspace: Path, run_id: str, first: Any, overrides: dict[str, Any], *, ephemeral: bool,

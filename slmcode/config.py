@@ -93,6 +93,8 @@ class Settings(BaseModel):
     max_rounds: int = Field(default=2, ge=1)
     think_passes: int = Field(default=1, ge=1)
     clarify_mode: Literal["ask", "auto"] = "auto"
+    # plan: pause after the splitter with the task list for the user to approve or edit (nodes/approval.py).
+    approve: Literal["plan", "none"] = "none"
     escalate_timeout_seconds: float = Field(default=300.0, ge=0)
 
     # Compaction.

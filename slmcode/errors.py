@@ -63,3 +63,8 @@ class TaskError(SlmcodeError, ValueError):
 class RequestTooLargeError(SlmcodeError):
     """A request over the model's window reached the point of sending: a defect of the harness's budget,
     stopped before the server sees it (the run keeps its checkpoint)."""
+
+
+class PlanEditError(SlmcodeError, ValueError):
+    """An edit of a plan waiting for approval is unusable (unknown task id, empty title, dependency cycle), or
+    the run is not waiting for one; a ValueError too, for API callers."""

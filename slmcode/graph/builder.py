@@ -28,6 +28,7 @@ from slmcode.graph.routing import (
     guarded,
     next_phase,
 )
+from slmcode.nodes.approval import approve_plan
 from slmcode.nodes.clarify import clarify, interview, lock_request
 from slmcode.nodes.coordinator import coordinate
 from slmcode.nodes.corrector import correct
@@ -51,7 +52,7 @@ from slmcode.state import RunState
 SKIPPED = {"clarify": lock_request, "scope_judge": default_scope}
 OPTIONAL = {"context", "learn", *SKIPPED}
 # Slots go around phases with one way in and one way out; the worker's branches have neither.
-NO_SLOTS = {"worker"}
+NO_SLOTS = {"worker", "approve"}
 
 
 def join(state: RunState) -> dict:
@@ -93,6 +94,7 @@ def build_graph(
     phase("scope_judge", judge_scope)
     phase("planner", plan)
     phase("splitter", split)
+    builder.add_node("approve", approve_plan)  # waits for the user only with `approve: plan`
     phase("coordinator", coordinate)
     builder.add_node("worker", work, destinations=("tools", "worker", "join"))
     builder.add_node("tools", run_tools, destinations=("worker",))
@@ -152,7 +154,8 @@ def build_graph(
     edge("clarify", "scope_judge")
     edge("scope_judge", "planner")
     edge("planner", "splitter")
-    edge("splitter", "coordinator")
+    edge("splitter", "approve")
+    builder.add_edge("approve", entry("coordinator"))
     for source in ("coordinator", "corrector", "tester"):
         branch(source, fan_out(source), ["worker", *NEXT_PHASES])
     builder.add_conditional_edges("join", after_join, {"verify": entry("verify")})
