@@ -50,11 +50,12 @@ def diff_pending(workspace: WorkspaceOpt = Path("."), as_json: JsonOpt = False) 
 
 @app.command("apply")
 def apply_patches(ids: PatchIdsArg = None, workspace: WorkspaceOpt = Path(".")) -> None:
-    """Write staged patches to disk; refuses them all if one was altered, is stale or targets a protected path."""
-    from slmcode.tools.pending import apply_pending
+    """Write staged patches to disk; refuses them all if one was altered, is stale or targets a protected path.
+    A patch of a git run becomes a commit (on the run's branch until `slmcode accept`)."""
+    from slmcode.gitrun.patches import apply_patches
 
-    applied = apply_pending(workspace, ids or None)
-    console.print("\n".join(f"applied {p.id}  {p.path}" for p in applied) or "No pending patches.", highlight=False)
+    lines = apply_patches(workspace, ids or None)
+    console.print("\n".join(lines) or "No pending patches.", highlight=False, soft_wrap=True)
 
 
 @app.command("reject")
