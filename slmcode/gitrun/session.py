@@ -40,6 +40,9 @@ class GitRun:
         user_branch = git.current_branch()
         if mode == "in-place" and user_branch is None:
             raise GitRunError("HEAD is detached: check out a branch for an in-place run (or use git_mode: branch)")
+        branch = f"{BRANCH_PREFIX}{run_id}" if mode == "branch" else str(user_branch)
+        if mode == "branch" and git.resolve(f"refs/heads/{branch}") is not None:
+            raise GitRunError(f"branch {branch} exists already: start the run with another id, or delete it")
         dirty = git.dirty()
         if dirty and not stash:
             raise dirty_refusal(dirty, "a git run starts from a clean tree")
@@ -48,11 +51,16 @@ class GitRun:
             git.call("stash", "push", "-q", "--include-untracked", "-m", f"slmcode {run_id}: your uncommitted work",
                      "--", ".", OUTSIDE)
             saved = git.resolve("stash@{0}")
-        branch = f"{BRANCH_PREFIX}{run_id}" if mode == "branch" else str(user_branch)
         record = RunRecord(run_id=run_id, mode=mode, branch=branch, user_branch=user_branch, base=base, stash=saved)
         save_record(workspace, record)  # before the checkout: a run killed after it knows its way back
         run = cls(git, record)
-        run._on_run_branch()
+        try:
+            run._on_run_branch()
+        except GitRunError:
+            run._restore_stash()  # the run never started: the user's work comes back at once
+            run.record = run.record.model_copy(update={"state": "undone"})
+            save_record(workspace, run.record)
+            raise
         return run
 
     @classmethod

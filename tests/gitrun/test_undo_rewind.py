@@ -165,3 +165,11 @@ def test_user_mistakes_are_one_clear_line(repo: Path) -> None:
     with pytest.raises(GitRunError, match=r"uncommitted changes in calc/ops\.py"):
         accept(repo, RUN)
     assert (repo / OPS).read_text() == "dirty\n"
+
+
+def test_a_run_whose_branch_exists_already_is_refused_before_touching_anything(repo: Path) -> None:
+    git(repo, "branch", f"slmcode/{RUN}")  # a branch of that name is already there
+    (repo / "notes.txt").write_text("mine\n")
+    with pytest.raises(GitRunError, match="exists already"):
+        GitRun.start(repo, RUN, "branch", stash=True)
+    assert (repo / "notes.txt").read_text() == "mine\n" and git(repo, "stash", "list") == ""
