@@ -12,7 +12,7 @@ from slmcode.gitrun.ops import accept, rewind, undo_run, undo_task
 from slmcode.gitrun.record import load_record
 from slmcode.gitrun.session import GitRun
 from slmcode.state import Criterion, Task, Verdict
-from tests.gitrun.helpers import branch_of, git
+from tests.gitrun.helpers import branch_of, git, slmcode
 from tests.graph.scenario import make_repo
 
 RUN = "run-20260101-000000-abcd"
@@ -173,3 +173,17 @@ def test_a_run_whose_branch_exists_already_is_refused_before_touching_anything(r
     with pytest.raises(GitRunError, match="exists already"):
         GitRun.start(repo, RUN, "branch", stash=True)
     assert (repo / "notes.txt").read_text() == "mine\n" and git(repo, "stash", "list") == ""
+
+
+def test_the_command_line_lists_changes_and_says_mistakes_in_one_line(repo: Path) -> None:
+    three_task_run(repo)
+    preview = slmcode("accept", RUN, "--dry-run", "-w", str(repo))
+    assert preview.returncode == 0, preview.stderr
+    assert "accept would bring 3 commit(s)" in preview.stdout and "A calc/extra.py" in preview.stdout
+    assert not (repo / "calc" / "extra.py").exists()
+    as_json = slmcode("undo", "t2", "--run", RUN, "--dry-run", "--json", "-w", str(repo))
+    assert '"path": "README.md"' in as_json.stdout and '"dry_run": true' in as_json.stdout
+    wrong = slmcode("rewind", RUN, "--to", "t9", "-w", str(repo))
+    assert wrong.returncode == 2 and wrong.stderr.count("\n") == 1 and "no commit for task 't9'" in wrong.stderr
+    done = slmcode("accept", RUN, "-w", str(repo))
+    assert done.returncode == 0 and "fast-forwarded" in done.stdout and (repo / "calc" / "extra.py").is_file()
