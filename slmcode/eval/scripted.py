@@ -81,6 +81,8 @@ class FakeLLM(LoopbackServer):
         self.requests: list[Request] = []
         self.default: ReplyLike | None = None
         self.json_schema_supported = True
+        # Set to pose as Ollama: /api/version answers, and /api/show gives each model's num_ctx (None: unset).
+        self.ollama_num_ctx: dict[str, int | None] | None = None
         self._lock = threading.Lock()
 
     # scripting ---------------------------------------------------------------------------------------
@@ -200,13 +202,20 @@ def _handler_for(fake: FakeLLM) -> type[BaseHTTPRequestHandler]:
             self.wfile.write(data)
 
         def do_GET(self) -> None:
-            if self.path.rstrip("/").endswith("/models"):
+            if self.path == "/api/version" and fake.ollama_num_ctx is not None:
+                self._send_json(200, {"version": "0.12.0"})
+            elif self.path.rstrip("/").endswith("/models"):
                 data = [{"id": m, "object": "model", "owned_by": "fake_llm"} for m in fake.models]
                 self._send_json(200, {"object": "list", "data": data})
             else:
                 self._send_json(404, {"error": {"message": f"no route {self.path}"}})
 
         def do_POST(self) -> None:
+            if self.path == "/api/show" and fake.ollama_num_ctx is not None:
+                model = json.loads(self.rfile.read(int(self.headers.get("Content-Length") or 0)) or b"{}")["model"]
+                num_ctx = fake.ollama_num_ctx.get(model)
+                self._send_json(200, {"parameters": f"num_ctx {num_ctx}" if num_ctx else "stop <|im_end|>"})
+                return
             if not self.path.rstrip("/").endswith("/chat/completions"):
                 self._send_json(404, {"error": {"message": f"no route {self.path}"}})
                 return
