@@ -25,6 +25,8 @@ from slmcode.errors import ConfigError, RunNotFoundError, SlmcodeError
 from slmcode.gitrun.session import GitRun, TaskWatch, open_git_run
 from slmcode.graph.builder import build_graph
 from slmcode.graph.checkpoint import open_checkpointer
+from slmcode.hooks import at_run_end
+from slmcode.mcp.hub import close_run
 from slmcode.memory.journal import Journal
 from slmcode.memory.runlock import Holder, workspace_lock
 from slmcode.memory.trace import TraceStore
@@ -188,8 +190,24 @@ def _execute(workspace: Path, run_id: str, first: Any, overrides: dict[str, Any]
         # A full disk may refuse this too; the run's own error is the one to report.
         with suppress(sqlite3.Error, OSError):
             trace.finish_run(run_id, status=status, outcome=outcome)
+        close_run(workspace, run_id)  # the run's MCP servers end with it
+        at_run_end(workspace, settings, run_id, {"status": status, "outcome": outcome, "query": query},
+                   _recorder(trace, run_id, on_event))
         trace.close()
         journal.close()
+
+
+def _recorder(trace: TraceStore, run_id: str, on_event: Callable[[Event], None] | None
+              ) -> Callable[[str, dict[str, Any]], None]:
+    """Events after the graph ended (the on_run_end hooks): into the trace and to the watcher."""
+
+    def record(kind: str, data: dict[str, Any]) -> None:
+        with suppress(sqlite3.Error, OSError):
+            trace.record_event(run_id, kind, data)
+        if on_event is not None:
+            on_event({"kind": kind, "role": None, "task_id": None, **data})
+
+    return record
 
 
 def _has_checkpoint(saver: Any, config: dict[str, Any]) -> bool:

@@ -4,14 +4,16 @@
 from __future__ import annotations
 
 import difflib
+import ipaddress
 import json
 import os
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
+from urllib.parse import urlsplit
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from slmcode.errors import ConfigError
 
@@ -55,6 +57,46 @@ def _default_role_budget() -> dict[str, float]:
         "memory": 0.5,
         "compactor": 0.5,
     }
+
+
+class McpServer(BaseModel):
+    """One MCP server (slmcode.mcp): a local program spoken to over stdio (`command`, `args`, `env`), started
+    inside the sandbox, or a streamable-HTTP `url` on this machine. A URL off this machine is refused: the
+    harness sends nothing off the machine the user did not name as the model server."""
+
+    model_config = ConfigDict(extra="forbid")
+    command: str | None = None
+    args: list[str] = Field(default_factory=list)
+    env: dict[str, str] = Field(default_factory=dict)
+    url: str | None = None
+
+    @field_validator("url")
+    @classmethod
+    def _loopback(cls, url: str | None) -> str | None:
+        if url is not None and not is_loopback_url(url):
+            raise ValueError("an http(s) URL on this machine (127.0.0.1, ::1 or localhost); MCP servers elsewhere "
+                             "are refused")
+        return url
+
+    @model_validator(mode="after")
+    def _one_transport(self) -> McpServer:
+        if (self.command is None) == (self.url is None):
+            raise ValueError("either `command` (a local server over stdio) or `url` (streamable HTTP), not both")
+        return self
+
+
+def is_loopback_url(url: str) -> bool:
+    """An http(s) URL whose host is this machine's loopback."""
+    parsed = urlsplit(url.strip())
+    host = (parsed.hostname or "").lower()
+    if parsed.scheme not in ("http", "https") or not host:
+        return False
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
 
 
 class Settings(BaseModel):
@@ -121,6 +163,12 @@ class Settings(BaseModel):
     sandbox_network: bool = False
     sandbox_read_paths: list[str] = Field(default_factory=list)
     sandbox_env: list[str] = Field(default_factory=list)
+    # MCP servers (slmcode.mcp): name -> McpServer; their tools reach only agents that list them, at most
+    # mcp_max_tools per agent (each schema rides along with every request); a call waits mcp_timeout_seconds.
+    mcp_servers: dict[Annotated[str, Field(pattern=r"^[a-z0-9]+(-[a-z0-9]+)*$", max_length=24)], McpServer] = Field(
+        default_factory=dict)
+    mcp_max_tools: int = Field(default=4, ge=0)
+    mcp_timeout_seconds: float = Field(default=60.0, gt=0)
 
     # Context packs.
     include_readme: bool = False

@@ -64,6 +64,8 @@ class RunView:
             self.recent.append(f"{event['task_id']}: {event['status']} {shorten(event['criterion'], 60)}")
         elif kind == "model_failure":
             self.recent.append(f"[yellow]{event['role']}: {escape(user_reason(event['reason']))}[/yellow]")
+        elif kind in ("hook_failed", "mcp_unavailable"):  # warnings: the run goes on without them
+            self.recent.append(f"[yellow]warning: {escape(shorten(event.get('message', ''), 120))}[/yellow]")
         self.recent = self.recent[-4:]
         self.live.refresh()
 

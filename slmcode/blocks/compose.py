@@ -16,6 +16,7 @@ from slmcode.blocks.schema import (
     PLACEHOLDER_RE,
     AgentBlock,
     FailMode,
+    Hooks,
     PackBlock,
     PersistTo,
     PipelineBlock,
@@ -54,6 +55,7 @@ class ResolvedPipeline:
     quality: QualityBlock | None
     agents: dict[str, AgentBlock]  # the team: every agent a phase uses, plus the pack's own, by id
     sources: dict[str, str] = field(default_factory=dict)  # block ref -> "layer path"
+    hooks: Hooks = field(default_factory=Hooks)  # the pipeline block's lifecycle hooks (slmcode/hooks.py)
 
     def phase(self, name: str) -> PhaseSpec:
         for spec in self.phases:
@@ -187,7 +189,8 @@ def compose_pipeline(catalog: Catalog, pack: PackBlock | None, pack_reasons: lis
     used = [f"pipeline/{pipeline_id}", *(f"agent/{a}" for a in agents)]
     used += [f"pack/{pack.id}", f"quality/{pack.quality_id}"] if pack else []
     sources = {ref: _where(catalog.blocks[ref]) for ref in sorted(used)}
-    return ResolvedPipeline(pack.id if pack else None, pack_reasons, pipeline_id, phases, quality, agents, sources)
+    return ResolvedPipeline(pack.id if pack else None, pack_reasons, pipeline_id, phases, quality, agents, sources,
+                            sourced.block.hooks)
 
 
 def resolve_pipeline(

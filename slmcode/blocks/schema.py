@@ -97,10 +97,24 @@ class BlockBase(Strict):
         return f"{self.kind}/{self.id}"  # type: ignore[attr-defined]
 
 
+class Hooks(Strict):
+    """Commands run at a run's events (slmcode/hooks.py), each in the sandbox with the event as JSON on stdin;
+    a failing hook is a warning, never a failed run."""
+
+    on_task_done: list[str] = Field(default_factory=list)
+    on_verdict: list[str] = Field(default_factory=list)
+    on_run_end: list[str] = Field(default_factory=list)
+    timeout_seconds: float = Field(default=30.0, gt=0)  # each command's deadline
+
+    _lists = field_validator("on_task_done", "on_verdict", "on_run_end", mode="before")(
+        lambda value: [value] if isinstance(value, str) else value)
+
+
 class PipelineBlock(BlockBase):
     kind: Literal["pipeline"]
     phases: list[Phase] = Field(min_length=1)
     slots: list[Slot] = Field(default_factory=list)
+    hooks: Hooks = Field(default_factory=Hooks)
 
     def reference_errors(self) -> list[tuple[tuple[int | str, ...], str]]:
         """(field location, expectation) for names that must match across fields: phase names are unique
@@ -134,6 +148,7 @@ class AgentBlock(BlockBase):
     tools: list[str] | None = None
     budget_share: float | None = Field(default=None, gt=0, le=1)
     overrides: BlockId | None = None
+    mcp_max_tools: int | None = Field(default=None, ge=0)  # how many listed MCP tools it gets; None: the setting
 
     _template = field_validator("prompt")(check_template)
 

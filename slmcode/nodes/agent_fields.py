@@ -32,8 +32,11 @@ def role_settings(runtime: Runtime[RunContext], phase: str, role: str) -> Settin
 
 
 def allowed_tools(runtime: Runtime[RunContext], phase: str, tools: Sequence[BaseTool]) -> list[BaseTool]:
-    """`tools` limited to the phase agent's list: a tool it does not name is neither offered nor run."""
+    """`tools` limited to the phase agent's list: a tool it does not name is neither offered nor run. MCP
+    entries (`mcp__...`, chosen by nodes.mcp_tools) add tools and limit nothing: a list naming only MCP tools
+    keeps the workspace tools whole."""
     agent = agent_for(runtime, phase)
-    if agent is None or agent.tools is None:
+    own = [name for name in agent.tools or [] if not name.startswith("mcp__")] if agent is not None else []
+    if agent is None or agent.tools is None or not own:
         return list(tools)
-    return [t for t in tools if t.name in set(agent.tools)]
+    return [t for t in tools if t.name.startswith("mcp__") or t.name in set(own)]

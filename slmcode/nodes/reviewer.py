@@ -7,6 +7,7 @@ from __future__ import annotations
 from langgraph.runtime import Runtime
 
 from slmcode.nodes.evidence import disk_evidence, verdict_table
+from slmcode.nodes.hook_events import fire_hooks, task_payload, verdict_payload
 from slmcode.nodes.llm import ask_role
 from slmcode.nodes.prompts import REVIEW
 from slmcode.nodes.run_context import RunContext, emit, workspace_of
@@ -39,9 +40,13 @@ def review(state: RunState, runtime: Runtime[RunContext]) -> dict:
     emit(runtime, state["run_id"], "phase", phase="reviewer")
     reviewed: list[Task] = []
     for task in (t for t in state.get("tasks", []) if t.status == "review"):
+        for verdict in task.verdicts:  # the on_verdict hooks hear each row as the reviewer receives it
+            fire_hooks(runtime, state["run_id"], "on_verdict", verdict_payload(task, verdict))
         approve, notes = _decide(task, state, runtime)
         status = "done" if approve else "rejected"
         reviewed.append(task.model_copy(update={"status": status, "review_notes": [*task.review_notes, *notes]}))
         emit(runtime, state["run_id"], "task", task_id=task.id, status=status, notes=notes)
+        if approve:
+            fire_hooks(runtime, state["run_id"], "on_task_done", task_payload(reviewed[-1]))
     log = [f"reviewer: {t.id} {t.status}" for t in reviewed]
     return {"phase": "reviewer", "tasks": reviewed, "work_log": log}

@@ -38,6 +38,7 @@ from slmcode.memory.before_images import keep_before_image
 from slmcode.memory.conversations import store_for
 from slmcode.nodes.agent_fields import allowed_tools, role_settings
 from slmcode.nodes.llm import note_model_call, pack_for
+from slmcode.nodes.mcp_tools import mcp_tools
 from slmcode.nodes.prompts import CORRECT, NUDGE_NO_TOOLS, OVERFLOW_GIVE_UP, TURN_LIMIT, WORK
 from slmcode.nodes.quality import quality_of
 from slmcode.nodes.run_context import RunContext, emit, settings_of, trace_of, workspace_of
@@ -125,7 +126,7 @@ def request_tools(runtime: Runtime[RunContext], payload: WorkerInput, ctx: ToolC
     role = payload["role"]
     settings = role_settings(runtime, role, role)  # the agent block's budget_share, when it sets one
     budget = compute_budget(settings, role, bind_role(settings, role).model)
-    tools = make_tools(ctx or tool_context(runtime, payload))
+    tools = make_tools(ctx or tool_context(runtime, payload)) + mcp_tools(runtime, payload["run_id"], role)
     return fit_tools(settings, budget, allowed_tools(runtime, role, tools))
 
 

@@ -1,0 +1,81 @@
+"""Opening a session to one configured MCP server.
+
+A stdio server is a local program the agent's tools will drive, so it runs behind the same wall as every
+command (tools/ossandbox.py): bubblewrap with the workspace writable only in permission `auto`, no network
+unless sandbox_network, an allowlisted environment plus the variables its own `env:` names. Its stderr goes to
+.slmcode/mcp/NAME.log, not the user's terminal. A streamable-HTTP server is already running; its URL was
+checked to be on loopback when the settings loaded (config.McpServer).
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from datetime import timedelta
+from pathlib import Path
+
+import httpx
+from mcp import ClientSession, StdioServerParameters
+from mcp.client.stdio import stdio_client
+from mcp.client.streamable_http import streamable_http_client
+from mcp.shared._httpx_utils import create_mcp_http_client
+
+from slmcode.config import McpServer, Settings
+from slmcode.tools import ossandbox
+
+
+class ServerUnavailable(Exception):
+    """One MCP server cannot be used; the message is one line naming it and why."""
+
+
+def log_path(workspace: Path, name: str) -> Path:
+    return workspace / ".slmcode" / "mcp" / f"{name}.log"
+
+
+def jail_for(workspace: Path, spec: McpServer, settings: Settings) -> ossandbox.Jail:
+    """The sandbox a stdio server starts in, with the variables its `env:` sets (the user named them)."""
+    jail = ossandbox.prepare(workspace, writable=settings.permission == "auto", network=settings.sandbox_network,
+                             extra_read=settings.sandbox_read_paths, extra_env=settings.sandbox_env)
+    jail.env.update(spec.env)
+    return jail
+
+
+def stdio_parameters(workspace: Path, name: str, spec: McpServer, settings: Settings) -> StdioServerParameters:
+    assert spec.command is not None
+    try:
+        jail = jail_for(workspace, spec, settings)
+    except ossandbox.SandboxUnavailable as exc:
+        raise ServerUnavailable(f"MCP server {name}: no sandbox to start it in ({exc})") from None
+    if jail.program(spec.command) is None:
+        raise ServerUnavailable(f"MCP server {name}: program '{spec.command}' not found on the sandbox's PATH")
+    argv = jail.argv([spec.command, *spec.args])
+    return StdioServerParameters(command=argv[0], args=argv[1:], env=jail.env, cwd=str(workspace))
+
+
+@asynccontextmanager
+async def open_session(workspace: Path, name: str, spec: McpServer, settings: Settings,
+                       timeout: float) -> AsyncIterator[ClientSession]:
+    """An initialized session to server `name`; it closes (and a stdio server ends) when the block exits."""
+    wait = timedelta(seconds=timeout)
+    if spec.url is not None:
+        client = create_mcp_http_client(timeout=httpx.Timeout(timeout))
+        async with client, streamable_http_client(spec.url, http_client=client) as (read, write, _), \
+                ClientSession(read, write, read_timeout_seconds=wait) as session:
+            await session.initialize()
+            yield session
+        return
+    params = stdio_parameters(workspace, name, spec, settings)
+    log = log_path(workspace, name)
+    log.parent.mkdir(parents=True, exist_ok=True)
+    with log.open("a", encoding="utf-8") as errlog:
+        async with stdio_client(params, errlog=errlog) as (read, write), \
+                ClientSession(read, write, read_timeout_seconds=wait) as session:
+            await session.initialize()
+            yield session
+
+
+def where(workspace: Path, name: str, spec: McpServer) -> str:
+    """Where a user finds out more about a failing stdio server: its log ("" for a URL)."""
+    if spec.url is not None:
+        return ""
+    return f" (see {log_path(workspace, name).relative_to(workspace)})"
