@@ -19,6 +19,7 @@ from rich.markup import escape
 
 from slmcode.commands import context, doctor, gitops, knowledge, model, patches, runs, serve
 from slmcode.commands import eval as evaluation
+from slmcode.commands import mcp as mcp_commands
 from slmcode.commands.common import err_console
 from slmcode.errors import SlmcodeError
 
@@ -29,7 +30,7 @@ EXIT_INTERNAL = 3
 EXIT_INTERRUPTED = 130
 
 app = typer.Typer(help="A coding-agent harness for small language models.", no_args_is_help=True)
-for group in (runs, model, doctor, context, patches, knowledge, evaluation, serve, gitops):
+for group in (runs, model, doctor, context, patches, knowledge, evaluation, serve, gitops, mcp_commands):
     app.add_typer(group.app)
 
 
