@@ -40,6 +40,7 @@ class Verdict(BaseModel):
     status: VerdictStatus
     evidence: str = ""
     exit_code: int | None = None
+    gate: str | None = None  # the quality gate (slmcode.gates) this row comes from; None: an acceptance criterion
 
 
 class Task(BaseModel):

@@ -157,8 +157,28 @@ def _as_list(value: object) -> object:
     return [value] if isinstance(value, str) else value
 
 
+def _switch(value: object) -> object:
+    """`on`/`off` (YAML 1.1 reads them as booleans already), also when quoted."""
+    words = {"on": True, "off": False, "yes": True, "no": False}
+    return words.get(value.strip().lower(), value) if isinstance(value, str) else value
+
+
+class QualityGates(Strict):
+    """Which quality gates (slmcode.gates) verify runs on each task's change, and ws_write's guard."""
+
+    placeholder: bool = True  # TODO / `pass` / "implement here" stubs in lines the task added
+    completeness: bool = True  # every focus file touched, or the worker said why not
+    claims: bool = True  # "tests pass" only after a test command exited 0 after the last edit
+    lint: bool = False  # the quality block's lint command over the changed files
+    smoke: bool = True  # the changed modules compile (python -m py_compile)
+    write_guard: bool = True  # ws_write refuses an existing file: edit it with ws_edit
+
+    _switches = field_validator("*", mode="before")(_switch)
+
+
 class QualityBlock(BlockBase):
-    """The commands that prove a change: each a list run in order. They also feed the shell whitelist."""
+    """The commands that prove a change: each a list run in order. They also feed the shell whitelist.
+    `gates` switches the quality gates on and off."""
 
     kind: Literal["quality"]
     install: list[str] = Field(default_factory=list)
@@ -166,6 +186,7 @@ class QualityBlock(BlockBase):
     lint: list[str] = Field(default_factory=list)
     test: list[str] = Field(default_factory=list)
     build: list[str] = Field(default_factory=list)
+    gates: QualityGates = Field(default_factory=QualityGates)
 
     _lists = field_validator("install", "format", "lint", "test", "build", mode="before")(_as_list)
 

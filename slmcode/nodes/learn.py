@@ -31,7 +31,7 @@ def failure_reason(task: Task) -> str:
     if unverified:
         why = (unverified[0].evidence.strip().splitlines() or ["nothing ran"])[0][:80]
         reasons.append(f"criteria unverified: '{unverified[0].criterion.text}' ({why})")
-    if not task.verdicts:
+    if not any(v.gate is None for v in task.verdicts):  # quality gates alone check no criterion
         reasons.append("no criterion was checked")
     if invalid:
         reasons.append(f"review invalid ({invalid[-1].removeprefix('no review:').strip()[:80]})")
@@ -46,7 +46,7 @@ def outcome_of(tasks: list[Task], qa_passed: bool | None, qa_reason: str = "") -
     problems = []
     for task in tasks:
         bad = [v for v in task.verdicts if v.criterion.priority == "must" and v.status != "PASSED"]
-        if task.status != "done" or bad or not task.verdicts:
+        if task.status != "done" or bad or not any(v.gate is None for v in task.verdicts):
             problems.append(f"task {task.id} '{task.title}' {task.status}: {failure_reason(task)}")
     if qa_passed is False:
         problems.append(f"QA failed: {qa_reason}")

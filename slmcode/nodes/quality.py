@@ -8,6 +8,7 @@ from pathlib import Path
 
 from langgraph.runtime import Runtime
 
+from slmcode.blocks.schema import QualityGates
 from slmcode.nodes.run_context import RunContext
 
 
@@ -46,3 +47,9 @@ def quality_of(runtime: Runtime[RunContext]) -> Quality:
 
 def _first(commands: list[str]) -> str | None:
     return commands[0] if commands else None
+
+
+def gates_of(runtime: Runtime[RunContext]) -> QualityGates:
+    """The quality gates the active quality block switches on; the defaults without one."""
+    block = runtime.context.resolved_pipeline().quality
+    return block.gates if block is not None else QualityGates()

@@ -23,7 +23,8 @@ def _decide(task: Task, state: RunState, runtime: Runtime[RunContext]) -> tuple[
     evidence, missing = disk_evidence(workspace_of(runtime), task.files_changed)
     if missing:
         return False, [f"claimed changes missing on disk: {', '.join(missing)}"]
-    all_passed = task.verdicts and all(v.status == "PASSED" for v in task.verdicts)
+    criteria = [v for v in task.verdicts if v.gate is None]  # quality gates alone are no fast path
+    all_passed = criteria and all(v.status == "PASSED" for v in task.verdicts)
     if all_passed and task.files_changed:
         return True, []
     instruction = REVIEW.format(title=task.title, description=task.description,

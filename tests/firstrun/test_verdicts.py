@@ -44,7 +44,7 @@ def test_a_check_the_unchanged_tree_passes_is_unverified_and_the_outcome_says_no
     fake_llm.on(SYSTEM["tester"], Reply(content="Done."))
     result = run(fake_llm, repo)
     code = next(t for t in result.tasks if t.kind == "code")
-    assert [v.status for v in code.verdicts] == ["UNVERIFIED"]
+    assert [v.status for v in code.verdicts if v.gate is None] == ["UNVERIFIED"]
     assert code.verdicts[0].evidence.startswith("not a test of this change (passes on the unchanged tree)")
     assert not result.ok
     assert f"task {code.id} 'Add divide'" in result.outcome and "no edit made" in result.outcome
@@ -78,7 +78,7 @@ def test_a_check_that_fails_before_the_change_passes_after_it_and_teaches_a_grou
                 Reply(content="Tests pass."))
     result = run(fake_llm, repo)
     code = next(t for t in result.tasks if t.kind == "code")
-    assert [v.status for v in code.verdicts] == ["PASSED"], code.verdicts
+    assert [v.status for v in code.verdicts if v.gate is None] == ["PASSED"], code.verdicts
     assert result.outcome == "done", result.outcome
     # only the lesson about this repository's commands is kept: no schema echo, no empty advice
     assert read_memory(repo).lessons == ["Run python -m pytest -q -k NAME to check one operation."]

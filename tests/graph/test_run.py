@@ -37,7 +37,7 @@ def test_a_rejected_first_attempt_is_corrected_and_the_run_ends_done(fake_llm: F
     code = next(t for t in result.tasks if t.kind == "code")
     assert code.status == "done" and code.attempts == 2
     assert any("check failed" in note for note in code.review_notes)
-    assert [v.status for v in code.verdicts] == ["PASSED"]
+    assert [v.status for v in code.verdicts if v.gate is None] == ["PASSED"]
     assert code.files_changed == ["calc/cli.py", "calc/ops.py", "tests/test_ops.py"]
     assert "return a / b" in (repo / "calc" / "ops.py").read_text()
     assert result.qa is not None and result.qa.passed

@@ -1,0 +1,49 @@
+"""The verify phase's quality gates (slmcode.gates) for one task: its record read off the conversations of all
+its attempts, the gates the quality block switches on, and their verdicts as rows of the verdict table. A gate
+that can fail is a must row, so a FAILED gate rejects the task and its evidence reaches the corrector; a gate
+that could not check (UNVERIFIED) is a should row."""
+
+from __future__ import annotations
+
+from langgraph.runtime import Runtime
+
+from slmcode.gates import GateInputs, GateVerdict, run_gates, task_record
+from slmcode.nodes.quality import gates_of, quality_of
+from slmcode.nodes.run_context import RunContext, settings_of, workspace_of
+from slmcode.state import Criterion, RunState, Task, Verdict
+
+WHAT = {
+    "placeholder": "no TODO, stub or empty body left in the added code",
+    "completeness": "every focus file touched or explained",
+    "claims": "a claim that the tests pass is backed by a passing run",
+    "lint": "the linter passes on the changed files",
+    "smoke": "the changed modules compile",
+}
+
+
+def _attempt(key: str) -> int:
+    tail = key.rsplit("/", 1)[-1]
+    return int(tail) if tail.isdigit() else 0
+
+
+def as_verdict(gate: GateVerdict) -> Verdict:
+    priority = "should" if gate.status == "UNVERIFIED" else "must"
+    criterion = Criterion(text=f"gate {gate.gate}: {WHAT.get(gate.gate, gate.gate)}", priority=priority)
+    return Verdict(criterion=criterion, status=gate.status, evidence=gate.evidence, gate=gate.gate)
+
+
+def gate_verdicts(task: Task, state: RunState, runtime: Runtime[RunContext]) -> list[Verdict]:
+    conversations = state.get("conversations", {})
+    keys = sorted((k for k in conversations if k.startswith(f"{task.id}/")), key=_attempt)
+    quality = quality_of(runtime)
+    block = runtime.context.resolved_pipeline().quality
+    tests = [c for c in (quality.test, *(c.verify for c in task.criteria)) if c]
+    inputs = GateInputs(
+        workspace=workspace_of(runtime), settings=settings_of(runtime),
+        record=task_record([conversations[k] for k in keys]), files_changed=task.files_changed,
+        focus_files=task.focus_files if task.kind == "code" else (),  # the tester's focus is what it reads
+        test_commands=[*tests, *(block.test if block else [])],
+        lint_commands=block.lint if block is not None else [c for c in (quality.lint,) if c],
+        allowed=quality.commands(),
+    )
+    return [as_verdict(g) for g in run_gates(inputs, gates_of(runtime))]
