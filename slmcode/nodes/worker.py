@@ -40,7 +40,7 @@ from slmcode.nodes.agent_fields import allowed_tools, role_settings
 from slmcode.nodes.llm import note_model_call, pack_for
 from slmcode.nodes.mcp_tools import mcp_tools
 from slmcode.nodes.prompts import CORRECT, NUDGE_NO_TOOLS, OVERFLOW_GIVE_UP, TURN_LIMIT, WORK
-from slmcode.nodes.quality import quality_of
+from slmcode.nodes.quality import gates_of, quality_of
 from slmcode.nodes.run_context import RunContext, emit, settings_of, trace_of, workspace_of
 from slmcode.nodes.transcript import files_changed, files_read, render_failures, touched_path
 from slmcode.packs.budget import compute_budget
@@ -116,6 +116,7 @@ def tool_context(runtime: Runtime[RunContext], payload: WorkerInput) -> ToolCont
         read_paths=files_read(conversation(runtime, payload)), confirm=_confirm, skills=skills.get if skills else None,
         allowed_commands=quality_of(runtime).commands(), result_bytes=payload.get("result_bytes"),
         before_write=functools.partial(keep_before_image, workspace, payload["run_id"], payload["task"].id),
+        write_guard=gates_of(runtime).write_guard,
     )
 
 

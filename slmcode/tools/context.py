@@ -34,6 +34,7 @@ class ToolContext:
     # hears each write to disk just before it happens (shown path, real path, new bytes): the before-images
     before_write: Callable[[str, Path, bytes], None] | None = None
     result_bytes: int | None = None  # what one result keeps inline on this model (compact.room); None: the setting
+    write_guard: bool = True  # ws_write refuses an existing file (the quality block's gates.write_guard)
 
     @property
     def inline_bytes(self) -> int:

@@ -107,9 +107,10 @@ def ws_write(ctx: ToolContext, path: str, content: str) -> str:
         return str(exc)
     if target.real.is_dir():
         return prompts.NOT_A_FILE.format(path=target.shown)
-    if target.real.exists() or staged_patch(ctx, target.shown) is not None:
+    exists = target.real.exists() or staged_patch(ctx, target.shown) is not None
+    if exists and ctx.write_guard:  # little-coder's write guard: a whole-file rewrite loses what the model never read
         return prompts.WRITE_EXISTS.format(path=target.shown)
-    result = record_write(ctx, target, content, action="created")
+    result = record_write(ctx, target, content, action="overwrote" if exists else "created")
     ctx.read_paths.add(target.shown)  # the model knows what it just wrote
     return result
 
