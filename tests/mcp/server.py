@@ -44,6 +44,20 @@ def bump() -> str:
 
 
 @server.tool()
+def wait_for(gate: str) -> str:
+    """Wait until the file `gate` exists in the folder the server runs in (a test's gate), at most 120 s."""
+    import os
+    import time
+
+    with open(f"{gate}.waiting", "w", encoding="utf-8"):  # so a test knows the call has begun
+        pass
+    deadline = time.monotonic() + 120
+    while not os.path.exists(gate) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return "released" if os.path.exists(gate) else "timed out"
+
+
+@server.tool()
 def echo_env(name: str) -> str:
     """An environment variable as the server sees it."""
     import os
