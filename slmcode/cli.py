@@ -17,6 +17,7 @@ from typing import Annotated
 import typer
 from rich.markup import escape
 
+from slmcode.commands import board as board_commands
 from slmcode.commands import context, doctor, gitops, knowledge, model, patches, runs, serve
 from slmcode.commands import eval as evaluation
 from slmcode.commands import mcp as mcp_commands
@@ -32,6 +33,7 @@ EXIT_INTERRUPTED = 130
 app = typer.Typer(help="A coding-agent harness for small language models.", no_args_is_help=True)
 for group in (runs, model, doctor, context, patches, knowledge, evaluation, serve, gitops, mcp_commands):
     app.add_typer(group.app)
+app.add_typer(board_commands.app)  # board, task edit|drop|add
 
 
 def _print_version(value: bool) -> None:

@@ -43,15 +43,19 @@ def run(
     in_place: Annotated[bool, typer.Option("--in-place", help="Same as --git-mode in-place.")] = False,
     stash: Annotated[bool, typer.Option("--stash", help="Git run on a dirty tree: stash your changes for the "
                                                          "run and restore them after.")] = False,
+    approve: Annotated[str | None, typer.Option(
+        "--approve", help="plan: stop after planning for your approval (`slmcode board`, `slmcode task`; exit 4).")
+    ] = None,
 ) -> None:
     """Run the pipeline on a repository; exit code 0 only when every must criterion PASSED."""
     from slmcode import api
 
     flags = {"model": model, "base_url": base_url, "permission": permission,
-             "git_mode": "in-place" if in_place else git_mode, "git_stash": stash or None}
+             "git_mode": "in-place" if in_place else git_mode, "git_stash": stash or None, "approve": approve}
     settings_for(workspace, **flags)  # a broken config is reported before anything starts
     result = _run_with_view(lambda on_event, answer: api.run(
-        task, workspace, ephemeral=ephemeral, on_event=on_event, answer=answer, **flags), workspace, yes, as_json)
+        task, workspace, ephemeral=ephemeral, on_event=on_event, answer=answer, **flags), workspace, yes, as_json,
+        pause_at_plan=True)
     raise typer.Exit(0 if result.ok else 1)
 
 
@@ -79,12 +83,23 @@ def _announce(event: dict[str, Any]) -> None:
         err_console.print(f"{event['kind'].replace('_', ' ')} {event['run_id']}", highlight=False)
 
 
-def _run_with_view(start: Any, workspace: Path, yes: bool, as_json: bool) -> Any:
+def _run_with_view(start: Any, workspace: Path, yes: bool, as_json: bool, pause_at_plan: bool = False) -> Any:
+    from slmcode.commands.board import EXIT_WAITING, PlanPaused, show_paused
+
+    try:
+        return _watched(start, workspace, yes, as_json, pause_at_plan and not yes)
+    except PlanPaused as paused:  # the run waits, checkpointed, for the user to look at the plan
+        show_paused(paused.run_id, workspace, as_json)
+        raise typer.Exit(EXIT_WAITING) from None
+
+
+def _watched(start: Any, workspace: Path, yes: bool, as_json: bool, pause_at_plan: bool) -> Any:
     from slmcode.api import auto_answer
+    from slmcode.commands.board import plan_answerer
     from slmcode.view import RunView, result_table, terminal_answerer
 
     timeout = settings_for(workspace).settings.escalate_timeout_seconds
-    answer = auto_answer if yes else terminal_answerer(console, timeout)
+    answer = plan_answerer(auto_answer if yes else terminal_answerer(console, timeout), pause=pause_at_plan)
     if as_json:  # the run id goes to stderr at the start, so stdout stays one JSON document
         result = start(lambda event: _announce(event), answer)
         print_json({"run_id": result.run_id, "status": result.status, "outcome": result.outcome, "ok": result.ok,

@@ -83,10 +83,11 @@ def _parsed(row: Any, number: int) -> TaskEdit:
 
 
 def _new_task(taken: set[str], round_no: int, fallback: list[Criterion]) -> Task:
+    """A user's task is r<round>a<n>: never the id of a splitter's task the edit dropped (the trace has its events)."""
     number = 1
-    while f"r{round_no}t{number}" in taken:
+    while f"r{round_no}a{number}" in taken:
         number += 1
-    return Task(id=f"r{round_no}t{number}", title="", criteria=list(fallback))
+    return Task(id=f"r{round_no}a{number}", title="", criteria=list(fallback))
 
 
 def _applied(task: Task, edit: TaskEdit, number: int) -> Task:
