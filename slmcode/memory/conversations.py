@@ -93,6 +93,23 @@ class ConversationStore:
                 self._live.pop((run_id, conversation), None)
         return start + len(messages)
 
+    def names(self, run_id: str) -> list[str]:
+        """Every conversation the run stored (`role:task/attempt`), sorted."""
+        with self._lock:
+            rows = self._connection().execute(
+                "SELECT DISTINCT conversation FROM messages WHERE run_id=? ORDER BY conversation", (run_id,)
+            ).fetchall()
+        return [r[0] for r in rows]
+
+    def stored(self, run_id: str, conversation: str) -> list[BaseMessage]:
+        """The whole stored conversation, as the worker kept it (before any request's elision)."""
+        with self._lock:
+            rows = self._connection().execute(
+                "SELECT message FROM messages WHERE run_id=? AND conversation=? ORDER BY position",
+                (run_id, conversation),
+            ).fetchall()
+        return messages_from_dict([json.loads(r[0]) for r in rows])
+
     def forget(self, run_id: str, conversation: str) -> None:
         """Drop the decoded copy of a conversation whose branch ended (its rows stay), and fold the WAL into the
         file: the connection lives as long as the process, so its WAL would otherwise keep every page rewrite."""

@@ -159,6 +159,11 @@ def _call_model(runtime: Runtime[RunContext], payload: WorkerInput, messages: li
             view = request_for(messages, settings, room, shrink, ladder)
             ladder = view.ladder.state if view.ladder is not None else ladder
             answer = model.invoke(view.messages)
+            # How this request cut the stored conversation: the web view marks what the model did not see.
+            emit(runtime, payload["run_id"], "view", role=role, task_id=payload["task"].id,
+                 conversation=_store_key(payload), stored=len(messages), sent=len(view.messages),
+                 elided=view.cuts.elided, dropped_to=view.cuts.dropped_to,
+                 rungs=[r.name for r in view.ladder.rungs if r.accepted] if view.ladder else [])
             break
         except openai.BadRequestError as exc:
             # The server counts with its own tokenizer; when it says the request is too long, compact harder.

@@ -23,6 +23,9 @@ main { padding: 1rem; max-width: 1240px; }
 h1 { font-size: 1.35rem; margin: .2rem 0 .6rem; overflow-wrap: anywhere; }
 h2 { font-size: 1.1rem; margin: 1.2rem 0 .4rem; }
 .muted { color: var(--muted); }
+.messages { list-style: none; padding-left: 0; } .msg { margin: .4rem 0; }
+.msg.elided pre, .msg.dropped pre { opacity: .55; border-left: 4px solid #b08800; }
+.mark { font-size: 13px; color: #7a5d00; margin-left: .4rem; }
 .scroll { overflow-x: auto; }
 table { border-collapse: collapse; width: 100%; }
 th, td { text-align: left; vertical-align: top; padding: .3rem .5rem; border-bottom: 1px solid var(--line); }

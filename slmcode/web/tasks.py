@@ -1,5 +1,5 @@
 """A task's page: its verdicts with their evidence, the edits its workers made as diffs, the packs each role
-received with section sizes; and the page of one pack's full text.
+received with section sizes, its conversations as the model saw them; and the page of one pack's full text.
 
 The diffs come from the trace's tool calls (what the model asked ws_edit/ws_write to do, in order), so they
 show each edit as it was made, for a run in any permission mode; a patch of this task still waiting for
@@ -16,6 +16,7 @@ from slmcode.memory.trace_rows import Event
 from slmcode.memory.trace_view import first_line
 from slmcode.tools.pending import plan_pending, unified_diff
 from slmcode.web.board import task_board
+from slmcode.web.conversation import conversations_html
 from slmcode.web.html import diff_block, esc, page, part, table
 from slmcode.web.runs import status_cell
 
@@ -103,6 +104,8 @@ def task_page(store: TraceStore, workspace: Path, run_id: str, task_id: str) -> 
         + pending_html(workspace, run.run_id, task_id)
         + f"<h2 id=files>Files changed</h2>{edits_html(events)}"
         + f"<h2 id=packs>Packs</h2>{packs_html(run.run_id, task_id, events)}"
+        + "<h2 id=conversation>Conversation as the model saw it</h2>"
+        + conversations_html(workspace, run.run_id, task_id, events)
     )
     return page(f"Task {task_id}", body, active="/")
 

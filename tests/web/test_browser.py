@@ -45,9 +45,13 @@ def wait_for(condition, what: str, timeout: float = WAIT_S) -> None:  # type: ig
 
 
 def _holds(condition) -> bool:  # type: ignore[no-untyped-def]
+    from selenium.common.exceptions import StaleElementReferenceException
+
     try:
         return bool(condition())
     except sqlite3.OperationalError:  # the run is creating its trace file this very moment
+        return False
+    except StaleElementReferenceException:  # the live script replaced the element as it was read
         return False
 
 
@@ -108,6 +112,14 @@ def test_a_run_is_followed_live_until_it_ends_then_its_task_diff_and_pack_open(
         screenshot(driver, "task-diff")
         driver.execute_script("document.getElementById('packs').scrollIntoView()")
         screenshot(driver, "task-packs")
+        # The worker's conversation from the real run, with the cuts its last request made.
+        first = driver.find_element(By.CSS_SELECTOR, "details.conversation summary")
+        assert "the last request sent" in first.text  # the worker's `view` event names this stored conversation
+        first.send_keys(" ")  # opened with the keyboard
+        shown = driver.find_element(By.CSS_SELECTOR, "details.conversation[open]").text
+        assert "model: ws_read" in shown and "result of ws_read" in shown
+        driver.execute_script("document.getElementById('conversation').scrollIntoView()")
+        screenshot(driver, "task-conversation")
         driver.find_element(By.PARTIAL_LINK_TEXT, "read the last worker pack").click()
         assert "calc/ops.py" in driver.find_element(By.ID, "pack-text").text
         screenshot(driver, "pack-page")

@@ -183,3 +183,33 @@ def test_a_deleted_skill_leaves_the_folder_and_the_index_and_a_deleted_session_i
     assert web.post("/memory/skills/delete", {"name": "../..", "token": web.token}).status == 409
     assert web.post("/memory/sessions/delete", {"id": "run-9", "token": web.token}).status == 200
     assert list_sessions(web.workspace) == []
+
+
+def test_the_conversation_marks_what_the_last_request_left_out(web: Web) -> None:
+    from langchain_core.messages import AIMessage, HumanMessage, SystemMessage, ToolMessage
+
+    from slmcode.memory.conversations import ConversationStore, conversations_path
+
+    record_run(web.workspace)
+    calls = [AIMessage("", tool_calls=[{"name": "ws_read", "args": {"path": f"f{i}.py"}, "id": f"c{i}"}])
+             for i in range(3)]
+    results = [ToolMessage(f"contents of f{i}.py {HOSTILE}", tool_call_id=f"c{i}", name="ws_read") for i in range(3)]
+    messages = [SystemMessage("you are the worker"), HumanMessage("Task t1: add divide"),
+                *[m for pair in zip(calls, results, strict=True) for m in pair], AIMessage("done")]
+    store = ConversationStore(conversations_path(web.workspace))
+    store.write("run-1", "worker:t1/1", 0, messages)
+    store.write("run-1", "worker:t2/1", 0, messages[:2])  # another task's: not on t1's page
+    store.close()
+    TraceStore.for_workspace(web.workspace).record_event(
+        "run-1", "view", {"conversation": "worker:t1/1", "stored": 9, "sent": 9, "elided": 2, "dropped_to": 0,
+                          "rungs": ["microcompact"]}, role="worker", task_id="t1")
+    page = web.get("/runs/run-1/tasks/t1").text
+    conversation = page[page.index("id=conversation"):]
+    assert conversation.count("<details class=conversation>") == 1 and "worker:t1/1" in conversation
+    assert "9 messages stored; the last request sent 9 (2 results elided, 0 dropped)" in conversation
+    items = conversation.split('<li class="msg')[1:]
+    assert [("elided:" in item, "contents of f" in item) for item in items if "result of ws_read" in item] == [
+        (True, True), (True, True), (False, True)]  # the stored text is shown, the first two marked
+    assert "#2 task" in conversation and "→ ws_read({&#x27;path&#x27;: &#x27;f0.py&#x27;})" in conversation
+    assert "ladder then ran on that request (microcompact)" in conversation
+    assert "<script>alert" not in conversation
