@@ -41,6 +41,7 @@ from slmcode.nodes.llm import note_model_call, pack_for
 from slmcode.nodes.mcp_tools import mcp_tools
 from slmcode.nodes.prompts import CORRECT, NUDGE_NO_TOOLS, OVERFLOW_GIVE_UP, TURN_LIMIT, WORK
 from slmcode.nodes.quality import gates_of, quality_of
+from slmcode.nodes.refund import MAX_REFUNDS, Refund, rate_limited
 from slmcode.nodes.run_context import RunContext, emit, settings_of, trace_of, workspace_of
 from slmcode.nodes.transcript import files_changed, files_read, render_failures, touched_path
 from slmcode.packs.budget import compute_budget
@@ -66,6 +67,7 @@ class WorkerInput(TypedDict):
     turn: int
     result_bytes: NotRequired[int]  # one tool result's inline allowance, set by the worker step for its tools
     ladder: NotRequired[dict]  # the compaction ladder's LadderState between this branch's requests
+    refunds: NotRequired[int]  # turns given back in a row after recoverable provider errors (nodes.refund)
     messages: NotRequired[list[AnyMessage]]  # a branch checkpointed before the store: its conversation, carried
 
 
@@ -172,6 +174,11 @@ def _call_model(runtime: Runtime[RunContext], payload: WorkerInput, messages: li
             emit(runtime, payload["run_id"], "overflow", role=role, task_id=payload["task"].id, shrink=shrink)
         except (openai.APIConnectionError, openai.APITimeoutError) as exc:
             raise EndpointError(f"model server unreachable during {role} {payload['task'].id}: {exc}") from None
+        except openai.RateLimitError as exc:  # recoverable: the turn is given back (nodes.refund)
+            if payload.get("refunds", 0) >= MAX_REFUNDS:
+                raise EndpointError(f"the model server rate-limited {MAX_REFUNDS + 1} {role} requests in a row "
+                                    f"({exc.status_code}): {exc.message}") from None
+            raise rate_limited(exc, payload.get("refunds", 0)) from None
         except openai.APIStatusError as exc:  # a 5xx: the run stops here, its checkpoint kept for `slmcode resume`
             raise EndpointError(f"the model server failed a {role} request ({exc.status_code}): {exc.message}"
                                 ) from None
@@ -206,10 +213,17 @@ def work(payload: WorkerInput, runtime: Runtime[RunContext]) -> Command:
     messages = conversation(runtime, payload)
     known = len(messages) if "length" in payload else 0
     messages = messages or _opening(runtime, payload, fitted)
-    answer, ladder = _call_model(runtime, payload, messages, tools, room)
+    try:
+        answer, ladder = _call_model(runtime, payload, messages, tools, room)
+    except Refund as refund:  # the same step again, with the same turn number: this one does not count
+        refunds = payload.get("refunds", 0) + 1
+        emit(runtime, payload["run_id"], "refund", role=role, task_id=task.id, turn=payload["turn"],
+             reason=refund.reason, refunds=refunds)
+        time.sleep(refund.wait)
+        return Command(goto=_next(runtime, payload, "worker", messages, known, refunds=refunds))
     turn = payload["turn"] + 1
     messages.append(answer)
-    carried = {"turn": turn, "ladder": dataclasses.asdict(ladder)}
+    carried = {"turn": turn, "ladder": dataclasses.asdict(ladder), "refunds": 0}
     max_turns = resolve_profile(bind_role(settings_of(runtime), role).model, settings_of(runtime)).max_turns
     if answer.tool_calls and turn < max_turns:
         emit(runtime, payload["run_id"], "turn", role=role, task_id=task.id, turn=turn,

@@ -7,13 +7,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 from slmcode import api
 from slmcode.memory.trace import TraceStore
 from slmcode.nodes.prompts import SYSTEM
 from tests.fake_llm import FakeLLM, Reply, tool_call
-from tests.graph.scenario import MULTIPLY_END, TEST_DIVIDE, js, make_repo, python_on_path, script_planning
+from tests.graph.scenario import MULTIPLY_END, TEST_DIVIDE, js, script_planning
 
 DIVIDE = '''
 
@@ -30,13 +28,6 @@ TEST_ANCHOR = "    assert ops.multiply(4, 3) == 12\n"
 TESTED = "Tests pass."
 # Selects divide's test only: exit 5 (no test) on the unchanged tree, so a pass tests the change (nodes.baseline).
 CRITERIA = [{"text": "divide is tested", "priority": "must", "verify": "python -m pytest -q -k divide"}]
-
-
-@pytest.fixture
-def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("PATH", python_on_path())
-    monkeypatch.setenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")
-    return make_repo(tmp_path)
 
 
 def quality(repo: Path, *, lint: str = "[]", gates: str = "") -> None:

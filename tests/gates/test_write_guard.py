@@ -13,7 +13,7 @@ from slmcode.nodes.prompts import SYSTEM
 from slmcode.tools.context import ToolContext
 from slmcode.tools.toolset import make_tools, run_tool_call
 from tests.fake_llm import FakeLLM, Reply, tool_call
-from tests.gates.test_gates_run import edit_ops, edit_test, quality, repo, run_tests  # noqa: F401 (fixture)
+from tests.gates.test_gates_run import edit_ops, edit_test, quality, run_tests
 from tests.graph.scenario import script_planning
 
 OPS = "calc/ops.py"
@@ -41,7 +41,7 @@ def test_with_the_guard_off_ws_write_replaces_the_file(tmp_path: Path) -> None:
     assert (tmp_path / OPS).read_text() == "new\n"
 
 
-def _run(fake: FakeLLM, repo: Path) -> api.RunResult:  # noqa: F811 (repo: the fixture's value)
+def _run(fake: FakeLLM, repo: Path) -> api.RunResult:
     rewrite = Reply(tool_calls=[tool_call("ws_write", path=OPS, content="def divide(a, b):\n    return a / b\n")])
     fake.on(SYSTEM["worker"], rewrite, *edit_ops(), *edit_test(), run_tests(), Reply(content="Added divide."))
     fake.on(SYSTEM["tester"], run_tests(), Reply(content="Tests pass."))
@@ -51,7 +51,7 @@ def _run(fake: FakeLLM, repo: Path) -> api.RunResult:  # noqa: F811 (repo: the f
 
 
 @pytest.mark.parametrize("guard", ["on", "off"])
-def test_a_worker_that_rewrites_a_file_is_told_to_edit_it(fake_llm: FakeLLM, repo: Path, guard: str) -> None:  # noqa: F811
+def test_a_worker_that_rewrites_a_file_is_told_to_edit_it(fake_llm: FakeLLM, repo: Path, guard: str) -> None:
     quality(repo, gates=f"{{write_guard: {guard}}}")
     _run(fake_llm, repo)
     worker = [r for r in fake_llm.requests if str(r["messages"][0]["content"]).startswith(SYSTEM["worker"])]
