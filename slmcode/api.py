@@ -62,6 +62,7 @@ class RunResult:
     lessons: list[str] = field(default_factory=list)
     work_log: list[str] = field(default_factory=list)
     git_notes: list[str] = field(default_factory=list)  # where a git run's commits are (slmcode.gitrun)
+    answer: str = ""  # a single specialist's answer (`agent`: the explorer's explanation, the planner's plan)
 
     @property
     def ok(self) -> bool:
@@ -173,7 +174,7 @@ def _execute(workspace: Path, run_id: str, first: Any, overrides: dict[str, Any]
         if git_notes:
             trace.record_event(run_id, "git", {"notes": git_notes})
         return RunResult(run_id, status, outcome, values.get("tasks", []), values.get("qa"),
-                         values.get("lessons", []), values.get("work_log", []), git_notes)
+                         values.get("lessons", []), values.get("work_log", []), git_notes, values.get("answer", ""))
     except BaseException as exc:
         if status == "interrupted":
             reason = one_line(exc)

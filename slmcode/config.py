@@ -137,6 +137,8 @@ class Settings(BaseModel):
     clarify_mode: Literal["ask", "auto"] = "auto"
     # plan: pause after the splitter with the task list for the user to approve or edit (nodes/approval.py).
     approve: Literal["plan", "none"] = "none"
+    # One specialist alone (`run --agent`): no planning, no team (nodes/solo.py).
+    agent: Literal["explorer", "planner", "worker", "reviewer"] | None = None
     escalate_timeout_seconds: float = Field(default=300.0, ge=0)
 
     # Compaction.

@@ -122,4 +122,5 @@ class RunState(TypedDict, total=False):
     conversations: Annotated[dict[str, list[AnyMessage]], merge_conversations]
     rounds: int
     outcome: str
+    answer: str  # a single specialist's answer (`run --agent`): the explorer's explanation, the planner's plan
     aborted: bool  # a slot with fail_mode abort failed: the run ends

@@ -46,12 +46,16 @@ def run(
     approve: Annotated[str | None, typer.Option(
         "--approve", help="plan: stop after planning for your approval (`slmcode board`, `slmcode task`; exit 4).")
     ] = None,
+    agent: Annotated[str | None, typer.Option(
+        "--agent", help="One specialist alone, no planning: explorer (answers), planner, worker, reviewer.")
+    ] = None,
 ) -> None:
     """Run the pipeline on a repository; exit code 0 only when every must criterion PASSED."""
     from slmcode import api
 
     flags = {"model": model, "base_url": base_url, "permission": permission,
-             "git_mode": "in-place" if in_place else git_mode, "git_stash": stash or None, "approve": approve}
+             "git_mode": "in-place" if in_place else git_mode, "git_stash": stash or None, "approve": approve,
+             "agent": agent}
     settings_for(workspace, **flags)  # a broken config is reported before anything starts
     result = _run_with_view(lambda on_event, answer: api.run(
         task, workspace, ephemeral=ephemeral, on_event=on_event, answer=answer, **flags), workspace, yes, as_json,
@@ -105,11 +109,13 @@ def _watched(start: Any, workspace: Path, yes: bool, as_json: bool, pause_at_pla
         print_json({"run_id": result.run_id, "status": result.status, "outcome": result.outcome, "ok": result.ok,
                     "tasks": [t.model_dump(mode="json") for t in result.tasks],
                     "qa": result.qa.model_dump(mode="json") if result.qa else None,
-                    "git_notes": getattr(result, "git_notes", [])})
+                    "git_notes": getattr(result, "git_notes", []), "answer": result.answer})
         return result
     with RunView(console) as view:
         result = start(view.on_event, answer)
     console.print(result_table(result))
+    if result.answer:  # a single specialist's answer (--agent)
+        console.print(result.answer, markup=False, highlight=False)
     style = "green" if result.ok else "red"
     console.print(f"[{style}]{result.outcome}[/{style}]", highlight=False)
     for note in getattr(result, "git_notes", []):

@@ -20,8 +20,11 @@ from slmcode.errors import BlockError
 from slmcode.graph.routing import (
     NEXT_PHASES,
     after_clarify,
+    after_context,
     after_join,
+    after_planner,
     after_qa,
+    after_review,
     after_slot,
     always,
     fan_out,
@@ -42,6 +45,7 @@ from slmcode.nodes.reviewer import review
 from slmcode.nodes.run_context import RunContext
 from slmcode.nodes.scope import default_scope, judge_scope
 from slmcode.nodes.slot import REPLACES, make_slot_node
+from slmcode.nodes.solo import after_solo, finish_solo, start_solo
 from slmcode.nodes.splitter import split
 from slmcode.nodes.tester import test
 from slmcode.nodes.verify import verify
@@ -52,7 +56,7 @@ from slmcode.state import RunState
 SKIPPED = {"clarify": lock_request, "scope_judge": default_scope}
 OPTIONAL = {"context", "learn", *SKIPPED}
 # Slots go around phases with one way in and one way out; the worker's branches have neither.
-NO_SLOTS = {"worker", "approve"}
+NO_SLOTS = {"worker", "approve", "solo", "solo_end"}
 
 
 def join(state: RunState) -> dict:
@@ -106,6 +110,8 @@ def build_graph(
     phase("tester", test)
     phase("qa", run_qa)
     phase("learn", learn)
+    builder.add_node("solo", start_solo)  # `run --agent ROLE`: one specialist, then solo_end
+    builder.add_node("solo_end", finish_solo)
     for spec in slots:
         if not spec.slot.startswith("replace"):
             builder.add_node(spec.name, make_slot_node(spec, SYSTEM.get(spec.role, SYSTEM["worker"])))
@@ -147,21 +153,24 @@ def build_graph(
             builder.add_edge(exit_(source), entry(target))
 
     builder.add_edge(START, entry("context"))
-    edge("context", "clarify")
+    branch("context", after_context, ["clarify", "solo"])
+    builder.add_conditional_edges("solo", after_solo, {"worker": "worker", "planner": entry("planner"),
+                                                       "reviewer": entry("reviewer")})
     if interviews:
         beyond = after["clarify"][0] if after.get("clarify") else entry("scope_judge")
         builder.add_conditional_edges("clarify", after_clarify, {"interview": "interview", "next": beyond})
     edge("clarify", "scope_judge")
     edge("scope_judge", "planner")
-    edge("planner", "splitter")
+    branch("planner", after_planner, ["splitter", "solo_end"])
     edge("splitter", "approve")
     builder.add_edge("approve", entry("coordinator"))
     for source in ("coordinator", "corrector", "tester"):
         branch(source, fan_out(source), ["worker", *NEXT_PHASES])
-    builder.add_conditional_edges("join", after_join, {"verify": entry("verify")})
+    builder.add_conditional_edges("join", after_join, {"verify": entry("verify"), "solo_end": "solo_end"})
     edge("verify", "reviewer")
-    branch("reviewer", next_phase, NEXT_PHASES)
+    branch("reviewer", after_review, [*NEXT_PHASES, "solo_end"])
     branch("escalate", next_phase, NEXT_PHASES)
     branch("qa", after_qa, ["planner", "learn"])
     edge("learn", END)
+    builder.add_edge("solo_end", END)
     return builder.compile(checkpointer=checkpointer, name="slmcode")

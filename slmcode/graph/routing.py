@@ -11,6 +11,7 @@ from langgraph.types import Send
 
 from slmcode.nodes.corrector import attempts_left
 from slmcode.nodes.run_context import RunContext, settings_of
+from slmcode.nodes.solo import solo_agent
 from slmcode.state import RunState
 
 ROLE_OF_PHASE = {"coordinator": "worker", "corrector": "corrector", "tester": "tester"}
@@ -56,8 +57,23 @@ def fan_out(phase: str) -> Path:
 
 
 def after_join(state: RunState, runtime: Runtime[RunContext]) -> list[str]:
-    """The barrier: verify once no branch is still running; a branch that ends early just stops."""
-    return [] if any(t.status == "running" for t in state.get("tasks", [])) else ["verify"]
+    """The barrier: verify once no branch is still running; a branch that ends early just stops. A single
+    specialist's branch ends the run instead: nothing verifies it."""
+    if any(t.status == "running" for t in state.get("tasks", [])):
+        return []
+    return ["solo_end"] if solo_agent(runtime) else ["verify"]
+
+
+def after_context(state: RunState, runtime: Runtime[RunContext]) -> str:
+    return "solo" if solo_agent(runtime) else "clarify"
+
+
+def after_planner(state: RunState, runtime: Runtime[RunContext]) -> str:
+    return "solo_end" if solo_agent(runtime) == "planner" else "splitter"
+
+
+def after_review(state: RunState, runtime: Runtime[RunContext]) -> str:
+    return "solo_end" if solo_agent(runtime) == "reviewer" else next_phase(state, runtime)
 
 
 def after_qa(state: RunState, runtime: Runtime[RunContext]) -> str:

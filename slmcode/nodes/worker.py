@@ -43,6 +43,7 @@ from slmcode.nodes.prompts import CORRECT, NUDGE_NO_TOOLS, OVERFLOW_GIVE_UP, TUR
 from slmcode.nodes.quality import gates_of, quality_of
 from slmcode.nodes.refund import MAX_REFUNDS, Refund, rate_limited
 from slmcode.nodes.run_context import RunContext, emit, settings_of, trace_of, workspace_of
+from slmcode.nodes.solo import role_tools
 from slmcode.nodes.transcript import files_changed, files_read, render_failures, touched_path
 from slmcode.packs.budget import compute_budget
 from slmcode.packs.profiles import resolve_profile
@@ -130,7 +131,7 @@ def request_tools(runtime: Runtime[RunContext], payload: WorkerInput, ctx: ToolC
     settings = role_settings(runtime, role, role)  # the agent block's budget_share, when it sets one
     budget = compute_budget(settings, role, bind_role(settings, role).model)
     tools = make_tools(ctx or tool_context(runtime, payload)) + mcp_tools(runtime, payload["run_id"], role)
-    return fit_tools(settings, budget, allowed_tools(runtime, role, tools))
+    return fit_tools(settings, budget, role_tools(role, allowed_tools(runtime, role, tools)))
 
 
 def request_for(messages: list[BaseMessage], settings: Settings, room: WorkerRoom, shrink: float = 1.0,

@@ -5,8 +5,8 @@ those tasks; over SQLite and over PostgreSQL."""
 from __future__ import annotations
 
 import json
-import re
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path

@@ -1,0 +1,78 @@
+"""Single-specialist runs (`run --agent ROLE`): one role with its pack and tools, no planning, no team."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from slmcode import api
+from slmcode.nodes.prompts import SYSTEM
+from tests.fake_llm import FakeLLM, Reply, system_text, tool_call
+from tests.graph.scenario import MULTIPLY_END, make_repo, python_on_path
+
+EXPLANATION = "multiply(a, b) in calc/ops.py returns a * b; the CLI maps the name 'multiply' to it."
+
+
+@pytest.fixture
+def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("PATH", python_on_path())
+    monkeypatch.setenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")
+    return make_repo(tmp_path)
+
+
+def roles_asked(fake: FakeLLM) -> set[str]:
+    return {role for request in fake.requests for role, prompt in SYSTEM.items()
+            if system_text(request).startswith(prompt)}
+
+
+def test_the_explorer_answers_by_reading_without_any_planning(fake_llm: FakeLLM, repo: Path) -> None:
+    fake_llm.on(SYSTEM["explorer"], Reply(tool_calls=[tool_call("ws_read", path="calc/ops.py")]),
+                Reply(content=EXPLANATION))
+    before = (repo / "calc" / "ops.py").read_text()
+    result = api.run("Explain how multiply works", repo, base_url=fake_llm.url, model="qwen2.5-coder:7b",
+                     request_retries=0, agent="explorer")
+    assert result.outcome == "done" and result.answer == EXPLANATION
+    assert roles_asked(fake_llm) == {"explorer"}  # no clarify, scope judge, planner, splitter, reviewer, learn
+    offered = {t["function"]["name"] for r in fake_llm.requests for t in r.get("tools", [])}
+    assert offered and offered <= {"ws_read", "ws_list", "ws_search", "ws_skill"}  # it cannot write or run
+    assert (repo / "calc" / "ops.py").read_text() == before
+    assert [(t.id, t.status) for t in result.tasks] == [("solo", "done")]
+
+
+def test_a_worker_run_edits_and_nothing_else_runs(fake_llm: FakeLLM, repo: Path) -> None:
+    divide = '\n\ndef divide(a: float, b: float) -> float:\n    """Return a divided by b."""\n    return a / b\n'
+    fake_llm.on(SYSTEM["worker"], Reply(tool_calls=[tool_call("ws_read", path="calc/ops.py")]),
+                Reply(tool_calls=[tool_call("ws_edit", path="calc/ops.py", old_str=MULTIPLY_END,
+                                            new_str=MULTIPLY_END + divide)]),
+                Reply(content="Added divide."))
+    done = subprocess.run([sys.executable, "-c", "from slmcode.cli import main; main()", "run", "Add divide",
+                           "-w", str(repo), "--base-url", fake_llm.url, "--model", "m", "--agent", "worker", "--yes"],
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "Added divide." in done.stdout
+    assert "return a / b" in (repo / "calc" / "ops.py").read_text()
+    assert roles_asked(fake_llm) == {"worker"}
+
+
+def test_the_planner_alone_returns_its_plan(fake_llm: FakeLLM, repo: Path) -> None:
+    fake_llm.on(SYSTEM["planner"], '{"steps": [{"step": "add divide to calc/ops.py", "files": ["calc/ops.py"]}]}')
+    result = api.run("Plan a divide operation", repo, base_url=fake_llm.url, model="m", request_retries=0,
+                     agent="planner")
+    assert result.outcome == "done" and result.answer == "1. add divide to calc/ops.py [calc/ops.py]"
+    assert roles_asked(fake_llm) == {"planner"}
+
+
+def test_the_reviewer_alone_judges_the_uncommitted_change(fake_llm: FakeLLM, repo: Path) -> None:
+    ops = repo / "calc" / "ops.py"
+    ops.write_text(ops.read_text() + "\n\ndef divide(a, b):\n    return a / b\n")
+    fake_llm.on(SYSTEM["reviewer"], '{"approve": false, "notes": ["divide has no docstring and no test"]}')
+    result = api.run("Review the divide change", repo, base_url=fake_llm.url, model="m", request_retries=0,
+                     agent="reviewer")
+    assert roles_asked(fake_llm) <= {"reviewer"}
+    solo = result.tasks[0]
+    assert solo.files_changed == ["calc/ops.py"]
+    assert result.answer == "rejected: divide has no docstring and no test"
+    assert result.outcome.startswith("failed: the reviewer did not approve the change")
