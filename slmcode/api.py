@@ -183,7 +183,7 @@ def _execute(workspace: Path, run_id: str, first: Any, overrides: dict[str, Any]
                 status, outcome = "failed", f"failed before its first checkpoint: {reason}"
                 if gitrun is not None:  # nothing to resume on the run's branch: the user gets theirs back
                     with suppress(SlmcodeError):
-                        gitrun.finish([])
+                        gitrun.cancel()
             else:
                 outcome = f"interrupted: {reason}"
         raise

@@ -96,6 +96,17 @@ class GitRun:
         notes = self._leave_branch()[:-1] if self.record.mode == "branch" else []
         return notes + self._restore_stash()
 
+    def cancel(self) -> list[str]:
+        """The run failed before its first checkpoint (nothing to resume): the user gets their branch and work
+        back, and the run's branch goes when it holds no commit."""
+        notes = self.abandon()
+        branch = f"refs/heads/{self.record.branch}"
+        if self.record.mode == "branch" and self.git.resolve(branch) == self.record.base:
+            self.git.call("update-ref", "-d", branch, self.record.base)
+        self.record = self.record.model_copy(update={"state": "undone"})
+        save_record(self.workspace, self.record)
+        return notes
+
     def finish(self, tasks: list[Task]) -> list[str]:
         """The run ended (done or failed): commit what was accepted, and in branch mode give the user their
         folder back. Returns one line per thing the user should know."""
