@@ -139,6 +139,8 @@ class Settings(BaseModel):
     approve: Literal["plan", "none"] = "none"
     # One specialist alone (`run --agent`): no planning, no team (nodes/solo.py).
     agent: Literal["explorer", "planner", "worker", "reviewer"] | None = None
+    # auto: a task with one requirement whose plan names one file gets one worker, no splitter (nodes/team.py).
+    team: Literal["auto", "full"] = "full"
     escalate_timeout_seconds: float = Field(default=300.0, ge=0)
 
     # Compaction.

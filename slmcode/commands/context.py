@@ -120,16 +120,19 @@ def compose(
     task: Annotated[str, typer.Argument(help="The task, as you would give it to `slmcode run`.")],
     workspace: WorkspaceOpt = Path("."),
     model: ModelOpt = None,
+    agent: Annotated[str | None, typer.Option("--agent", help="As `run --agent`: one specialist alone.")] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Show the phases, the team and each role's budget for this workspace's pack; no model is called."""
     from slmcode.blocks.compose import render_prompt, resolve_pipeline, team_budgets
+    from slmcode.nodes.team import team_line
 
-    settings = settings_for(workspace, model=model).settings
+    settings = settings_for(workspace, model=model, agent=agent).settings
     resolved = resolve_pipeline(workspace, settings)
     budgets = team_budgets(resolved, settings)
     if as_json:
-        data = resolved.as_dict() | {"task": task, "budgets": {k: b.as_dict() for k, b in budgets.items()}}
+        data = resolved.as_dict() | {"task": task, "budgets": {k: b.as_dict() for k, b in budgets.items()},
+                                     "team": team_line(settings)}
         print_json(data)
         return
     console.print(f"pack: [bold]{resolved.pack or 'none'}[/bold]  pipeline: {resolved.pipeline}  task: {task}")
@@ -147,6 +150,7 @@ def compose(
     for agent_id, b in budgets.items():
         team.add_row(agent_id, b.role, b.model, f"{b.role_share:.2f}", str(b.window), str(b.available))
     console.print(team)
+    console.print(team_line(settings), highlight=False)
     if resolved.quality:
         for kind, commands in resolved.quality.commands().items():
             console.print(f"{kind:8} {' && '.join(commands) or '-'}", highlight=False)

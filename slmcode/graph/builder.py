@@ -47,6 +47,7 @@ from slmcode.nodes.scope import default_scope, judge_scope
 from slmcode.nodes.slot import REPLACES, make_slot_node
 from slmcode.nodes.solo import after_solo, finish_solo, start_solo
 from slmcode.nodes.splitter import split
+from slmcode.nodes.team import one_task
 from slmcode.nodes.tester import test
 from slmcode.nodes.verify import verify
 from slmcode.nodes.worker import run_tools, work
@@ -56,7 +57,7 @@ from slmcode.state import RunState
 SKIPPED = {"clarify": lock_request, "scope_judge": default_scope}
 OPTIONAL = {"context", "learn", *SKIPPED}
 # Slots go around phases with one way in and one way out; the worker's branches have neither.
-NO_SLOTS = {"worker", "approve", "solo", "solo_end"}
+NO_SLOTS = {"worker", "approve", "solo", "solo_end", "one_task"}
 
 
 def join(state: RunState) -> dict:
@@ -112,6 +113,7 @@ def build_graph(
     phase("learn", learn)
     builder.add_node("solo", start_solo)  # `run --agent ROLE`: one specialist, then solo_end
     builder.add_node("solo_end", finish_solo)
+    builder.add_node("one_task", one_task)  # team: auto, a small task: one worker instead of splitter + coordinator
     for spec in slots:
         if not spec.slot.startswith("replace"):
             builder.add_node(spec.name, make_slot_node(spec, SYSTEM.get(spec.role, SYSTEM["worker"])))
@@ -161,10 +163,10 @@ def build_graph(
         builder.add_conditional_edges("clarify", after_clarify, {"interview": "interview", "next": beyond})
     edge("clarify", "scope_judge")
     edge("scope_judge", "planner")
-    branch("planner", after_planner, ["splitter", "solo_end"])
+    branch("planner", after_planner, ["splitter", "solo_end", "one_task"])
     edge("splitter", "approve")
     builder.add_edge("approve", entry("coordinator"))
-    for source in ("coordinator", "corrector", "tester"):
+    for source in ("coordinator", "one_task", "corrector", "tester"):
         branch(source, fan_out(source), ["worker", *NEXT_PHASES])
     builder.add_conditional_edges("join", after_join, {"verify": entry("verify"), "solo_end": "solo_end"})
     edge("verify", "reviewer")

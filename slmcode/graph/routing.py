@@ -12,9 +12,10 @@ from langgraph.types import Send
 from slmcode.nodes.corrector import attempts_left
 from slmcode.nodes.run_context import RunContext, settings_of
 from slmcode.nodes.solo import solo_agent
+from slmcode.nodes.team import is_small
 from slmcode.state import RunState
 
-ROLE_OF_PHASE = {"coordinator": "worker", "corrector": "corrector", "tester": "tester"}
+ROLE_OF_PHASE = {"coordinator": "worker", "one_task": "worker", "corrector": "corrector", "tester": "tester"}
 NEXT_PHASES = ["corrector", "escalate", "coordinator", "tester", "qa"]
 Path = Callable[[RunState, Runtime[RunContext]], Any]
 
@@ -69,7 +70,10 @@ def after_context(state: RunState, runtime: Runtime[RunContext]) -> str:
 
 
 def after_planner(state: RunState, runtime: Runtime[RunContext]) -> str:
-    return "solo_end" if solo_agent(runtime) == "planner" else "splitter"
+    """The planner alone ends there; a small task goes to one worker (nodes/team.py); else the splitter."""
+    if solo_agent(runtime) == "planner":
+        return "solo_end"
+    return "one_task" if is_small(state, settings_of(runtime)) else "splitter"
 
 
 def after_review(state: RunState, runtime: Runtime[RunContext]) -> str:
