@@ -79,7 +79,7 @@ class GitRun:
             return
         dirty = self.git.dirty()
         if dirty:
-            raise dirty_refusal(dirty, f"the run continues on branch {self.record.branch}")
+            raise dirty_refusal(dirty, f"the run continues on branch {self.record.branch}", hint="")
         if self.git.resolve(f"refs/heads/{self.record.branch}") is None:
             self.git.call("checkout", "-q", "-b", self.record.branch, self.record.base)
         else:

@@ -187,3 +187,16 @@ def test_the_command_line_lists_changes_and_says_mistakes_in_one_line(repo: Path
     assert wrong.returncode == 2 and wrong.stderr.count("\n") == 1 and "no commit for task 't9'" in wrong.stderr
     done = slmcode("accept", RUN, "-w", str(repo))
     assert done.returncode == 0 and "fast-forwarded" in done.stdout and (repo / "calc" / "extra.py").is_file()
+
+
+def test_resuming_a_run_after_the_user_switched_back_returns_to_its_branch_or_says_why(repo: Path) -> None:
+    user_branch = branch_of(repo)
+    GitRun.start(repo, RUN, "branch", stash=False)
+    git(repo, "checkout", "-q", user_branch)  # the user went back while the run was stopped
+    (repo / OPS).write_text("my edit\n")
+    with pytest.raises(GitRunError, match=r"uncommitted changes in calc/ops\.py: commit or stash them \("):
+        GitRun.reopen(repo, RUN)
+    assert (repo / OPS).read_text() == "my edit\n"
+    git(repo, "checkout", "-q", "--", OPS)
+    GitRun.reopen(repo, RUN)
+    assert branch_of(repo) == f"slmcode/{RUN}"
