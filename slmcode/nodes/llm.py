@@ -31,7 +31,7 @@ from slmcode.state import RunState, Task
 
 T = TypeVar("T", bound=BaseModel)
 REASK_ALLOWANCE = 250  # tokens of a clipped invalid answer and the re-ask message
-TOOL_ROLES = frozenset({"worker", "corrector", "tester"})
+TOOL_ROLES = frozenset({"worker", "corrector", "tester", "explorer"})
 
 
 @dataclass(frozen=True)

@@ -82,6 +82,7 @@ SPLIT = (
     "(focus_files), the titles of tasks it needs first (depends_on), and acceptance criteria with verify commands."
 )
 WORK = "Do this task now, with the tools."
+EXPLORE = "Answer this now: read what you need with the tools, then answer in a few sentences with no tool call."
 CORRECT = "This task was rejected. Review notes:\n{notes}\n\nFailed checks:\n{failures}\n\nFix it now, with the tools."
 REVIEW = (
     "Task: {title}\n{description}\n\nChecks:\n{verdicts}\n\nFiles changed, as on disk:\n{evidence}\n\n"

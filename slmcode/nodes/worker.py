@@ -39,7 +39,7 @@ from slmcode.memory.conversations import store_for
 from slmcode.nodes.agent_fields import allowed_tools, role_settings
 from slmcode.nodes.llm import note_model_call, pack_for
 from slmcode.nodes.mcp_tools import mcp_tools
-from slmcode.nodes.prompts import CORRECT, NUDGE_NO_TOOLS, OVERFLOW_GIVE_UP, TURN_LIMIT, WORK
+from slmcode.nodes.prompts import CORRECT, EXPLORE, NUDGE_NO_TOOLS, OVERFLOW_GIVE_UP, TURN_LIMIT, WORK
 from slmcode.nodes.quality import gates_of, quality_of
 from slmcode.nodes.refund import MAX_REFUNDS, Refund, rate_limited
 from slmcode.nodes.run_context import RunContext, emit, settings_of, trace_of, workspace_of
@@ -107,7 +107,7 @@ def _opening(runtime: Runtime[RunContext], payload: WorkerInput, fitted: FittedT
         failures = render_failures(task.verdicts)
         notes = "\n".join(f"- {n}" for n in task.review_notes[-5:]) or "- (none)"
         return [*pack.messages(), HumanMessage(CORRECT.format(notes=notes, failures=failures))]
-    return [*pack.messages(), HumanMessage(WORK)]
+    return [*pack.messages(), HumanMessage(EXPLORE if role == "explorer" else WORK)]
 
 
 def tool_context(runtime: Runtime[RunContext], payload: WorkerInput) -> ToolContext:

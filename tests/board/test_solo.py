@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from slmcode import api
-from slmcode.nodes.prompts import SYSTEM
-from tests.fake_llm import FakeLLM, Reply, system_text, tool_call
+from slmcode.nodes.prompts import EXPLORE, SYSTEM
+from tests.fake_llm import FakeLLM, Reply, request_text, system_text, tool_call
 from tests.graph.scenario import MULTIPLY_END, make_repo, python_on_path
 
 EXPLANATION = "multiply(a, b) in calc/ops.py returns a * b; the CLI maps the name 'multiply' to it."
@@ -40,6 +40,10 @@ def test_the_explorer_answers_by_reading_without_any_planning(fake_llm: FakeLLM,
     assert offered and offered <= {"ws_read", "ws_list", "ws_search", "ws_skill"}  # it cannot write or run
     assert (repo / "calc" / "ops.py").read_text() == before
     assert [(t.id, t.status) for t in result.tasks] == [("solo", "done")]
+    opening = fake_llm.requests[0]["messages"]
+    assert opening[-1]["content"] == EXPLORE
+    assert "Tools: ws_read(path, offset, limit), ws_list(path, glob), ws_search(pattern, glob)" in request_text(
+        fake_llm.requests[0])
 
 
 def test_a_worker_run_edits_and_nothing_else_runs(fake_llm: FakeLLM, repo: Path) -> None:
