@@ -4,15 +4,17 @@ count, dependencies resolved to ids, every task with criteria) plus one tester t
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 from langgraph.runtime import Runtime
 
 from slmcode.nodes.llm import ask_role
 from slmcode.nodes.prompts import SPLIT, TEST_TASK_DESCRIPTION, TEST_TASK_TITLE
 from slmcode.nodes.quality import quality_of
-from slmcode.nodes.run_context import RunContext, emit, settings_of
+from slmcode.nodes.run_context import RunContext, emit, settings_of, workspace_of
 from slmcode.nodes.schemas import Split, TaskDraft
 from slmcode.nodes.scope import MAX_CRITERIA, test_suite_criterion
+from slmcode.packs.named import named_files
 from slmcode.state import PRD, RunState, Task
 
 TEST_TASK_ID = "test"
@@ -51,6 +53,17 @@ def sanitise(drafts: list[TaskDraft], prd: PRD, *, max_tasks: int, round_no: int
     return tasks
 
 
+def with_named_files(tasks: list[Task], query: str, workspace: Path) -> list[Task]:
+    """Each task's focus gains the existing files its own words name; a lone task also those the user's request
+    names (with several, a file the request names may belong to any one of them)."""
+    out = []
+    for task in tasks:
+        text = "\n".join([task.title, task.description, *([query] if len(tasks) == 1 else [])])
+        named = [p for p in named_files(text, workspace) if p not in task.focus_files]
+        out.append(task.model_copy(update={"focus_files": [*task.focus_files, *named]}) if named else task)
+    return out
+
+
 def tester_task(code_tasks: list[Task], test_command: str | None, round_no: int) -> Task:
     return Task(
         id=f"r{round_no}{TEST_TASK_ID}", title=TEST_TASK_TITLE, kind="test",
@@ -73,6 +86,7 @@ def split(state: RunState, runtime: Runtime[RunContext]) -> dict:
         tasks = sanitise([TaskDraft(title=prd.goal, description=state.get("plan", ""))], prd,
                          max_tasks=1, round_no=round_no)
         notes.append("splitter: no usable tasks; the whole goal is one task")
+    tasks = with_named_files(tasks, state["query"], workspace_of(runtime))
     test_command = quality_of(runtime).test
     tasks.append(tester_task(tasks, test_command, round_no))
     for task in tasks:
