@@ -82,7 +82,8 @@ def facts_html(run: RunRow, events: list[Event]) -> str:
     )
 
 
-def run_page(store: TraceStore, run_id: str) -> str:
+def run_page(store: TraceStore, run_id: str, approval: str = "") -> str:
+    """`approval`: the plan-approval section (web/approval.py), shown above the board when the run waits."""
     run = store.run(run_id)
     events = store.timeline(run.run_id)
     status = shown_status(run)
@@ -95,7 +96,7 @@ def run_page(store: TraceStore, run_id: str) -> str:
     rows = "".join(event_row(e, start) for e in events)
     timeline = timeline.replace('<tbody id="events"></tbody>', f'<tbody id="events">{rows}</tbody>')
     body = (
-        f"<h1>{esc(first_line(run.query, 200) or run.run_id)}</h1><p{stream}></p>{facts}"
+        f"<h1>{esc(first_line(run.query, 200) or run.run_id)}</h1><p{stream}></p>{facts}{approval}"
         f"<h2>Tasks</h2><div id=board>{board_html(run.run_id, task_board(events))}</div>"
         f"<h2>Events</h2>{timeline}"
     )

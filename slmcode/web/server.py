@@ -20,7 +20,7 @@ from urllib.parse import parse_qs, unquote, urlsplit
 
 from slmcode.errors import RunNotFoundError
 from slmcode.memory.trace import TraceStore
-from slmcode.web import memory, patches, runs, stream, tasks
+from slmcode.web import approval, memory, patches, runs, stream, tasks
 from slmcode.web.assets import LIVE_SCRIPT, STYLE
 from slmcode.web.guard import Guard, new_token
 from slmcode.web.html import esc, page
@@ -137,7 +137,7 @@ class Handler(BaseHTTPRequestHandler):
         elif parts == ["memory"]:
             self._html(memory.memory_page(app.workspace, app.guard.token))
         elif len(parts) == 2 and parts[0] == "runs":
-            self._html(runs.run_page(app.store, parts[1]))
+            self._run_page(parts[1])
         elif len(parts) == 3 and parts[0] == "runs" and parts[2] == "stream":
             self._stream(parts[1], one)
         elif len(parts) == 3 and parts[0] == "runs" and parts[2] == "pack" and one.get("role"):
@@ -146,6 +146,16 @@ class Handler(BaseHTTPRequestHandler):
             self._html(tasks.task_page(app.store, app.workspace, parts[1], parts[3]))
         else:
             self._not_found()
+
+    def _run_page(self, run_id: str, message: str = "", status: int = HTTPStatus.OK) -> None:
+        app = self.app
+        try:
+            found = app.store.run(run_id).run_id
+        except RunNotFoundError:
+            self._not_found("no such run")
+            return
+        self._html(runs.run_page(app.store, found, approval.approval_html(app.workspace, found, app.guard.token,
+                                                                            message)), status)
 
     def _stream(self, run_id: str, query: dict[str, str]) -> None:
         run_id = self.app.store.run(run_id).run_id
@@ -179,6 +189,12 @@ class Handler(BaseHTTPRequestHandler):
         # The cookie alone is not enough to change something: the form must carry the token too.
         if not self.app.guard.matches(form.get("token")):
             self._send(HTTPStatus.FORBIDDEN, "text/plain", "forbidden: the form's token is missing or wrong\n")
+            return
+        parts = [unquote(p) for p in url.path.strip("/").split("/")]
+        if len(parts) == 4 and parts[0] == "runs" and parts[2] == "plan" and parts[3] in ("drop", "approve"):
+            done = (approval.drop_task(self.app.workspace, parts[1], form.get("task", "")) if parts[3] == "drop"
+                    else approval.approve(self.app.workspace, parts[1]))
+            self._run_page(parts[1], done[0], HTTPStatus.CONFLICT if done[1] else HTTPStatus.OK)
             return
         action = POST_ACTIONS.get(url.path)
         if action is None:
