@@ -15,6 +15,7 @@ from rich.table import Table
 from rich.text import Text
 
 from slmcode.api import Answerer, RunResult, auto_answer
+from slmcode.state import Verdict
 
 STATUS_STYLE = {"done": "green", "failed": "red", "rejected": "yellow", "running": "cyan", "review": "magenta"}
 
@@ -105,10 +106,18 @@ def call_line(event: dict[str, Any]) -> str:
     return f"last model call: {who} {event.get('seconds')} s{speed}"
 
 
+def gates_cell(verdicts: list[Verdict]) -> str:
+    """The quality gates' rows in a few words: each one that did not pass by name, else how many passed."""
+    gates = [v for v in verdicts if v.gate is not None]
+    shown = [f"{v.gate}:{v.status}" for v in gates if v.status != "PASSED"]
+    return " ".join(shown) if shown else (f"gates {len(gates)}/{len(gates)}" if gates else "")
+
+
 def result_table(result: RunResult) -> Table:
     table = Table("task", "title", "status", "verdicts", "files changed", title=f"run {result.run_id}")
     for task in result.tasks:
-        verdicts = " ".join(f"{v.status}" for v in task.verdicts) or "-"
+        criteria = [v.status for v in task.verdicts if v.gate is None]
+        verdicts = " ".join([*criteria, gates_cell(task.verdicts)]).strip() or "-"
         table.add_row(task.id, task.title[:40], Text(task.status, STATUS_STYLE.get(task.status, "")), verdicts,
                       ", ".join(task.files_changed) or "-")
     return table
