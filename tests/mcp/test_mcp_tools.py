@@ -68,6 +68,19 @@ def test_the_cap_and_the_listed_order_choose_the_tools(tmp_path: Path) -> None:
         assert offered(hub, ["mcp__other__*"], cap=4) == []
 
 
+def test_a_server_that_cannot_start_offers_nothing_and_is_reported_once(tmp_path: Path) -> None:
+    settings = Settings(**stdio_settings(mcp_servers={"calc": stdio_server(), "gone": {"command": "no-such-mcp"},
+                                                      "down": {"url": "http://127.0.0.1:9/mcp"}}))
+    with McpHub(tmp_path, settings) as hub:
+        tools = offered(hub, ["mcp__gone__*", "mcp__down__*", "mcp__calc__add"], cap=4)
+        assert [t.name for t in tools] == ["mcp__calc__add"]  # the others' failure costs the run nothing
+        failures = dict(hub.new_failures())
+        assert failures["gone"] == "MCP server gone: program 'no-such-mcp' not found on the sandbox's PATH"
+        assert failures["down"].startswith("MCP server down is unreachable: ConnectError")
+        offered(hub, ["mcp__gone__*", "mcp__down__*"], cap=4)
+        assert hub.new_failures() == []  # each reported once per run, not at every step
+
+
 def test_mcp_schemas_are_paid_from_the_requests_room(tmp_path: Path) -> None:
     settings = Settings(**stdio_settings())
     budget = compute_budget(settings, "worker", "qwen2.5-coder:7b")
