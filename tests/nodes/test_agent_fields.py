@@ -42,7 +42,8 @@ def script_worker(fake: FakeLLM) -> None:
             Reply(tool_calls=[tool_call("ws_shell", command="python -m pytest -q")]),
             Reply(tool_calls=[tool_call("ws_edit", path="calc/ops.py", old_str=MULTIPLY_END,
                                         new_str=MULTIPLY_END + DIVIDE)]),
-            Reply(content="Added divide."))
+            # names the focus file it left alone, as the completeness gate asks (slmcode.gates)
+            Reply(content="Added divide; tests/test_ops.py is the tester's."))
     fake.on(SYSTEM["tester"], Reply(content="Nothing to test."))
 
 
