@@ -12,7 +12,8 @@ from slmcode.gates.verdict import GateVerdict
 
 GATE = "claims"
 CLAIM = re.compile(
-    r"(?i)(?<!not )(?<!n't )\b(?:all\s+(?:the\s+)?|the\s+)?(?:unit\s+)?tests?\s+(?:now\s+|all\s+|still\s+)?"
+    r"(?i)(?<!not )(?<!n't )(?<!not all )(?<!not the )"  # "not all tests pass" claims nothing
+    r"\b(?:all\s+(?:the\s+)?|the\s+)?(?:unit\s+)?tests?\s+(?:now\s+|all\s+|still\s+)?"
     r"(?:pass(?:es|ed|ing)?|succeed(?:s|ed)?|(?:are|is)\s+(?:passing|green))\b"
     r"|\btest\s+suite\s+(?:now\s+)?pass(?:es|ed)?\b"
     r"|\b(?:pytest|go test|cargo test|npm test)\s+(?:now\s+)?(?:passes|passed|succeeds|succeeded)\b")
