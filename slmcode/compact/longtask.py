@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from slmcode.atomic import atomic_write_text
 from slmcode.compact.offload import SCRATCH_DIR, _cut_bytes, _safe
 from slmcode.compact.prompts import TASK_OFFLOAD_NOTE
 from slmcode.config import Settings
-from slmcode.memory.files import atomic_write_text
 from slmcode.packs.budget import compute_budget
 from slmcode.packs.sections import SECTION_SHARES
 from slmcode.packs.tokens import count_tokens

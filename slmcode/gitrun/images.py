@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from slmcode.atomic import atomic_write_bytes
 from slmcode.errors import GitRunError
 from slmcode.gitrun.ops import Outcome
 from slmcode.memory.before_images import Image, images_of, mark_undone, runs_with_images, sha256_bytes
-from slmcode.tools.permissions import atomic_write
 
 __all__ = ["rewind", "runs_with_images", "undo"]
 
@@ -46,7 +46,7 @@ def _restore(workspace: Path, chosen: list[Image], last_sha: dict[str, str], wha
         if image.before is None:
             real.unlink(missing_ok=True)
         else:
-            atomic_write(real, image.before)
+            atomic_write_bytes(real, image.before)
     mark_undone(workspace, [i.seq for i in chosen])
     return Outcome(f"{what}: restored {len(first)} file(s) from the journal's before-images", changes)
 

@@ -8,18 +8,16 @@ folder hold an flock on .slmcode/memory.lock, so two concurrent runs merge inste
 from __future__ import annotations
 
 import fcntl
-import os
-import tempfile
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from slmcode.atomic import TEMP_SUFFIX, atomic_write_text
 from slmcode.errors import MemoryLockError
 
 STATE_DIR = ".slmcode"
 LOCK_NAME = "memory.lock"
-TEMP_SUFFIX = ".tmp"
 GITIGNORE = ".gitignore"
 LOCK_POLL_SECONDS = 0.05
 DEFAULT_LOCK_TIMEOUT = 30.0
@@ -38,31 +36,6 @@ def prepare_state_folder(folder: Path) -> Path:
     if folder.name == STATE_DIR and not ignore.exists():
         atomic_write_text(ignore, "# written by slmcode: its state stays out of commits\n*\n")
     return folder
-
-
-def _fsync_dir(folder: Path) -> None:
-    # The rename itself must reach the disk too, or a power cut can bring back the old name.
-    fd = os.open(folder, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
-def atomic_write_text(path: Path, text: str) -> None:
-    """Replace `path` with `text` so that no crash can leave it half written."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, temp_name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=TEMP_SUFFIX)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(temp_name, path)
-    except BaseException:
-        Path(temp_name).unlink(missing_ok=True)
-        raise
-    _fsync_dir(path.parent)
 
 
 def read_text(path: Path) -> str:

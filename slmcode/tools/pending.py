@@ -15,8 +15,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from slmcode.atomic import atomic_write_bytes
 from slmcode.errors import PatchError
-from slmcode.tools.permissions import Patch, atomic_write, patch_folder, read_patch, sha256_of
+from slmcode.tools.permissions import Patch, patch_folder, read_patch, sha256_of
 from slmcode.tools.sandbox import Refusal, WorkspacePath, resolve_path
 
 
@@ -118,7 +119,7 @@ def apply_pending(workspace: Path, ids: Sequence[str] | None = None) -> list[Pat
         raise PatchError(f"two pending patches write {twice}; reject one of them with `slmcode reject ID`")
     folder = patch_folder(workspace, "review")
     for plan in plans:
-        atomic_write(plan.target.real, plan.new)
+        atomic_write_bytes(plan.target.real, plan.new)
         (folder / f"{plan.patch.id}.json").unlink()
     return [plan.patch for plan in plans]
 

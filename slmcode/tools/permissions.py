@@ -17,13 +17,12 @@ import base64
 import hashlib
 import json
 import logging
-import os
-import tempfile
 from pathlib import Path
 from typing import Literal
 
 from pydantic import BaseModel, ValidationError
 
+from slmcode.atomic import atomic_write_bytes
 from slmcode.tools import prompts
 from slmcode.tools.context import ToolContext
 from slmcode.tools.sandbox import WorkspacePath
@@ -134,22 +133,6 @@ def staged_texts(ctx: ToolContext) -> dict[str, str]:
     return {p.path: p.new_text for p in load_patches(patch_folder(ctx.workspace, mode, ctx.run_id))}
 
 
-def atomic_write(path: Path, data: bytes) -> None:
-    """Write through a temporary file and rename, so a crash never leaves half a file; keep the mode bits."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    mode = path.stat().st_mode & 0o7777 if path.exists() else None
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".slmcode-tmp")
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-        if mode is not None:
-            os.chmod(tmp, mode)
-        os.replace(tmp, path)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-
-
 def _line_count(text: str) -> int:
     return text.count("\n") + (0 if text.endswith("\n") or not text else 1)
 
@@ -172,7 +155,7 @@ def record_write(
     if mode is None:
         if ctx.before_write is not None:  # what the file held, for `slmcode undo` without git
             ctx.before_write(target.shown, target.real, data)
-        atomic_write(target.real, data)
+        atomic_write_bytes(target.real, data)
         if target.shown not in ctx.files_changed:
             ctx.files_changed.append(target.shown)
         return prompts.WROTE.format(action=action, path=target.shown, lines=_line_count(new_text))

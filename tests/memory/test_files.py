@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from slmcode.atomic import TEMP_SUFFIX
 from slmcode.errors import MemoryLockError
 from slmcode.memory.files import atomic_write_text, memory_lock, read_text, sweep_stale_temps
 from slmcode.memory.flywheel import read_memory
@@ -98,8 +99,8 @@ def test_stale_temp_files_are_swept_under_the_lock(tmp_path: Path) -> None:
     state = tmp_path / ".slmcode"
     state.mkdir()
     (state / "sessions").mkdir()
-    stale = [state / ".MEMORY.md.abc123.tmp", state / "sessions/.run-1.json.x1.tmp"]
-    foreign = state / ".config.yaml.def456.tmp"  # another writer's, not under the memory lock
+    stale = [state / f".MEMORY.md.abc123{TEMP_SUFFIX}", state / f"sessions/.run-1.json.x1{TEMP_SUFFIX}"]
+    foreign = state / f".config.yaml.def456{TEMP_SUFFIX}"  # another writer's, not under the memory lock
     for path in [*stale, foreign]:
         path.write_text("half a write")
     with memory_lock(tmp_path) as folder:
