@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from slmcode.gates.verdict import GateVerdict
 
 GATE = "completeness"
+HARNESS_STATE = (".slmcode/", ".git/")
 
 
 def _clean(path: str) -> str:
@@ -28,7 +29,8 @@ def _named(focus: str, message: str) -> bool:
 def check_completeness(focus_files: Sequence[str], files_changed: Sequence[str],
                        final_message: str) -> GateVerdict | None:
     """None when the task named no focus file."""
-    focus = [f for f in dict.fromkeys(map(_clean, focus_files)) if f]
+    # The harness's own state (.slmcode/, e.g. an offloaded task text the task names) is never the worker's to edit.
+    focus = [f for f in dict.fromkeys(map(_clean, focus_files)) if f and not f.startswith(HARNESS_STATE)]
     if not focus:
         return None
     changed = {_clean(c) for c in files_changed}

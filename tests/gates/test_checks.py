@@ -100,6 +100,8 @@ def test_completeness_fails_for_an_untouched_focus_file_unless_the_worker_names_
     whole = check_completeness(["./calc/", "tests/test_ops.py"], ["calc/ops.py", "tests/test_ops.py"], "")
     assert whole is not None and whole.status == "PASSED"
     assert check_completeness([], ["calc/ops.py"], "") is None
+    # a task that names the harness's own files (its offloaded text) is not asked to edit them
+    assert check_completeness([".slmcode/scratch/run-1/task.md"], ["calc/ops.py"], "") is None
 
 
 EDIT = Edit("ops.py", "a", "b")
