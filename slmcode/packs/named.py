@@ -20,7 +20,9 @@ def named_files(text: str, workspace: Path) -> list[str]:
     found: list[str] = []
     for match in PATH_WORD.finditer(text):
         word = match.group(1).removeprefix("./").rstrip(".")
-        if word in found or word.startswith("/") or ".." in word.split("/"):
+        parts = word.split("/")
+        # slmcode's own state (an offloaded task file) and git's are never a task's to change.
+        if word in found or word.startswith("/") or ".." in parts or {".slmcode", ".git"} & set(parts):
             continue
         path = (root / word).resolve()
         if path.is_relative_to(root) and path.is_file():

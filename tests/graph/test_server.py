@@ -178,7 +178,7 @@ def test_a_full_run_through_langgraph_dev_with_a_clarify_interrupt(client: Any, 
     assert final["next"] == [] and values["outcome"] == "done", values.get("outcome")
     assert {t["id"]: t["status"] for t in values["tasks"]} == {"r1t1": "done", "r1test": "done"}
     code = next(t for t in values["tasks"] if t["kind"] == "code")
-    assert code["attempts"] == 2 and [v["status"] for v in code["verdicts"]] == ["PASSED"]
+    assert code["attempts"] == 2 and [v["status"] for v in code["verdicts"] if not v.get("gate")] == ["PASSED"]
     assert code["files_changed"] == ["calc/cli.py", "calc/ops.py", "tests/test_ops.py"]
     assert f"{QUESTION['question']} -> {ANSWER}" in values["prd"]["answers"]
     assert values["qa"]["passed"] is True

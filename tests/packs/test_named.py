@@ -19,8 +19,10 @@ def test_named_files_are_the_existing_workspace_files_a_text_names(tmp_path: Pat
     (tmp_path / "calc").mkdir()
     (tmp_path / "calc" / "ops.py").write_text("x = 1\n")
     (tmp_path / "README.md").write_text("hi\n")
+    (tmp_path / ".slmcode").mkdir()
+    (tmp_path / ".slmcode" / "task.md").write_text("the long task\n")
     text = ("Add divide to calc/ops.py (see ./calc/ops.py and README.md); not https://example.com/calc/ops.py, "
-            "not ../secret.txt, not /etc/hosts, not calc/missing.py")
+            "not ../secret.txt, not /etc/hosts, not calc/missing.py, not .slmcode/task.md")
     assert named_files(text, tmp_path) == ["calc/ops.py", "README.md"]
     assert named_files("nothing named here.", tmp_path) == []
 
