@@ -33,7 +33,7 @@ from slmcode.compact.offload import offload_tool_output
 from slmcode.compact.room import WorkerRoom
 from slmcode.compact.toolfit import FittedTools, fit_tools
 from slmcode.config import Settings
-from slmcode.errors import EndpointError
+from slmcode.errors import EndpointError, RequestTooLargeError
 from slmcode.memory.before_images import keep_before_image
 from slmcode.memory.conversations import store_for
 from slmcode.nodes.agent_fields import allowed_tools, role_settings
@@ -168,6 +168,11 @@ def _call_model(runtime: Runtime[RunContext], payload: WorkerInput, messages: li
                  elided=view.cuts.elided, dropped_to=view.cuts.dropped_to,
                  rungs=[r.name for r in view.ladder.rungs if r.accepted] if view.ladder else [])
             break
+        except RequestTooLargeError:
+            # Our own guard counted the fitted view a few tokens over (a view and its payload are counted a little
+            # differently: 1,067 of 1,066 tokens stopped the embedded demo's corrector): compact harder, as below.
+            emit(runtime, payload["run_id"], "overflow", role=role, task_id=payload["task"].id, shrink=shrink,
+                 source="guard")
         except openai.BadRequestError as exc:
             # The server counts with its own tokenizer; when it says the request is too long, compact harder.
             if "context" not in str(exc).lower() and "too long" not in str(exc).lower():
