@@ -10,6 +10,8 @@ from dataclasses import dataclass
 
 from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
 
+from slmcode.compact.messages import result_failed
+
 EXIT_LINE = re.compile(r"\[exit code (-?\d+)\]|\[timed out, killed \(exit -?\d+\)\]")
 
 
@@ -44,16 +46,13 @@ def _exit_code(content: str) -> int | None:
     return int(found[-1].group(1))
 
 
-def _failed(message: ToolMessage) -> bool:
-    return message.status == "error" or str(message.content).startswith("Error")
-
-
 def _step(call: dict, result: ToolMessage) -> Edit | ShellRun | None:
     args = call.get("args") if isinstance(call.get("args"), dict) else {}
     name = call["name"]
     if name == "ws_shell":
-        return ShellRun(str(args.get("command", "")), None if _failed(result) else _exit_code(str(result.content)))
-    if name not in ("ws_write", "ws_edit") or _failed(result):
+        code = None if result_failed(result) else _exit_code(str(result.content))
+        return ShellRun(str(args.get("command", "")), code)
+    if name not in ("ws_write", "ws_edit") or result_failed(result):
         return None
     artifact = result.artifact if isinstance(result.artifact, dict) else {}
     path = str(artifact.get("path") or str(args.get("path") or "").removeprefix("./"))
