@@ -22,6 +22,7 @@ from slmcode.commands import context, doctor, gitops, knowledge, model, patches,
 from slmcode.commands import eval as evaluation
 from slmcode.commands import mcp as mcp_commands
 from slmcode.commands.common import err_console
+from slmcode.commands.helptext import clean_help_types
 from slmcode.errors import SlmcodeError
 
 DEBUG_FLAG = "--debug"
@@ -30,6 +31,7 @@ EXIT_ENVIRONMENT = 2
 EXIT_INTERNAL = 3
 EXIT_INTERRUPTED = 130
 
+clean_help_types()  # `--model MODEL`, not `--model <str>`
 app = typer.Typer(help="A coding-agent harness for small language models.", no_args_is_help=True)
 for group in (runs, model, doctor, context, patches, knowledge, evaluation, serve, gitops, mcp_commands):
     app.add_typer(group.app)
