@@ -3,8 +3,11 @@
 A stdio server is a local program the agent's tools will drive, so it runs behind the same wall as every
 command (tools/ossandbox.py): bubblewrap with the workspace writable only in permission `auto`, no network
 unless sandbox_network, an allowlisted environment plus the variables its own `env:` names. Its stderr goes to
-.slmcode/mcp/NAME.log, not the user's terminal. A streamable-HTTP server is already running; its URL was
-checked to be on loopback when the settings loaded (config.McpServer).
+.slmcode/mcp/NAME.log, not the user's terminal. When its session ends, a `.git` or `.slmcode` it created below
+the root is removed, as after every command: a planted repository's config would run a command of its choosing
+the next time the user runs git there (the walls keep the existing ones read-only, but cannot forbid new ones).
+A streamable-HTTP server is already running; its URL was checked to be on loopback when the settings loaded
+(config.McpServer).
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
 
 from slmcode.config import McpServer, Settings
+from slmcode.store.paths import MCP_DIR, state_path
 from slmcode.tools import ossandbox
 
 
@@ -29,7 +33,7 @@ class ServerUnavailable(Exception):
 
 
 def log_path(workspace: Path, name: str) -> Path:
-    return workspace / ".slmcode" / "mcp" / f"{name}.log"
+    return state_path(workspace, MCP_DIR, f"{name}.log")
 
 
 def jail_for(workspace: Path, spec: McpServer, settings: Settings) -> ossandbox.Jail:
@@ -40,7 +44,8 @@ def jail_for(workspace: Path, spec: McpServer, settings: Settings) -> ossandbox.
     return jail
 
 
-def stdio_parameters(workspace: Path, name: str, spec: McpServer, settings: Settings) -> StdioServerParameters:
+def stdio_parameters(workspace: Path, name: str, spec: McpServer,
+                     settings: Settings) -> tuple[StdioServerParameters, ossandbox.Jail]:
     assert spec.command is not None
     try:
         jail = jail_for(workspace, spec, settings)
@@ -49,7 +54,7 @@ def stdio_parameters(workspace: Path, name: str, spec: McpServer, settings: Sett
     if jail.program(spec.command) is None:
         raise ServerUnavailable(f"MCP server {name}: program '{spec.command}' not found on the sandbox's PATH")
     argv = jail.argv([spec.command, *spec.args])
-    return StdioServerParameters(command=argv[0], args=argv[1:], env=jail.env, cwd=str(workspace))
+    return StdioServerParameters(command=argv[0], args=argv[1:], env=jail.env, cwd=str(workspace)), jail
 
 
 @asynccontextmanager
@@ -64,14 +69,20 @@ async def open_session(workspace: Path, name: str, spec: McpServer, settings: Se
             await session.initialize()
             yield session
         return
-    params = stdio_parameters(workspace, name, spec, settings)
+    params, jail = stdio_parameters(workspace, name, spec, settings)
     log = log_path(workspace, name)
     log.parent.mkdir(parents=True, exist_ok=True)
-    with log.open("a", encoding="utf-8") as errlog:
-        async with stdio_client(params, errlog=errlog) as (read, write), \
-                ClientSession(read, write, read_timeout_seconds=wait) as session:
-            await session.initialize()
-            yield session
+    try:
+        with log.open("a", encoding="utf-8") as errlog:
+            async with stdio_client(params, errlog=errlog) as (read, write), \
+                    ClientSession(read, write, read_timeout_seconds=wait) as session:
+                await session.initialize()
+                yield session
+    finally:  # the server has exited (bwrap's PID namespace ends with it): nothing can plant after this
+        removed = jail.undo_new_protected()
+        if removed:
+            with log.open("a", encoding="utf-8") as errlog:
+                errlog.write(f"slmcode removed what the server created: {', '.join(removed)}\n")
 
 
 def where(workspace: Path, name: str, spec: McpServer) -> str:
