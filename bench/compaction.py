@@ -32,22 +32,22 @@ from pathlib import Path
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
 from langchain_core.utils.function_calling import convert_to_openai_tool
 
+from slmcode.budget.compute import compute_budget
+from slmcode.budget.profiles import ModelProfile
+from slmcode.budget.room import Limits, WorkerRoom, limits_for, schema_tokens, worker_room
+from slmcode.budget.tokens import count_message_tokens, default_counter
 from slmcode.compact.digest import build_digest
 from slmcode.compact.elision import elide_all_but
-from slmcode.compact.hook import Limits, limits_for, request_view
 from slmcode.compact.ladder import RUNG_FUNCTIONS, compact_transcript
 from slmcode.compact.messages import head_length
 from slmcode.compact.offload import offload_tool_output
 from slmcode.compact.pairs import keep_window_start
-from slmcode.compact.room import WorkerRoom, schema_tokens, worker_room
 from slmcode.compact.rungs import RungContext, RungFailed
+from slmcode.compact.view import request_view
 from slmcode.config import Settings
 from slmcode.nodes.prompts import SYSTEM, TOOL_CONTRACT, WORK
-from slmcode.packs.budget import compute_budget
 from slmcode.packs.builder import build_pack
-from slmcode.packs.profiles import ModelProfile
 from slmcode.packs.repomap.build import load_index
-from slmcode.packs.tokens import count_message_tokens, default_counter
 from slmcode.tools.context import ToolContext
 from slmcode.tools.toolset import make_tools, run_tool_call
 
@@ -55,8 +55,8 @@ ITERATIONS = 72
 BIG_RESULT_BYTES = 8000  # the 'big' rows: a read keeps up to this much inline (reads stop at 200 lines anyway)
 SEED = 7
 QUERY = ("compact: the hook should elide old tool results in batches so the request prefix stays byte-identical; "
-         "check slmcode/compact/hook.py and elision.py and keep the digest caps")
-READS = ["slmcode/compact/hook.py", "slmcode/compact/elision.py", "slmcode/compact/digest.py",
+         "check slmcode/compact/view.py and elision.py and keep the digest caps")
+READS = ["slmcode/compact/view.py", "slmcode/compact/elision.py", "slmcode/compact/digest.py",
          "slmcode/compact/pairs.py", "slmcode/compact/ladder.py", "slmcode/compact/rungs.py",
          "slmcode/compact/resume.py", "tests/compact/test_hook.py"]
 SEARCHES = ["def elide", "ToolMessage", "keep_window", "digest", "trigger", "class .*Error"]

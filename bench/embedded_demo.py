@@ -29,7 +29,7 @@ TASK = "Add a divide operation to calc/ops.py with a test"
 ONE_RUN = """
 import json, sys
 from slmcode import api
-from slmcode.memory.trace import TraceStore
+from slmcode.store.trace import TraceStore
 try:
     result = api.run(sys.argv[1], sys.argv[2])
     outcome, run_id = result.outcome, result.run_id

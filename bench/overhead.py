@@ -36,11 +36,10 @@ sys.path.insert(0, str(ROOT))  # tests.fake_llm and the scripted team live in th
 from overhead_parts import Breakdown, breakdown_installed, merged_stats, report_breakdown, threads_profiled  # noqa: E402
 
 from slmcode import api  # noqa: E402
-from slmcode.graph.checkpoint import CHECKPOINT_FILE  # noqa: E402
 from slmcode.memory.conversations import conversations_path  # noqa: E402
-from slmcode.memory.files import state_dir  # noqa: E402
-from slmcode.memory.trace import TraceStore  # noqa: E402
 from slmcode.nodes.prompts import SYSTEM  # noqa: E402
+from slmcode.store.paths import CHECKPOINTS, state_dir  # noqa: E402
+from slmcode.store.trace import TraceStore  # noqa: E402
 from tests.fake_llm import FakeLLM, Reply, tool_call  # noqa: E402
 from tests.graph.scenario import make_repo, python_on_path, script_planning  # noqa: E402
 
@@ -84,8 +83,8 @@ def percentile(samples: list[float], q: float) -> float:
 
 def checkpoint_bytes(workspace: Path) -> dict[str, int]:
     """The checkpoint file on disk (with its WAL) and the serialized bytes SqliteSaver stored in it."""
-    path = state_dir(workspace) / CHECKPOINT_FILE
-    on_disk = sum(p.stat().st_size for p in path.parent.glob(CHECKPOINT_FILE + "*"))
+    path = state_dir(workspace) / CHECKPOINTS
+    on_disk = sum(p.stat().st_size for p in path.parent.glob(CHECKPOINTS + "*"))
     with closing(sqlite3.connect(path)) as conn:
         count, blobs, largest = conn.execute(
             "SELECT COUNT(*), SUM(LENGTH(checkpoint) + LENGTH(metadata)), MAX(LENGTH(checkpoint)) FROM checkpoints"

@@ -21,18 +21,18 @@ from typing import Any
 # refactor removed is skipped. The saver runs on LangGraph's executor thread; with durability="sync" (api.run)
 # each step waits for it, so its time is part of the iteration too.
 STEP_PARTS = (
-    ("slmcode.compact.hook", "request_view", "pre-model hook (request view)"),
+    ("slmcode.compact.view", "request_view", "pre-model hook (request view)"),
     ("slmcode.nodes.worker", "compact_transcript", "compaction ladder"),
     ("slmcode.nodes.worker", "chat_model", "chat model built"),
     ("slmcode.nodes.worker", "make_tools", "tool set built"),
     ("slmcode.nodes.worker", "repair_tool_calls", "tool-call repair"),
     ("slmcode.nodes.worker", "run_tool_call", "the tool itself"),
-    ("slmcode.memory.journal", "recorded", "journal lookup"),
-    ("slmcode.memory.journal", "record", "journal write"),
+    ("slmcode.store.journal", "recorded", "journal lookup"),
+    ("slmcode.store.journal", "record", "journal write"),
     ("slmcode.nodes.worker", "discover_skills", "skills discovered"),
     ("slmcode.nodes.worker", "quality_of", "quality commands"),
     ("slmcode.nodes.worker", "files_read", "transcript scan"),
-    ("slmcode.memory.trace", "TraceStore.record_event", "trace writes (events, calls)"),
+    ("slmcode.store.trace", "TraceStore.record_event", "trace writes (events, calls)"),
     ("langgraph.checkpoint.sqlite", "SqliteSaver.put", "checkpoint put (saver thread)"),
     ("langgraph.checkpoint.sqlite", "SqliteSaver.put_writes", "checkpoint writes (saver thread)"),
 )

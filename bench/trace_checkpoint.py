@@ -23,9 +23,10 @@ from langgraph.graph import END, START, StateGraph
 from typing_extensions import TypedDict
 
 from slmcode.config import Settings
-from slmcode.graph.checkpoint import CHECKPOINT_FILE, open_checkpointer
-from slmcode.memory.trace import TraceStore
+from slmcode.graph.checkpoint import open_checkpointer
 from slmcode.state import Criterion, Task, merge_conversations, merge_tasks
+from slmcode.store.paths import CHECKPOINTS
+from slmcode.store.trace import TraceStore
 
 
 def percentiles(samples: list[float]) -> tuple[float, float]:
@@ -93,7 +94,7 @@ def loop_graph(steps: int) -> Any:
 
 
 def sqlite_bytes(folder: Path) -> int:
-    with sqlite3.connect(folder / ".slmcode" / CHECKPOINT_FILE) as conn:
+    with sqlite3.connect(folder / ".slmcode" / CHECKPOINTS) as conn:
         (checkpoints,) = conn.execute("SELECT SUM(LENGTH(checkpoint) + LENGTH(metadata)) FROM checkpoints").fetchone()
         (writes,) = conn.execute("SELECT SUM(LENGTH(value)) FROM writes").fetchone()
     return int(checkpoints or 0) + int(writes or 0)

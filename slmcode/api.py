@@ -27,12 +27,10 @@ from slmcode.graph.builder import build_graph
 from slmcode.graph.checkpoint import open_checkpointer
 from slmcode.hooks import at_run_end
 from slmcode.mcp.hub import close_run
-from slmcode.memory.journal import Journal
 from slmcode.memory.runlock import Holder, workspace_lock
-from slmcode.memory.trace import TraceStore
 from slmcode.nodes.approval import check_plan_answer
-from slmcode.nodes.run_context import RunContext
 from slmcode.redact import masked_urls
+from slmcode.run_context import RunContext
 from slmcode.runstate import (
     checked_task,
     flags_still_valid,
@@ -44,6 +42,8 @@ from slmcode.runstate import (
     write_run_file,
 )
 from slmcode.state import QAResult, Task
+from slmcode.store.journal import Journal
+from slmcode.store.trace import TraceStore
 
 Event = dict[str, Any]
 Answerer = Callable[[dict[str, Any]], Any]

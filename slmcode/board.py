@@ -21,11 +21,11 @@ from slmcode.errors import PlanEditError, RunNotFoundError
 from slmcode.graph.builder import build_graph
 from slmcode.graph.checkpoint import open_checkpointer
 from slmcode.memory.runlock import workspace_lock
-from slmcode.memory.trace import TraceStore
 from slmcode.nodes.approval import PLAN_QUESTION
 from slmcode.nodes.plan_edits import edited_plan, plan_rows
 from slmcode.runstate import flags_still_valid, read_run_file, run_file_path, state_errors, workspace_folder
 from slmcode.state import Task
+from slmcode.store.trace import TraceStore
 
 APPROVE_NODE = "approve"
 

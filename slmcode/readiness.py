@@ -17,7 +17,8 @@ from pathlib import Path
 import yaml
 
 from slmcode.config import project_config_path, read_yaml_file
-from slmcode.memory.files import atomic_write_text, state_dir
+from slmcode.store.atomic import atomic_write_text
+from slmcode.store.paths import state_dir
 
 # How to get a program a language pack's commands start, by its first word(s).
 INSTALL_HINTS = {

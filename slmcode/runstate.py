@@ -15,10 +15,9 @@ from typing import Any
 
 from slmcode.config import ENV_PREFIX
 from slmcode.errors import RunNotFoundError, SlmcodeError, TaskError, WorkspaceError
-from slmcode.memory.files import atomic_write_text, state_dir
 from slmcode.redact import without_secrets
-
-RUNS_DIR = "runs"
+from slmcode.store.atomic import atomic_write_text
+from slmcode.store.paths import RUNS_DIR, state_dir
 
 
 def one_line(exc: BaseException) -> str:

@@ -12,7 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 from slmcode.cli import app
-from slmcode.memory.trace import TraceStore
+from slmcode.store.trace import TraceStore
 
 runner = CliRunner()
 

@@ -23,9 +23,9 @@ from slmcode.blocks.schema import (
     QualityBlock,
     When,
 )
+from slmcode.budget.compute import Budget, compute_budget
 from slmcode.config import Settings
 from slmcode.errors import BlockError
-from slmcode.packs.budget import Budget, compute_budget
 
 DEFAULT_PIPELINE = "default"
 

@@ -15,7 +15,7 @@ from slmcode.blocks.loader import block_files, validate_path
 from slmcode.blocks.schema import Block, PackBlock
 from slmcode.config import project_config_path, read_yaml_file
 from slmcode.errors import BlockError, WorkspaceError
-from slmcode.memory.files import atomic_write_text
+from slmcode.store.atomic import atomic_write_text
 
 
 @dataclass(frozen=True)

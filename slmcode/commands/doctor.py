@@ -52,9 +52,9 @@ def _diagnose(settings: Settings, workspace: Path) -> dict[str, Any]:
     """Everything doctor reports, with the readiness checks under "checks"."""
     from slmcode import readiness
     from slmcode.blocks.compose import resolve_pipeline
-    from slmcode.packs.budget import compute_budget
-    from slmcode.packs.profiles import resolve_profile
-    from slmcode.packs.tokens import default_counter
+    from slmcode.budget.compute import compute_budget
+    from slmcode.budget.profiles import resolve_profile
+    from slmcode.budget.tokens import default_counter
     from slmcode.providers.endpoint import ollama_num_ctx, probe_endpoint
     from slmcode.providers.factory import bind_role
     from slmcode.tools.ossandbox import status as sandbox_status

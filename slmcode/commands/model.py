@@ -55,7 +55,7 @@ def tokens(
     as_json: JsonOpt = False,
 ) -> None:
     """Count tokens with the offline cl100k_base counter and say which counter is in use."""
-    from slmcode.packs.tokens import default_counter
+    from slmcode.budget.tokens import default_counter
 
     if file is not None:
         try:
@@ -88,8 +88,8 @@ def budget(
     as_json: JsonOpt = False,
 ) -> None:
     """Show the token budget arithmetic for a model and role."""
-    from slmcode.packs.budget import compute_budget
-    from slmcode.packs.profiles import resolve_profile
+    from slmcode.budget.compute import compute_budget
+    from slmcode.budget.profiles import resolve_profile
 
     settings = settings_for(workspace, model=model).settings
     profile = resolve_profile(settings.model, settings)

@@ -129,8 +129,8 @@ def status(workspace: WorkspaceOpt = Path("."), as_json: JsonOpt = False) -> Non
     """List the runs recorded in the workspace and their state, the latest first."""
     from dataclasses import asdict
 
-    from slmcode.memory.trace import TraceStore
-    from slmcode.memory.trace_view import runs_table, shown_status
+    from slmcode.store.trace import TraceStore
+    from slmcode.store.trace_view import runs_table, shown_status
 
     runs = TraceStore.for_workspace(workspace).runs()
     if as_json:
@@ -153,8 +153,8 @@ def trace(
     from dataclasses import asdict
 
     from slmcode.errors import RunNotFoundError
-    from slmcode.memory.trace import TraceStore
-    from slmcode.memory.trace_view import pack_header, timeline_table
+    from slmcode.store.trace import TraceStore
+    from slmcode.store.trace_view import pack_header, timeline_table
 
     store = TraceStore.for_workspace(workspace)
     if run_id is None:

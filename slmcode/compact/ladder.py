@@ -15,13 +15,13 @@ from dataclasses import dataclass, field
 
 from langchain_core.messages import BaseMessage, ToolMessage
 
+from slmcode.budget.tokens import TokenCounter, count_message_tokens, default_counter
 from slmcode.compact.carryover import Carryover
 from slmcode.compact.elision import is_elided
 from slmcode.compact.pairs import ensure_pairs, require_pairs
 from slmcode.compact.rungs import RungContext, RungFailed, collapse, condense, microcompact, truncate
 from slmcode.compact.summarize import summarize as summarize_rung
 from slmcode.config import Settings
-from slmcode.packs.tokens import TokenCounter, count_message_tokens, default_counter
 
 Rung = Callable[[list[BaseMessage], RungContext], list[BaseMessage]]
 RUNG_FUNCTIONS: tuple[tuple[str, Rung], ...] = (

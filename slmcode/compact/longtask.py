@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from slmcode.atomic import atomic_write_text
+from slmcode.budget.compute import compute_budget
+from slmcode.budget.tokens import count_tokens
 from slmcode.compact.offload import SCRATCH_DIR, _cut_bytes, _safe
 from slmcode.compact.prompts import TASK_OFFLOAD_NOTE
 from slmcode.config import Settings
-from slmcode.packs.budget import compute_budget
 from slmcode.packs.sections import SECTION_SHARES
-from slmcode.packs.tokens import count_tokens
+from slmcode.store.atomic import atomic_write_text
 
 TASK_FILE = "task.md"
 BYTES_PER_TOKEN_GUESS = 3  # a first cut of the preview by bytes, then counted and trimmed

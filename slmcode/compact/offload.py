@@ -14,8 +14,10 @@ from pathlib import Path
 
 from slmcode.compact.prompts import OFFLOAD_NOTE, OFFLOAD_TAIL_HEADER
 from slmcode.errors import WorkspaceError
+from slmcode.store import paths
+from slmcode.store.paths import STATE_DIR
 
-SCRATCH_DIR = Path(".slmcode") / "scratch"
+SCRATCH_DIR = Path(STATE_DIR) / paths.SCRATCH_DIR
 TAIL_KINDS = frozenset({"log", "test", "tests", "shell"})
 HEAD_SHARE = 0.6  # of the preview, when a tail is kept too
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")

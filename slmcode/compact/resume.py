@@ -12,11 +12,11 @@ from collections.abc import Sequence
 
 from langchain_core.messages import BaseMessage, HumanMessage
 
+from slmcode.budget.tokens import TokenCounter, count_tokens
 from slmcode.compact.carryover import Carryover
 from slmcode.compact.digest import Digest, fit_bytes
 from slmcode.compact.messages import RESUME_KEY, content_text, resume_data
 from slmcode.compact.prompts import RESUME_SECTION, RESUME_TEMPLATE
-from slmcode.packs.tokens import TokenCounter, count_tokens
 
 # Upper bound of a resume block: on big windows it need not grow past this to carry the digest and carryover.
 RESUME_MAX_TOKENS = 1000

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
 
+from slmcode.budget.tokens import TokenCounter, count_message_tokens, count_tokens
 from slmcode.compact.carryover import Carryover, carryover_for
 from slmcode.compact.digest import build_digest
 from slmcode.compact.elision import elided
@@ -28,7 +29,6 @@ from slmcode.compact.prompts import (
 )
 from slmcode.compact.resume import prior_brief, resume_allowance, resume_message
 from slmcode.config import Settings
-from slmcode.packs.tokens import TokenCounter, count_message_tokens, count_tokens
 
 MIN_BLOCK_TOKENS = 150
 CONDENSED_MAX_LINES = 24

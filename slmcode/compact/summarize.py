@@ -12,6 +12,8 @@ from collections.abc import Sequence
 
 from langchain_core.messages import BaseMessage, ToolMessage
 
+from slmcode.budget.compute import compute_budget
+from slmcode.budget.tokens import count_tokens
 from slmcode.compact.gate import opens_with_preamble
 from slmcode.compact.messages import calls_of, content_text
 from slmcode.compact.pairs import round_starts
@@ -20,8 +22,6 @@ from slmcode.compact.resume import prior_resume_text
 from slmcode.compact.rungs import RungContext, RungFailed, collapse_text, first_fitting, older_part, replace_older
 from slmcode.config import Settings
 from slmcode.errors import SlmcodeError
-from slmcode.packs.budget import compute_budget
-from slmcode.packs.tokens import count_tokens
 
 COMPACTOR_RESULT_TOKENS = 300  # how much of each old tool result the compactor gets to read
 MIN_BRIEF_HEADINGS = 2

@@ -18,9 +18,9 @@ from pathlib import Path
 
 from langchain_core.tools import BaseTool
 
-from slmcode.compact.room import WorkerRoom, schema_tokens, worker_room
+from slmcode.budget.compute import Budget, compute_budget
+from slmcode.budget.room import WorkerRoom, schema_tokens, worker_room
 from slmcode.config import Settings
-from slmcode.packs.budget import Budget, compute_budget
 from slmcode.packs.skills import discover_skills
 from slmcode.tools.context import ToolContext
 from slmcode.tools.toolset import make_tools

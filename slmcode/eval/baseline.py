@@ -10,11 +10,11 @@ from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
 
+from slmcode.budget.profiles import resolve_profile
 from slmcode.config import load_settings
 from slmcode.eval.harness import AgentRun
 from slmcode.eval.prompts import BASELINE_SYSTEM, INVALID_ARGUMENTS
 from slmcode.eval.taxonomy import is_malformed, is_overflow, longest_repeat
-from slmcode.packs.profiles import resolve_profile
 from slmcode.providers.factory import bind_role, chat_model
 from slmcode.tools.context import ToolContext
 from slmcode.tools.toolset import make_tools, run_tool_call

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from slmcode.eval.taxonomy import Signals, is_malformed, is_overflow, longest_repeat
-from slmcode.memory.trace import TraceStore
+from slmcode.store.trace import TraceStore
 
 
 @dataclass

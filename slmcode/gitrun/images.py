@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from slmcode.atomic import atomic_write_bytes
 from slmcode.errors import GitRunError
 from slmcode.gitrun.ops import Outcome
 from slmcode.memory.before_images import Image, images_of, mark_undone, runs_with_images, sha256_bytes
+from slmcode.store.atomic import atomic_write_bytes
 
 __all__ = ["rewind", "runs_with_images", "undo"]
 

@@ -12,7 +12,8 @@ from typing import Literal
 from pydantic import BaseModel
 
 from slmcode.errors import GitRunError
-from slmcode.memory.files import atomic_write_text, prepare_state_folder, state_dir
+from slmcode.store.atomic import atomic_write_text
+from slmcode.store.paths import prepare_state_folder, state_dir
 
 GitMode = Literal["branch", "in-place"]
 RunState = Literal["running", "finished", "accepted", "undone"]

@@ -42,7 +42,6 @@ from slmcode.nodes.planner import plan
 from slmcode.nodes.prompts import SYSTEM
 from slmcode.nodes.qa import run_qa
 from slmcode.nodes.reviewer import review
-from slmcode.nodes.run_context import RunContext
 from slmcode.nodes.scope import default_scope, judge_scope
 from slmcode.nodes.slot import REPLACES, make_slot_node
 from slmcode.nodes.solo import after_solo, finish_solo, start_solo
@@ -51,6 +50,7 @@ from slmcode.nodes.team import one_task
 from slmcode.nodes.tester import test
 from slmcode.nodes.verify import verify
 from slmcode.nodes.worker import run_tools, work
+from slmcode.run_context import RunContext
 from slmcode.state import RunState
 
 # What stands in for a phase whose `when` is never; phases not listed here cannot be skipped.

@@ -26,10 +26,9 @@ from pydantic import BaseModel
 from slmcode import state
 from slmcode.config import Settings
 from slmcode.errors import CheckpointError
-from slmcode.memory.files import prepare_state_folder, state_dir
 from slmcode.redact import safe_url
+from slmcode.store.paths import CHECKPOINTS, prepare_state_folder, state_dir
 
-CHECKPOINT_FILE = "checkpoints.sqlite"
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 CONNECT_TIMEOUT_S = 5
 SQLITE_BUSY_TIMEOUT_S = 30.0
@@ -65,10 +64,10 @@ def open_checkpointer(
     elif url:
         raise CheckpointError(
             f"checkpoint_url '{safe_url(url)}' is not a postgresql:// URL "
-            f"(leave it unset to keep checkpoints in {CHECKPOINT_FILE} under .slmcode)"
+            f"(leave it unset to keep checkpoints in {CHECKPOINTS} under .slmcode)"
         )
     else:
-        with _sqlite_saver(state_dir(workspace) / CHECKPOINT_FILE, serde) as saver:
+        with _sqlite_saver(state_dir(workspace) / CHECKPOINTS, serde) as saver:
             yield saver
 
 

@@ -10,9 +10,9 @@ from langgraph.runtime import Runtime
 from langgraph.types import Send
 
 from slmcode.nodes.corrector import attempts_left
-from slmcode.nodes.run_context import RunContext, settings_of
 from slmcode.nodes.solo import solo_agent
 from slmcode.nodes.team import is_small
+from slmcode.run_context import RunContext, settings_of
 from slmcode.state import RunState
 
 ROLE_OF_PHASE = {"coordinator": "worker", "one_task": "worker", "corrector": "corrector", "tester": "tester"}

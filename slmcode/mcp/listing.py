@@ -9,11 +9,11 @@ from pathlib import Path
 from langchain_core.tools import BaseTool
 from langchain_core.utils.function_calling import convert_to_openai_tool
 
+from slmcode.budget.tokens import count_tokens
 from slmcode.config import Settings
 from slmcode.mcp.hub import McpHub
 from slmcode.mcp.offer import server_tools
 from slmcode.mcp.servers import ServerUnavailable
-from slmcode.packs.tokens import count_tokens
 
 
 @dataclass(frozen=True)

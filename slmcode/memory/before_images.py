@@ -15,7 +15,7 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
-from slmcode.memory.journal import journal_path
+from slmcode.store.journal import journal_path
 
 SCHEMA = """CREATE TABLE IF NOT EXISTS before_images (
   seq INTEGER PRIMARY KEY AUTOINCREMENT, run_id TEXT NOT NULL, task_id TEXT NOT NULL, path TEXT NOT NULL,

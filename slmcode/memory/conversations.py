@@ -24,10 +24,9 @@ from pathlib import Path
 
 from langchain_core.messages import BaseMessage, message_to_dict, messages_from_dict
 
-from slmcode.memory.files import state_dir
-from slmcode.memory.walfile import open_wal
+from slmcode.store.paths import CONVERSATIONS, state_path
+from slmcode.store.walfile import open_wal
 
-FILE_NAME = "conversations.sqlite"
 SCHEMA = """CREATE TABLE IF NOT EXISTS messages (
   run_id TEXT NOT NULL, conversation TEXT NOT NULL, position INTEGER NOT NULL, message TEXT NOT NULL,
   PRIMARY KEY (run_id, conversation, position))"""
@@ -38,7 +37,7 @@ class ConversationGap(RuntimeError):
 
 
 def conversations_path(workspace: Path) -> Path:
-    return state_dir(workspace) / FILE_NAME
+    return state_path(workspace, CONVERSATIONS)
 
 
 class ConversationStore:

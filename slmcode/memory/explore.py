@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from slmcode.memory.context_file import GROUP_RE
-from slmcode.memory.files import state_dir
 from slmcode.memory.flywheel import read_memory
+from slmcode.store.paths import state_dir
 
 FORCE_ENV = "SLMCODE_FORCE_EXPLORE"
 TRUE_VALUES = frozenset({"1", "true", "yes", "on"})

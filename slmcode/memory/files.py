@@ -13,29 +13,13 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from slmcode.atomic import TEMP_SUFFIX, atomic_write_text
 from slmcode.errors import MemoryLockError
+from slmcode.store.atomic import TEMP_SUFFIX
+from slmcode.store.paths import prepare_state_folder, state_dir
 
-STATE_DIR = ".slmcode"
 LOCK_NAME = "memory.lock"
-GITIGNORE = ".gitignore"
 LOCK_POLL_SECONDS = 0.05
 DEFAULT_LOCK_TIMEOUT = 30.0
-
-
-def state_dir(workspace: Path | str) -> Path:
-    """The workspace's .slmcode folder (not created)."""
-    return Path(workspace) / STATE_DIR
-
-
-def prepare_state_folder(folder: Path) -> Path:
-    """Create a .slmcode folder with its own .gitignore (`*`): nothing of it (checkpoints, the trace, run
-    files) may reach a user's commit through `git add -A`."""
-    folder.mkdir(parents=True, exist_ok=True)
-    ignore = folder / GITIGNORE
-    if folder.name == STATE_DIR and not ignore.exists():
-        atomic_write_text(ignore, "# written by slmcode: its state stays out of commits\n*\n")
-    return folder
 
 
 def read_text(path: Path) -> str:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from slmcode.compact.gate import accept_compaction
 from slmcode.memory.context_file import CONTEXT_FILE, merged_context, parse_context, run_entry
-from slmcode.memory.files import atomic_write_text, memory_lock, read_text, state_dir, sweep_stale_temps
+from slmcode.memory.files import memory_lock, read_text, sweep_stale_temps
 from slmcode.memory.lessons import MEMORY_FILE, drop_lesson, parse_memory, updated_memory
 from slmcode.memory.sessions import SessionSnapshot, write_snapshot
 from slmcode.memory.skills_store import (
@@ -26,6 +26,8 @@ from slmcode.memory.skills_store import (
     render_skill,
     skill_slug,
 )
+from slmcode.store.atomic import atomic_write_text
+from slmcode.store.paths import state_dir
 
 Convention = tuple[str, str, str]  # (name, description, body)
 

@@ -17,8 +17,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from slmcode.errors import WorkspaceBusyError
-from slmcode.memory.files import prepare_state_folder, state_dir
-from slmcode.memory.trace_rows import now
+from slmcode.store.paths import prepare_state_folder, state_dir
+from slmcode.store.trace_rows import now
 
 LOCK_NAME = "run.lock"
 

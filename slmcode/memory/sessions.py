@@ -13,7 +13,8 @@ from pathlib import Path
 from pydantic import BaseModel, Field, ValidationError
 
 from slmcode.errors import RunNotFoundError
-from slmcode.memory.files import atomic_write_text, state_dir
+from slmcode.store.atomic import atomic_write_text
+from slmcode.store.paths import state_dir
 
 SESSIONS_DIR = "sessions"
 

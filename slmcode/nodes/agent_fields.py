@@ -11,7 +11,7 @@ from langgraph.runtime import Runtime
 
 from slmcode.blocks.schema import AgentBlock
 from slmcode.config import Settings
-from slmcode.nodes.run_context import RunContext, settings_of
+from slmcode.run_context import RunContext, settings_of
 
 
 def agent_for(runtime: Runtime[RunContext], phase: str) -> AgentBlock | None:

@@ -14,7 +14,7 @@ from langgraph.types import Overwrite, interrupt
 
 from slmcode.errors import PlanEditError
 from slmcode.nodes.plan_edits import edited_plan, is_approval, plan_rows
-from slmcode.nodes.run_context import RunContext, emit, settings_of
+from slmcode.run_context import RunContext, emit, settings_of
 from slmcode.state import RunState, Task
 
 PLAN_QUESTION = "plan"

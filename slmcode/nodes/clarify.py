@@ -8,8 +8,8 @@ from langgraph.types import interrupt
 
 from slmcode.nodes.llm import ask_role
 from slmcode.nodes.prompts import CLARIFY
-from slmcode.nodes.run_context import RunContext, emit, settings_of
 from slmcode.nodes.schemas import Clarification
+from slmcode.run_context import RunContext, emit, settings_of
 from slmcode.state import PRD, RunState
 
 MAX_QUESTIONS = 3

@@ -7,7 +7,7 @@ from langgraph.runtime import Runtime
 
 from slmcode.nodes.baseline import with_baseline
 from slmcode.nodes.quality import quality_of
-from slmcode.nodes.run_context import RunContext, emit, settings_of, workspace_of
+from slmcode.run_context import RunContext, emit, settings_of, workspace_of
 from slmcode.state import RunState, Task
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from langgraph.runtime import Runtime
 
 from slmcode.config import Settings
-from slmcode.nodes.run_context import RunContext, emit, settings_of
+from slmcode.run_context import RunContext, emit, settings_of
 from slmcode.state import RunState, Task
 
 

@@ -10,9 +10,9 @@ from langgraph.types import interrupt
 from slmcode.nodes.corrector import attempts_left
 from slmcode.nodes.llm import ask_role
 from slmcode.nodes.prompts import ESCALATE
-from slmcode.nodes.run_context import RunContext, emit, settings_of
 from slmcode.nodes.schemas import Escalation
 from slmcode.nodes.transcript import render_failures
+from slmcode.run_context import RunContext, emit, settings_of
 from slmcode.state import RunState, Task
 
 

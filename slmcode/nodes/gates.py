@@ -9,7 +9,7 @@ from langgraph.runtime import Runtime
 
 from slmcode.gates import GateInputs, GateVerdict, run_gates, task_record
 from slmcode.nodes.quality import gates_of, quality_of
-from slmcode.nodes.run_context import RunContext, settings_of, workspace_of
+from slmcode.run_context import RunContext, settings_of, workspace_of
 from slmcode.state import Criterion, RunState, Task, Verdict
 
 WHAT = {

@@ -8,7 +8,7 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from slmcode.hooks import HookResult, fire
-from slmcode.nodes.run_context import RunContext, emit, settings_of, workspace_of
+from slmcode.run_context import RunContext, emit, settings_of, workspace_of
 from slmcode.state import Task, Verdict
 
 

@@ -10,8 +10,8 @@ from slmcode.memory.flywheel import record_learning
 from slmcode.memory.lessons import lesson_problem
 from slmcode.nodes.llm import ask_role
 from slmcode.nodes.prompts import LEARN
-from slmcode.nodes.run_context import RunContext, emit, trace_of, workspace_of
 from slmcode.nodes.schemas import Lessons
+from slmcode.run_context import RunContext, emit, trace_of, workspace_of
 from slmcode.state import RunState, Task
 
 MAX_LESSONS = 3

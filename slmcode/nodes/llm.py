@@ -13,20 +13,20 @@ from langchain_core.messages import BaseMessage, HumanMessage
 from langgraph.runtime import Runtime
 from pydantic import BaseModel
 
+from slmcode.budget.compute import compute_budget
+from slmcode.budget.tokens import count_tokens
 from slmcode.config import Settings
 from slmcode.errors import RepoMapError
 from slmcode.memory.flywheel import read_memory
 from slmcode.nodes.agent_fields import role_settings
 from slmcode.nodes.prompts import SYSTEM, TOOL_CONTRACT, tool_contract
-from slmcode.nodes.run_context import RunContext, emit, settings_of, trace_of, workspace_of
-from slmcode.packs.budget import compute_budget
 from slmcode.packs.builder import build_pack
 from slmcode.packs.repomap.build import load_index
 from slmcode.packs.repomap.model import SymbolIndex
 from slmcode.packs.taskpack import TaskPack
-from slmcode.packs.tokens import count_tokens
 from slmcode.providers.factory import bind_role, chat_model
 from slmcode.providers.structured import Structured, ask_structured
+from slmcode.run_context import RunContext, emit, settings_of, trace_of, workspace_of
 from slmcode.state import RunState, Task
 
 T = TypeVar("T", bound=BaseModel)

@@ -10,7 +10,7 @@ from langgraph.runtime import Runtime
 from slmcode.mcp.hub import hub_for
 from slmcode.mcp.offer import is_mcp, offered
 from slmcode.nodes.agent_fields import agent_for
-from slmcode.nodes.run_context import RunContext, emit, settings_of, workspace_of
+from slmcode.run_context import RunContext, emit, settings_of, workspace_of
 
 
 def mcp_tools(runtime: Runtime[RunContext], run_id: str, phase: str) -> list[BaseTool]:

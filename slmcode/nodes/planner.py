@@ -7,8 +7,8 @@ from langgraph.runtime import Runtime
 
 from slmcode.nodes.llm import ask_role
 from slmcode.nodes.prompts import PLAN, PLAN_AGAIN
-from slmcode.nodes.run_context import RunContext, emit, settings_of
 from slmcode.nodes.schemas import Plan, PlanStep
+from slmcode.run_context import RunContext, emit, settings_of
 from slmcode.state import RunState
 
 

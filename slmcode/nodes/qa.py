@@ -7,7 +7,7 @@ from __future__ import annotations
 from langgraph.runtime import Runtime
 
 from slmcode.nodes.quality import quality_of
-from slmcode.nodes.run_context import RunContext, emit, settings_of, trace_of, workspace_of
+from slmcode.run_context import RunContext, emit, settings_of, trace_of, workspace_of
 from slmcode.state import Criterion, QAResult, RunState
 from slmcode.tools.verify import run_criteria
 

@@ -9,7 +9,7 @@ from pathlib import Path
 from langgraph.runtime import Runtime
 
 from slmcode.blocks.schema import QualityGates
-from slmcode.nodes.run_context import RunContext
+from slmcode.run_context import RunContext
 
 
 @dataclass(frozen=True)

@@ -10,9 +10,9 @@ from slmcode.nodes.evidence import disk_evidence, verdict_table
 from slmcode.nodes.hook_events import fire_hooks, task_payload, verdict_payload
 from slmcode.nodes.llm import ask_role
 from slmcode.nodes.prompts import REVIEW
-from slmcode.nodes.run_context import RunContext, emit, workspace_of
 from slmcode.nodes.schemas import Review
 from slmcode.nodes.transcript import render_failures
+from slmcode.run_context import RunContext, emit, workspace_of
 from slmcode.state import RunState, Task
 
 

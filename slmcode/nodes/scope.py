@@ -8,8 +8,8 @@ from langgraph.runtime import Runtime
 from slmcode.nodes.llm import ask_role
 from slmcode.nodes.prompts import SCOPE
 from slmcode.nodes.quality import quality_of
-from slmcode.nodes.run_context import RunContext, emit
 from slmcode.nodes.schemas import Scope
+from slmcode.run_context import RunContext, emit
 from slmcode.state import Criterion, RunState
 
 MAX_CRITERIA = 6

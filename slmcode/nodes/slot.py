@@ -13,12 +13,13 @@ from langgraph.runtime import Runtime
 
 from slmcode.blocks.compose import PhaseSpec, render_prompt
 from slmcode.errors import EndpointError
-from slmcode.memory.files import atomic_write_text, state_dir
 from slmcode.memory.flywheel import record_learning
 from slmcode.nodes.llm import pack_for
-from slmcode.nodes.run_context import RunContext, emit, settings_of, workspace_of
 from slmcode.providers.factory import chat_model
+from slmcode.run_context import RunContext, emit, settings_of, workspace_of
 from slmcode.state import RunState
+from slmcode.store.atomic import atomic_write_text
+from slmcode.store.paths import state_dir
 
 # What a slot that replaces a phase must produce for the phases after it.
 REPLACES = {"context": "exploration", "planner": "plan"}

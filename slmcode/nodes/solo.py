@@ -13,7 +13,7 @@ from langchain_core.tools import BaseTool
 from langgraph.runtime import Runtime
 from langgraph.types import Send
 
-from slmcode.nodes.run_context import RunContext, emit, settings_of, workspace_of
+from slmcode.run_context import RunContext, emit, settings_of, workspace_of
 from slmcode.state import PRD, RunState, Task
 from slmcode.tools.shell import run_command
 

@@ -11,10 +11,10 @@ from langgraph.runtime import Runtime
 from slmcode.nodes.llm import ask_role
 from slmcode.nodes.prompts import SPLIT, TEST_TASK_DESCRIPTION, TEST_TASK_TITLE
 from slmcode.nodes.quality import quality_of
-from slmcode.nodes.run_context import RunContext, emit, settings_of, workspace_of
 from slmcode.nodes.schemas import Split, TaskDraft
 from slmcode.nodes.scope import MAX_CRITERIA, test_suite_criterion
 from slmcode.packs.named import named_files
+from slmcode.run_context import RunContext, emit, settings_of, workspace_of
 from slmcode.state import PRD, RunState, Task
 
 TEST_TASK_ID = "test"

@@ -11,9 +11,9 @@ from langgraph.runtime import Runtime
 from slmcode.config import Settings
 from slmcode.nodes.baseline import with_baseline
 from slmcode.nodes.quality import quality_of
-from slmcode.nodes.run_context import RunContext, emit, settings_of, workspace_of
 from slmcode.nodes.schemas import TaskDraft
 from slmcode.nodes.splitter import clean_path, sanitise
+from slmcode.run_context import RunContext, emit, settings_of, workspace_of
 from slmcode.state import RunState
 
 # planner.render_plan writes each step as "N. step [file, file]"

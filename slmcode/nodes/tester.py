@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from langgraph.runtime import Runtime
 
-from slmcode.nodes.run_context import RunContext, emit
+from slmcode.run_context import RunContext, emit
 from slmcode.state import RunState
 
 

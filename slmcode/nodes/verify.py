@@ -10,7 +10,7 @@ from langgraph.runtime import Runtime
 from slmcode.nodes.baseline import against_baseline, missing_tool, still_baseline
 from slmcode.nodes.gates import gate_verdicts
 from slmcode.nodes.quality import quality_of
-from slmcode.nodes.run_context import RunContext, emit, settings_of, trace_of, workspace_of
+from slmcode.run_context import RunContext, emit, settings_of, trace_of, workspace_of
 from slmcode.state import RunState
 from slmcode.tools.verify import run_criteria
 

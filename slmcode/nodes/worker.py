@@ -27,11 +27,13 @@ from langgraph.runtime import Runtime
 from langgraph.types import Command, Send, interrupt
 from typing_extensions import TypedDict
 
-from slmcode.compact.hook import RequestView, limits_for, request_view
+from slmcode.budget.compute import compute_budget
+from slmcode.budget.profiles import resolve_profile
+from slmcode.budget.room import WorkerRoom, limits_for
 from slmcode.compact.ladder import LadderState
 from slmcode.compact.offload import offload_tool_output
-from slmcode.compact.room import WorkerRoom
 from slmcode.compact.toolfit import FittedTools, fit_tools
+from slmcode.compact.view import RequestView, request_view
 from slmcode.config import Settings
 from slmcode.errors import EndpointError, RequestTooLargeError
 from slmcode.memory.before_images import keep_before_image
@@ -42,13 +44,11 @@ from slmcode.nodes.mcp_tools import mcp_tools
 from slmcode.nodes.prompts import CORRECT, EXPLORE, NUDGE_NO_TOOLS, OVERFLOW_GIVE_UP, TURN_LIMIT, WORK
 from slmcode.nodes.quality import gates_of, quality_of
 from slmcode.nodes.refund import MAX_REFUNDS, Refund, rate_limited
-from slmcode.nodes.run_context import RunContext, emit, settings_of, trace_of, workspace_of
 from slmcode.nodes.solo import role_tools
 from slmcode.nodes.transcript import files_changed, files_read, render_failures, touched_path
-from slmcode.packs.budget import compute_budget
-from slmcode.packs.profiles import resolve_profile
 from slmcode.packs.skills import discover_skills
 from slmcode.providers.factory import bind_role, chat_model
+from slmcode.run_context import RunContext, emit, settings_of, trace_of, workspace_of
 from slmcode.state import Task
 from slmcode.tools.context import ToolContext
 from slmcode.tools.repair import repair_tool_calls

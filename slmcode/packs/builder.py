@@ -10,10 +10,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+from slmcode.budget.compute import compute_budget
+from slmcode.budget.tokens import TokenCounter, default_counter
 from slmcode.config import Settings
 from slmcode.errors import RepoMapError
 from slmcode.packs import prompts
-from slmcode.packs.budget import compute_budget
 from slmcode.packs.derived import derived_files
 from slmcode.packs.excerpts import Excerpt
 from slmcode.packs.instructions import load_instructions
@@ -33,7 +34,6 @@ from slmcode.packs.sections import SECTION_ORDER, Section, section, separator_to
 from slmcode.packs.selection import render_excerpts, select_excerpts, select_signatures
 from slmcode.packs.skills import discover_skills, select_skills
 from slmcode.packs.taskpack import MapEntry, TaskPack, join_sections
-from slmcode.packs.tokens import TokenCounter, default_counter
 from slmcode.state import Task
 
 MAX_FIT_ROUNDS = 4  # joins can cost a token or two more than their parts; shrink the code and re-fit

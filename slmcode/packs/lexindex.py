@@ -17,6 +17,7 @@ from pathlib import Path
 
 from slmcode.packs import lexical
 from slmcode.packs.lexical import terms
+from slmcode.store.paths import cache_file
 
 # Bump when the stored form changes. The terms change with lexical.py (its stopwords, its splitting): any
 # edit of that file gives the index a new version, and the old terms are dropped, not misread.
@@ -29,7 +30,7 @@ LineTerms = list[list[str]]
 
 
 def index_path(workspace: Path) -> Path:
-    return workspace / ".slmcode" / "cache" / "lexical.sqlite"
+    return cache_file(workspace, "lexical.sqlite")
 
 
 def _digest(lines: Sequence[str]) -> str:

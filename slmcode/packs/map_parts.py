@@ -16,12 +16,12 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 
+from slmcode.budget.tokens import TokenCounter
 from slmcode.packs.repomap.build import MAP_FLOOR, map_budget, render_map
 from slmcode.packs.repomap.model import RepoMap, SymbolIndex
 from slmcode.packs.repomap.prompts import MAP_HEADER
 from slmcode.packs.repomap.rank import rank_symbols
 from slmcode.packs.repomap.render import fit_map
-from slmcode.packs.tokens import TokenCounter
 
 
 def map_failure(exc: Exception) -> str:

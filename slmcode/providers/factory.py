@@ -11,9 +11,9 @@ from dataclasses import dataclass
 
 from langchain_openai import ChatOpenAI
 
+from slmcode.budget.compute import compute_budget
 from slmcode.config import Settings
 from slmcode.errors import EndpointError
-from slmcode.packs.budget import compute_budget
 from slmcode.providers.guard import GuardedChat
 from slmcode.providers.llama_dialect import ChatLlamaCppPython
 

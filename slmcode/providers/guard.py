@@ -18,8 +18,8 @@ import openai
 from langchain_core.language_models import LanguageModelInput
 from langchain_openai import ChatOpenAI
 
+from slmcode.budget.tokens import count_message_tokens, count_tokens
 from slmcode.errors import EndpointError, RequestTooLargeError, SlmcodeError
-from slmcode.packs.tokens import count_message_tokens, count_tokens
 from slmcode.redact import safe_url
 
 # What the openai client and langchain raise when a 200 answer is not a chat completion.

@@ -22,7 +22,9 @@ from typing import Literal
 
 from pydantic import BaseModel, ValidationError
 
-from slmcode.atomic import atomic_write_bytes
+from slmcode.store import paths
+from slmcode.store.atomic import atomic_write_bytes
+from slmcode.store.paths import STATE_DIR
 from slmcode.tools import prompts
 from slmcode.tools.context import ToolContext
 from slmcode.tools.sandbox import WorkspacePath
@@ -31,8 +33,8 @@ log = logging.getLogger(__name__)
 
 PatchMode = Literal["review", "dry-run"]
 Encoding = Literal["utf-8", "latin-1"]
-PENDING_DIR = Path(".slmcode") / "pending"
-DRY_RUN_DIR = Path(".slmcode") / "dry-run"
+PENDING_DIR = Path(STATE_DIR) / paths.PENDING_DIR
+DRY_RUN_DIR = Path(STATE_DIR) / paths.DRY_RUN_DIR
 
 
 class Patch(BaseModel):

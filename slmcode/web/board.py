@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from slmcode.memory.trace_rows import Event
+from slmcode.store.trace_rows import Event
 
 
 @dataclass

@@ -15,7 +15,7 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, System
 from slmcode.compact.messages import head_length
 from slmcode.compact.prompts import ELIDED_TOOL_RESULT
 from slmcode.memory.conversations import ConversationStore, conversations_path
-from slmcode.memory.trace_rows import Event
+from slmcode.store.trace_rows import Event
 from slmcode.web.html import esc
 
 SHOWN_CHARS = 6000  # of one message; the rest is cut here, not in the store

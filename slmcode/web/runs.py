@@ -3,9 +3,9 @@ event stream re-sends, rendered by the same functions)."""
 
 from __future__ import annotations
 
-from slmcode.memory.trace import TraceStore
-from slmcode.memory.trace_rows import Event, RunRow, now
-from slmcode.memory.trace_view import describe, elapsed, first_line, shown_status
+from slmcode.store.trace import TraceStore
+from slmcode.store.trace_rows import Event, RunRow, now
+from slmcode.store.trace_view import describe, elapsed, first_line, shown_status
 from slmcode.web.board import TaskCard, current_phase, phase_path, task_board, tokens_spent
 from slmcode.web.html import esc, page, part, table
 

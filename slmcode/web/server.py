@@ -19,7 +19,7 @@ from pathlib import Path
 from urllib.parse import parse_qs, unquote, urlsplit
 
 from slmcode.errors import RunNotFoundError
-from slmcode.memory.trace import TraceStore
+from slmcode.store.trace import TraceStore
 from slmcode.web import approval, memory, patches, runs, stream, tasks
 from slmcode.web.assets import LIVE_SCRIPT, STYLE
 from slmcode.web.guard import Guard, new_token

@@ -10,8 +10,8 @@ import sqlite3
 import time
 from collections.abc import Callable
 
-from slmcode.memory.trace import TraceStore
-from slmcode.memory.trace_view import shown_status
+from slmcode.store.trace import TraceStore
+from slmcode.store.trace_view import shown_status
 from slmcode.web.board import task_board
 from slmcode.web.runs import board_html, event_row, facts_html, phases_html
 

@@ -11,9 +11,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from slmcode.errors import PatchError
-from slmcode.memory.trace import TraceStore
-from slmcode.memory.trace_rows import Event
-from slmcode.memory.trace_view import first_line
+from slmcode.store.trace import TraceStore
+from slmcode.store.trace_rows import Event
+from slmcode.store.trace_view import first_line
 from slmcode.tools.pending import plan_pending, unified_diff
 from slmcode.web.board import task_board
 from slmcode.web.conversation import conversations_html

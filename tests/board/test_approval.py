@@ -10,9 +10,9 @@ import pytest
 
 from slmcode import api
 from slmcode.errors import PlanEditError
-from slmcode.memory.trace import TraceStore
 from slmcode.nodes.plan_edits import edited_plan
 from slmcode.state import Task
+from slmcode.store.trace import TraceStore
 from tests.board.scenario import POWER_TASK, script_team, worker_requests
 from tests.fake_llm import FakeLLM
 from tests.graph.scenario import make_repo, python_on_path

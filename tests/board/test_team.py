@@ -12,10 +12,10 @@ import pytest
 
 from slmcode import api
 from slmcode.config import Settings
-from slmcode.memory.trace import TraceStore
 from slmcode.nodes.prompts import SYSTEM
 from slmcode.nodes.team import is_small, plan_files
 from slmcode.state import PRD
+from slmcode.store.trace import TraceStore
 from tests.board.scenario import CHECK, DIVIDE, MULTIPLY_TEST, TESTS
 from tests.board.test_solo import roles_asked
 from tests.fake_llm import FakeLLM, Reply, tool_call

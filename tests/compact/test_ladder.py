@@ -5,12 +5,12 @@ from hypothesis import strategies as st
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage, ToolMessage
 from langchain_openai import ChatOpenAI
 
+from slmcode.budget.tokens import count_message_tokens, default_counter
 from slmcode.compact.ladder import RUNG_FUNCTIONS, LadderState, compact_transcript
 from slmcode.compact.pairs import validate_pairs
 from slmcode.compact.rungs import RungContext, RungFailed
 from slmcode.config import Settings
 from slmcode.errors import EndpointError
-from slmcode.packs.tokens import count_message_tokens, default_counter
 from tests.compact.transcripts import transcripts
 
 SETTINGS = Settings(model="test-model")

@@ -1,7 +1,7 @@
-from slmcode.compact.room import MIN_RESULT_BYTES, PACK_SHARE, worker_room
+from slmcode.budget.compute import compute_budget
+from slmcode.budget.profiles import ModelProfile
+from slmcode.budget.room import MIN_RESULT_BYTES, PACK_SHARE, worker_room
 from slmcode.config import Settings
-from slmcode.packs.budget import compute_budget
-from slmcode.packs.profiles import ModelProfile
 
 SETTINGS = Settings(model="test-model")
 TOOLS = 1100  # tokens of the worker's tool schemas, about what the real ones cost

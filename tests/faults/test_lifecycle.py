@@ -9,11 +9,11 @@ import pytest
 from langchain_core.messages import HumanMessage
 
 from slmcode import api
+from slmcode.budget.compute import compute_budget
+from slmcode.budget.tokens import count_tokens
 from slmcode.config import Settings
 from slmcode.errors import EndpointError, RequestTooLargeError
 from slmcode.nodes.prompts import SYSTEM
-from slmcode.packs.budget import compute_budget
-from slmcode.packs.tokens import count_tokens
 from slmcode.providers.factory import chat_model
 from tests.fake_llm import FakeLLM, Reply
 from tests.faults.harness import (

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from slmcode.memory.trace import TraceStore
+from slmcode.store.trace import TraceStore
 from tests.fake_llm import FakeLLM, Reply
 from tests.faults.harness import (
     assert_resume_answers,

@@ -18,7 +18,7 @@ import pytest
 
 from slmcode import api
 from slmcode.memory.runlock import LOCK_NAME, workspace_lock
-from slmcode.memory.trace import TraceStore
+from slmcode.store.trace import TraceStore
 from tests.fake_llm import FakeLLM, Reply
 from tests.faults.harness import (
     MODEL,

@@ -10,7 +10,7 @@ import pytest
 
 from slmcode import api
 from slmcode.errors import SlmcodeError
-from slmcode.memory.trace import TraceStore
+from slmcode.store.trace import TraceStore
 from tests.graph.scenario import make_repo, python_on_path
 
 pytest.importorskip("llama_cpp")

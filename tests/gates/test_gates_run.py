@@ -8,8 +8,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from slmcode import api
-from slmcode.memory.trace import TraceStore
 from slmcode.nodes.prompts import SYSTEM
+from slmcode.store.trace import TraceStore
 from tests.fake_llm import FakeLLM, Reply, tool_call
 from tests.graph.scenario import MULTIPLY_END, TEST_DIVIDE, js, script_planning
 

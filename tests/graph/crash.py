@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from slmcode.memory.trace import TraceStore
+from slmcode.store.trace import TraceStore
 from slmcode.tools.ossandbox import scratch_dir
 from tests.fake_llm import FakeLLM
 from tests.graph.resume_runner import final_state

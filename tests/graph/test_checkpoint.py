@@ -17,8 +17,9 @@ from typing_extensions import TypedDict
 
 from slmcode.config import Settings
 from slmcode.errors import CheckpointError
-from slmcode.graph.checkpoint import CHECKPOINT_FILE, list_threads, open_checkpointer, state_types
+from slmcode.graph.checkpoint import list_threads, open_checkpointer, state_types
 from slmcode.state import Criterion, Task, Verdict, append_bounded, merge_conversations, merge_tasks
+from slmcode.store.paths import CHECKPOINTS
 
 
 class BoardState(TypedDict, total=False):
@@ -110,7 +111,7 @@ def test_a_stopped_run_continues_after_reopening(kind: str, request: pytest.Fixt
 def test_sqlite_checkpoints_live_under_dot_slmcode(tmp_path: Path) -> None:
     with open_checkpointer(Settings(), tmp_path) as saver:
         build(saver).invoke({}, {"configurable": {"thread_id": "r1"}})
-    assert (tmp_path / ".slmcode" / CHECKPOINT_FILE).is_file()
+    assert (tmp_path / ".slmcode" / CHECKPOINTS).is_file()
 
 
 class FanState(TypedDict, total=False):

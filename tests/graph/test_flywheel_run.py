@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from slmcode import api
-from slmcode.memory.trace import TraceStore
 from slmcode.nodes.prompts import SYSTEM
+from slmcode.store.trace import TraceStore
 from tests.fake_llm import FakeLLM, system_text
 from tests.graph.scenario import make_repo, python_on_path, script_buggy_worker_then_fix, script_planning
 from tests.graph.test_structure import write_pipeline

@@ -10,14 +10,14 @@ import pytest
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage, ToolMessage
 
 from slmcode import api
-from slmcode.compact.room import schema_tokens, worker_room
+from slmcode.budget.compute import compute_budget
+from slmcode.budget.room import schema_tokens, worker_room
+from slmcode.budget.tokens import count_message_tokens
 from slmcode.config import Settings
-from slmcode.memory.trace import TraceStore
 from slmcode.nodes.worker import fit_request
-from slmcode.packs.budget import compute_budget
-from slmcode.packs.tokens import count_message_tokens
 from slmcode.providers.embedded import embedded_server
 from slmcode.providers.factory import chat_model
+from slmcode.store.trace import TraceStore
 from slmcode.tools.context import ToolContext
 from slmcode.tools.toolset import make_tools
 from tests.graph.scenario import make_repo, python_on_path

@@ -51,9 +51,9 @@ def test_a_rejected_first_attempt_is_corrected_and_the_run_ends_done(fake_llm: F
 def test_every_request_fits_and_holds_no_orphan(fake_llm: FakeLLM, repo: Path) -> None:
     from langchain_core.messages import convert_to_messages
 
+    from slmcode.budget.compute import compute_budget
+    from slmcode.budget.tokens import count_message_tokens
     from slmcode.config import Settings
-    from slmcode.packs.budget import compute_budget
-    from slmcode.packs.tokens import count_message_tokens
 
     script_planning(fake_llm)
     script_buggy_worker_then_fix(fake_llm)

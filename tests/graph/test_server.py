@@ -28,8 +28,8 @@ from typing import Any
 
 import pytest
 
-from slmcode.memory.trace import TraceStore
 from slmcode.nodes.prompts import SYSTEM
+from slmcode.store.trace import TraceStore
 from tests.fake_llm import FakeLLM, system_text
 from tests.graph.scenario import js, make_repo, python_on_path, script_buggy_worker_then_fix, script_planning
 

@@ -10,7 +10,7 @@ import yaml
 
 from slmcode import api
 from slmcode.blocks.discovery import BUILTIN_DIR
-from slmcode.memory.trace import TraceStore
+from slmcode.store.trace import TraceStore
 from tests.fake_llm import FakeLLM
 from tests.graph.scenario import script_buggy_worker_then_fix, script_planning
 

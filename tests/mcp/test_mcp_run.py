@@ -6,8 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from slmcode import api
-from slmcode.memory.trace import TraceStore
 from slmcode.nodes.prompts import SYSTEM
+from slmcode.store.trace import TraceStore
 from tests.fake_llm import FakeLLM, Reply, tool_call
 from tests.graph.scenario import script_buggy_worker_then_fix, script_planning
 from tests.mcp.conftest import stdio_settings, write_agent, write_config

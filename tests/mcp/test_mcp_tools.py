@@ -11,12 +11,12 @@ from pathlib import Path
 
 import pytest
 
+from slmcode.budget.compute import compute_budget
 from slmcode.compact.toolfit import fit_tools
 from slmcode.config import Settings
 from slmcode.mcp.hub import McpHub
 from slmcode.mcp.listing import schema_cost
 from slmcode.mcp.offer import offered
-from slmcode.packs.budget import compute_budget
 from slmcode.tools.context import ToolContext
 from slmcode.tools.toolset import make_tools, run_tool_call
 from tests.mcp.conftest import stdio_server, stdio_settings, write_config

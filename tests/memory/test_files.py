@@ -13,12 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from slmcode.atomic import TEMP_SUFFIX
 from slmcode.errors import MemoryLockError
-from slmcode.memory.files import atomic_write_text, memory_lock, read_text, sweep_stale_temps
+from slmcode.memory.files import memory_lock, read_text, sweep_stale_temps
 from slmcode.memory.flywheel import read_memory
 from slmcode.memory.sessions import list_sessions
 from slmcode.memory.skills_store import parse_skill
+from slmcode.store.atomic import TEMP_SUFFIX, atomic_write_text
 
 
 def _spawn(code: str) -> subprocess.Popen[bytes]:
@@ -46,7 +46,7 @@ def test_sigkill_during_large_writes_leaves_old_or_new_bytes(tmp_path: Path) -> 
     proc = _spawn(
         f"""
         from pathlib import Path
-        from slmcode.memory.files import atomic_write_text
+        from slmcode.store.atomic import atomic_write_text
         target = Path({str(target)!r})
         i = 0
         while True:

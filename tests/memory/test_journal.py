@@ -5,7 +5,7 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
-from slmcode.memory.journal import Journal
+from slmcode.store.journal import Journal
 
 
 def test_a_recorded_call_is_answered_from_the_journal(tmp_path: Path) -> None:

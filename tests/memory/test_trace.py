@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from slmcode.errors import RunNotFoundError
-from slmcode.memory.trace import TraceStore
-from slmcode.memory.trace_rows import PACK_TEXT_LIMIT, TEXT_LIMIT
+from slmcode.store.trace import TraceStore
+from slmcode.store.trace_rows import PACK_TEXT_LIMIT, TEXT_LIMIT
 
 
 def started(store: TraceStore, run_id: str, query: str = "add greet()") -> None:
@@ -188,7 +188,7 @@ def test_threads_writing_at_once_lose_nothing(store: TraceStore) -> None:
 WRITER = textwrap.dedent("""
     import os, signal, sys
     from pathlib import Path
-    from slmcode.memory.trace import TraceStore
+    from slmcode.store.trace import TraceStore
     store = TraceStore(Path(sys.argv[1]))
     for i in range(int(sys.argv[3])):
         store.record_event("r1", "step", {"i": i}, task_id=sys.argv[2])

@@ -8,8 +8,8 @@ import subprocess
 import sys
 from typing import Any
 
-from slmcode.memory.trace_rows import Event, RunRow
-from slmcode.memory.trace_view import describe, elapsed, shown_status
+from slmcode.store.trace_rows import Event, RunRow
+from slmcode.store.trace_view import describe, elapsed, shown_status
 
 
 def event(kind: str, data: dict[str, Any]) -> Event:

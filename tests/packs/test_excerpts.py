@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import re
 
+from slmcode.budget.tokens import default_counter
 from slmcode.packs.excerpts import Window, fit_cut, merge_windows, render_file
 from slmcode.packs.localize import Candidate, SourceFile, rank_candidates
 from slmcode.packs.repomap.model import Symbol
 from slmcode.packs.selection import render_excerpts, select_excerpts
-from slmcode.packs.tokens import default_counter
 
 LINES = tuple(f"line {n} filler text" for n in range(1, 201))
 

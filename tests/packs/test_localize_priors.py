@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from slmcode.budget.tokens import default_counter
 from slmcode.packs.derived import derived_files
 from slmcode.packs.excerpts import Window
 from slmcode.packs.localize import SourceFile, rank_candidates
 from slmcode.packs.repomap.model import Symbol
 from slmcode.packs.selection import select_excerpts
-from slmcode.packs.tokens import default_counter
 
 
 def source(path: str, lines: list[str], definitions: list[tuple[str, int, int]]) -> SourceFile:

@@ -1,8 +1,8 @@
 from __future__ import annotations
 
+from slmcode.budget.compute import compute_budget
+from slmcode.budget.profiles import parse_size_billions, resolve_profile
 from slmcode.config import ProfileOverride, Settings
-from slmcode.packs.budget import compute_budget
-from slmcode.packs.profiles import parse_size_billions, resolve_profile
 
 
 def test_size_parsing() -> None:

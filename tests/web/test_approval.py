@@ -12,7 +12,7 @@ import pytest
 
 from slmcode import api
 from slmcode.commands.board import PlanPaused, plan_answerer
-from slmcode.memory.trace import TraceStore
+from slmcode.store.trace import TraceStore
 from tests.board.scenario import script_team, worker_requests
 from tests.fake_llm import FakeLLM
 from tests.graph.scenario import make_repo, python_on_path

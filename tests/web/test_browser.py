@@ -13,8 +13,8 @@ import pytest
 
 from slmcode import api
 from slmcode.eval.scripted import Rule, system_text
-from slmcode.memory.trace import TraceStore
 from slmcode.nodes.prompts import SYSTEM
+from slmcode.store.trace import TraceStore
 from tests.fake_llm import FakeLLM, Reply, tool_call
 from tests.graph.scenario import make_repo, python_on_path, script_buggy_worker_then_fix, script_planning
 from tests.web.browser import chromium_driver, screenshot

@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 
 from slmcode.config import Settings
-from slmcode.memory.trace import TraceStore
+from slmcode.store.trace import TraceStore
 from slmcode.tools.context import ToolContext
 from slmcode.tools.workspace import ws_edit, ws_read
 from tests.web.conftest import Web

@@ -9,6 +9,7 @@ from collections.abc import Callable, Sequence
 from functools import partial
 from pathlib import Path
 
+from slmcode.budget.tokens import TokenCounter
 from slmcode.config import Settings
 from slmcode.errors import RepoMapError
 from slmcode.packs.repomap.cache import (
@@ -32,7 +33,6 @@ from slmcode.packs.repomap.parse import parse_files
 from slmcode.packs.repomap.query import query_identifiers
 from slmcode.packs.repomap.rank import prepared_graph, rank_symbols
 from slmcode.packs.repomap.render import fit_map
-from slmcode.packs.tokens import TokenCounter
 
 __all__ = ["load_index", "map_budget", "query_identifiers", "render_map"]
 

@@ -20,6 +20,7 @@ from pathlib import Path
 
 from slmcode.errors import RepoMapError
 from slmcode.packs.repomap.model import FileSymbols, Symbol
+from slmcode.store.paths import cache_file
 
 # Bump when the extraction or the payload changes: old rows are then dropped, not misread.
 FORMAT_VERSION = "8"  # 6: references as a JSON list, paths as bytes; 7: names apart from definitions; 8: JS objects
@@ -37,7 +38,7 @@ CREATE TABLE IF NOT EXISTS graphs (version TEXT PRIMARY KEY, data BLOB NOT NULL)
 
 
 def cache_path(workspace: Path) -> Path:
-    return workspace / ".slmcode" / "cache" / "repomap.sqlite"
+    return cache_file(workspace, "repomap.sqlite")
 
 
 def content_digest(source: bytes) -> str:

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from slmcode.budget.tokens import TokenCounter, default_counter
 from slmcode.packs.fitting import largest_fitting
 from slmcode.packs.repomap.model import RankedSymbol, RepoMap
 from slmcode.packs.repomap.prompts import FILE_LINE, MAP_HEADER, SYMBOL_LINE
-from slmcode.packs.tokens import TokenCounter, default_counter
 
 
 def chosen_files(chosen: Sequence[RankedSymbol]) -> list[str]:

@@ -7,11 +7,11 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from slmcode.budget.tokens import default_counter
 from slmcode.config import Settings
 from slmcode.packs.repomap.build import load_index, render_map
 from slmcode.packs.repomap.model import FileSymbols, Symbol, SymbolIndex
 from slmcode.packs.repomap.query import query_identifiers
-from slmcode.packs.tokens import default_counter
 
 PROJECT = {
     "app/main.py": "from app.billing import charge_invoice\nfrom app.util import log\n\n"

@@ -26,6 +26,8 @@ from typing import Any
 
 from langchain_core.messages import BaseMessage, ToolMessage
 
+from slmcode.budget.room import Limits, limits_for
+from slmcode.budget.tokens import MESSAGE_OVERHEAD_TOKENS, TokenCounter, count_message_tokens, default_counter
 from slmcode.compact.carryover import Carryover, carryover_for
 from slmcode.compact.digest import build_digest
 from slmcode.compact.elision import elide_tool_results
@@ -36,17 +38,7 @@ from slmcode.compact.prompts import ELIDED_TOOL_RESULT
 from slmcode.compact.resume import prior_brief, resume_allowance, resume_message, resume_overhead
 from slmcode.compact.rungs import condensed_brief
 from slmcode.config import Settings
-from slmcode.packs.budget import compute_budget
-from slmcode.packs.profiles import ModelProfile
-from slmcode.packs.tokens import MESSAGE_OVERHEAD_TOKENS, TokenCounter, count_message_tokens, default_counter
 
-# After a drop the view sits at this share of the room: many rounds fit before the next drop.
-DROP_TO_PERCENT = 50
-# The newest tool results stay whole while together they fit this share of the room (at least one, at most
-# `keep`): a fixed count of big results would fill the room on a small window and force a jump every round.
-KEEP_SHARE_PERCENT = 20
-# A jump should open at least this share of the room below the trigger, so several rounds fit before the next.
-BATCH_HEADROOM_PERCENT = 15
 # The resume block of a live drop takes at most this share of the room: the kept results need the rest. (The
 # ladder's rungs, run when a request is over budget, allow it twice as much.)
 LIVE_RESUME_SHARE = 0.1
@@ -67,45 +59,6 @@ class RequestView:
     messages: list[BaseMessage]
     cuts: Cuts
     ladder: LadderResult | None  # set when the cut view was still over the room and went through the ladder
-
-
-@dataclass(frozen=True)
-class Limits:
-    room: int  # tokens the request's messages may take
-    trigger: int
-    keep: int  # the most tool results kept whole
-    keep_share_percent: int = KEEP_SHARE_PERCENT  # of the room, for the kept results (100: always `keep`)
-
-    @property
-    def keep_room(self) -> int:
-        return self.room * self.keep_share_percent // 100
-
-    @property
-    def drop_target(self) -> int:
-        return self.room * DROP_TO_PERCENT // 100
-
-    @property
-    def settle(self) -> int:
-        """A jump that leaves the view above this opens too little headroom: it drops old rounds too."""
-        return self.trigger - self.room * BATCH_HEADROOM_PERCENT // 100
-
-
-def message_room(settings: Settings, window: int) -> int:
-    """The tokens the messages of a request may take on a model with this context window: the window less the
-    response and tool-schema reserves, as packs.budget computes them."""
-    budget = compute_budget(settings, "worker", profile=ModelProfile(settings.model, window, 1, "window", "window"))
-    return max(1, budget.prompt_limit - budget.reserve_tools)
-
-
-def limits_for(settings: Settings, window: int | None = None, keep: int | None = None, room: int | None = None
-               ) -> Limits:
-    """The limits on a model with a `window`-token context, or for messages that may take `room` tokens."""
-    if room is None:
-        if window is None:
-            raise ValueError("limits_for needs the model's window or the messages' room")
-        room = message_room(settings, window)
-    trigger = int(room * settings.react_compact_at_percent / 100)
-    return Limits(room=room, trigger=trigger, keep=keep or settings.react_keep_tool_results)
 
 
 def plan_cuts(

@@ -16,7 +16,8 @@ import sqlite3
 import threading
 from pathlib import Path
 
-from slmcode.memory.walfile import open_wal
+from slmcode.store.paths import JOURNAL, state_path
+from slmcode.store.walfile import open_wal
 
 SCHEMA = """CREATE TABLE IF NOT EXISTS calls (
   run_id TEXT NOT NULL, call_id TEXT NOT NULL, content TEXT NOT NULL, status TEXT NOT NULL,
@@ -26,7 +27,7 @@ CREATE TABLE IF NOT EXISTS processes (
 
 
 def journal_path(workspace: Path) -> Path:
-    return workspace / ".slmcode" / "journal.sqlite"
+    return state_path(workspace, JOURNAL)
 
 
 class Journal:

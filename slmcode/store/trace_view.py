@@ -13,7 +13,7 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
-from slmcode.memory.trace_rows import Event, PackRow, RunRow
+from slmcode.store.trace_rows import Event, PackRow, RunRow
 
 LINE_LIMIT = 160
 

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
+from slmcode.budget.profiles import ModelProfile, resolve_profile
 from slmcode.config import Settings
-from slmcode.packs.profiles import ModelProfile, resolve_profile
 
 DEFAULT_ROLE_SHARE = 1.0
 MAX_RESERVE_FRACTION = 0.5

@@ -19,10 +19,58 @@ from dataclasses import dataclass
 from langchain_core.tools import BaseTool
 from langchain_core.utils.function_calling import convert_to_openai_tool
 
-from slmcode.compact.hook import limits_for
+from slmcode.budget.compute import Budget, compute_budget
+from slmcode.budget.profiles import ModelProfile
+from slmcode.budget.tokens import count_tokens
 from slmcode.config import Settings
-from slmcode.packs.budget import Budget
-from slmcode.packs.tokens import count_tokens
+
+# After a drop the view sits at this share of the room: many rounds fit before the next drop.
+DROP_TO_PERCENT = 50
+# The newest tool results stay whole while together they fit this share of the room (at least one, at most
+# `keep`): a fixed count of big results would fill the room on a small window and force a jump every round.
+KEEP_SHARE_PERCENT = 20
+# A jump should open at least this share of the room below the trigger, so several rounds fit before the next.
+BATCH_HEADROOM_PERCENT = 15
+
+
+@dataclass(frozen=True)
+class Limits:
+    room: int  # tokens the request's messages may take
+    trigger: int
+    keep: int  # the most tool results kept whole
+    keep_share_percent: int = KEEP_SHARE_PERCENT  # of the room, for the kept results (100: always `keep`)
+
+    @property
+    def keep_room(self) -> int:
+        return self.room * self.keep_share_percent // 100
+
+    @property
+    def drop_target(self) -> int:
+        return self.room * DROP_TO_PERCENT // 100
+
+    @property
+    def settle(self) -> int:
+        """A jump that leaves the view above this opens too little headroom: it drops old rounds too."""
+        return self.trigger - self.room * BATCH_HEADROOM_PERCENT // 100
+
+
+def message_room(settings: Settings, window: int) -> int:
+    """The tokens the messages of a request may take on a model with this context window: the window less the
+    response and tool-schema reserves, as packs.budget computes them."""
+    budget = compute_budget(settings, "worker", profile=ModelProfile(settings.model, window, 1, "window", "window"))
+    return max(1, budget.prompt_limit - budget.reserve_tools)
+
+
+def limits_for(settings: Settings, window: int | None = None, keep: int | None = None, room: int | None = None
+               ) -> Limits:
+    """The limits on a model with a `window`-token context, or for messages that may take `room` tokens."""
+    if room is None:
+        if window is None:
+            raise ValueError("limits_for needs the model's window or the messages' room")
+        room = message_room(settings, window)
+    trigger = int(room * settings.react_compact_at_percent / 100)
+    return Limits(room=room, trigger=trigger, keep=keep or settings.react_keep_tool_results)
+
 
 TOOL_PREAMBLE_TOKENS = 120  # what a chat template wraps around the tool schemas (chatml-function-calling)
 PACK_SHARE = 0.3  # of the room: what the opening pack may take at most

@@ -11,9 +11,9 @@ from langgraph.runtime import Runtime
 
 from slmcode.blocks.compose import ResolvedPipeline, resolve_pipeline
 from slmcode.config import Settings
-from slmcode.memory.journal import Journal
-from slmcode.memory.trace import TraceStore
 from slmcode.serverpolicy import server_settings
+from slmcode.store.journal import Journal
+from slmcode.store.trace import TraceStore
 
 
 @dataclass

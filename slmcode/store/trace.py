@@ -26,8 +26,9 @@ from urllib.parse import quote
 import sqlite_utils
 
 from slmcode.errors import RunNotFoundError
-from slmcode.memory.files import prepare_state_folder, state_dir
-from slmcode.memory.trace_rows import (
+from slmcode.redact import redacted
+from slmcode.store.paths import TRACE, prepare_state_folder, state_path
+from slmcode.store.trace_rows import (
     PACK_TEXT_LIMIT,
     Event,
     PackRow,
@@ -39,11 +40,9 @@ from slmcode.memory.trace_rows import (
     pack_from_row,
     run_from_row,
 )
-from slmcode.redact import redacted
 
 __all__ = ["Event", "PackRow", "RunRow", "TraceStore"]
 
-TRACE_FILE = "trace.sqlite"
 BUSY_TIMEOUT_S = 30.0
 RESUMABLE = ("running", "interrupted")
 LATEST_FIRST = "ORDER BY started DESC, rowid DESC"  # rowid: runs started in the same millisecond
@@ -105,7 +104,7 @@ class TraceStore:
 
     @classmethod
     def for_workspace(cls, workspace: Path) -> TraceStore:
-        return cls(state_dir(workspace) / TRACE_FILE)
+        return cls(state_path(workspace, TRACE))
 
     def close(self) -> None:
         with self._lock:

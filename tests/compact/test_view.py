@@ -4,12 +4,13 @@ import itertools
 from hypothesis import given, settings
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage, ToolMessage
 
+from slmcode.budget.room import limits_for
+from slmcode.budget.tokens import count_message_tokens
 from slmcode.compact.elision import is_elided
-from slmcode.compact.hook import limits_for, make_pre_model_hook, request_view
 from slmcode.compact.pairs import ensure_pairs, validate_pairs
 from slmcode.compact.prompts import ELIDED_TOOL_RESULT
+from slmcode.compact.view import make_pre_model_hook, request_view
 from slmcode.config import Settings
-from slmcode.packs.tokens import count_message_tokens
 from tests.compact.transcripts import broken_transcripts, transcripts
 
 SETTINGS = Settings(model="test-model")
