@@ -35,6 +35,7 @@ from slmcode.packs.selection import render_excerpts, select_excerpts, select_sig
 from slmcode.packs.skills import discover_skills, select_skills
 from slmcode.packs.taskpack import MapEntry, TaskPack, join_sections
 from slmcode.state import Task
+from slmcode.tools.sandbox import readable
 
 MAX_FIT_ROUNDS = 4  # joins can cost a token or two more than their parts; shrink the code and re-fit
 
@@ -65,7 +66,9 @@ def build_pack(
 ) -> TaskPack:
     counter = default_counter()
     available = budget_tokens if budget_tokens is not None else compute_budget(settings, role).available
-    focus = sorted(dict.fromkeys([*focus_files, *(task.focus_files if task else [])]))
+    # A focus file comes from a model or a plan edit: one that resolves outside the workspace is never read.
+    focus = sorted(p for p in dict.fromkeys([*focus_files, *(task.focus_files if task else [])])
+                   if readable(workspace, p))
     search_text = task_query(query, task)
     notes: list[str] = []
 

@@ -74,6 +74,16 @@ def resolve_path(workspace: Path, raw: str, *, for_write: bool = False) -> Works
     return WorkspacePath(real=Path(real), rel=shown_name(rel))
 
 
+def readable(workspace: Path, raw: str) -> bool:
+    """Whether a tool could read `raw`: for text the harness reads itself (a task's focus files go into the
+    model's pack), so a symlink out of the workspace cannot carry an outside file's bytes into a prompt."""
+    try:
+        resolve_path(workspace, raw)
+    except Refusal:
+        return False
+    return True
+
+
 def _as_shown(literal: str, unescaped: str) -> str:
     """The path a model meant by a name with \\xNN in it: the escaped file if it exists, or a new file in the
     escaped folder if only that folder exists; else the name as written."""
