@@ -115,20 +115,31 @@ def query_bm25(
     these, and counting all their terms was most of its time."""
     asked = list(dict.fromkeys(query_terms))
     wanted = set(asked)
-    n = max(1, len(documents))
-    lengths = [len(doc) for doc in documents]
-    average = (sum(lengths) / n if lengths else 0.0) or 1.0
     held: list[tuple[int, dict[str, int]]] = []
-    frequency = dict.fromkeys(asked, 0)
     for i, doc in enumerate(documents):
-        if wanted.isdisjoint(doc):
-            continue
-        counts = {term: count for term in asked if (count := doc.count(term))}
-        held.append((i, counts))
+        if not wanted.isdisjoint(doc):
+            held.append((i, {term: count for term in asked if (count := doc.count(term))}))
+    return bm25_from_counts([len(doc) for doc in documents], held, asked, k1, b)
+
+
+def bm25_from_counts(
+    lengths: Sequence[int],
+    held: Sequence[tuple[int, dict[str, int]]],
+    query_terms: Sequence[str],
+    k1: float = 1.2,
+    b: float = 0.75,
+) -> tuple[list[float], dict[str, float]]:
+    """query_bm25 for documents known only by their lengths and, for each one holding a query term (in document
+    order), the count of each query term it holds: what an index of terms answers without listing them."""
+    asked = list(dict.fromkeys(query_terms))
+    n = max(1, len(lengths))
+    average = (sum(lengths) / n if lengths else 0.0) or 1.0
+    frequency = dict.fromkeys(asked, 0)
+    for _, counts in held:
         for term in counts:
             frequency[term] += 1
     idf = {term: math.log(1 + (n - df + 0.5) / (df + 0.5)) for term, df in frequency.items() if df}
-    scores = [0.0] * len(documents)
+    scores = [0.0] * len(lengths)
     for i, counts in held:
         total = 0.0
         for term in asked:

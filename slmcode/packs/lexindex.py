@@ -5,28 +5,34 @@ files gave the same terms pack after pack. So each file's terms are stored once 
 .slmcode/cache/lexical.sqlite, keyed by the file's path and a digest of its text: an edited file is split
 again, an unchanged one is read back (a split of one stored string per file). A cache that cannot be opened
 or written costs the speed, never the pack: the terms are then computed here, as before.
+
+A file's terms come back as packs/termlines.TermLines: its stored string and the count of terms per line (stored
+beside it), never split into a list per line unless a line is read.
 """
 
 from __future__ import annotations
 
 import hashlib
 import sqlite3
+from array import array
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, suppress
 from pathlib import Path
 
 from slmcode.packs import lexical
 from slmcode.packs.lexical import terms
+from slmcode.packs.termlines import TermLines
 from slmcode.store.paths import cache_file
 
 # Bump when the stored form changes. The terms change with lexical.py (its stopwords, its splitting): any
 # edit of that file gives the index a new version, and the old terms are dropped, not misread.
-FORMAT_VERSION = "1/" + hashlib.blake2b(Path(lexical.__file__).read_bytes(), digest_size=8).hexdigest()
+FORMAT_VERSION = "2/" + hashlib.blake2b(Path(lexical.__file__).read_bytes(), digest_size=8).hexdigest()
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS files (path BLOB PRIMARY KEY, digest TEXT NOT NULL, terms TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS files (
+    path BLOB PRIMARY KEY, digest TEXT NOT NULL, terms TEXT NOT NULL, counts BLOB NOT NULL
+);
 """
-LineTerms = list[list[str]]
 
 
 def index_path(workspace: Path) -> Path:
@@ -42,30 +48,15 @@ def _key(path: str) -> bytes:
     return path.encode("utf-8", "surrogateescape")  # a file name that is not UTF-8 is stored as its bytes
 
 
-def encode(line_terms: LineTerms) -> str:
-    """One string per file: lines apart by newlines, terms by spaces (a term is a word's piece: neither)."""
-    return "\n".join(" ".join(ts) for ts in line_terms)
+def decode(stored: str, counts: bytes, line_count: int) -> TermLines | None:
+    """The stored lines' terms; None when they do not number `line_count` (then the file is split again)."""
+    per_line = array("I")
+    per_line.frombytes(counts)
+    return TermLines(stored, per_line) if len(per_line) == line_count else None
 
 
-class _Shared(dict[str, str]):
-    """One string object per distinct term across all files: a million lines split anew would otherwise
-    hold millions of copies of the same few thousand terms."""
-
-    def __missing__(self, term: str) -> str:
-        self[term] = term
-        return term
-
-
-def decode(stored: str, line_count: int, shared: _Shared) -> LineTerms:
-    """The stored lines' terms; [] when they do not number `line_count` (then the file is split again)."""
-    if not line_count:
-        return []
-    found = [list(map(shared.__getitem__, line.split(" "))) if line else [] for line in stored.split("\n")]
-    return found if len(found) == line_count else []
-
-
-def split_lines(lines: Sequence[str], memo: dict[str, tuple[str, ...]]) -> LineTerms:
-    return [terms(line, memo) for line in lines]
+def split_lines(lines: Sequence[str], memo: dict[str, tuple[str, ...]]) -> TermLines:
+    return TermLines.from_lines([terms(line, memo) for line in lines])
 
 
 @contextmanager
@@ -93,34 +84,32 @@ def _opened(workspace: Path) -> Iterator[sqlite3.Connection | None]:
             conn.close()
 
 
-def line_terms(workspace: Path, files: Sequence[tuple[str, Sequence[str]]]) -> dict[str, LineTerms]:
+def line_terms(workspace: Path, files: Sequence[tuple[str, Sequence[str]]]) -> dict[str, TermLines]:
     """path -> the terms of each of its lines, for each (path, lines) given; read from the index where the
     file's text is the one indexed, split (and stored) otherwise."""
     workspace = Path(workspace)
     memo: dict[str, tuple[str, ...]] = {}
-    shared = _Shared()
     digests = {path: _digest(lines) for path, lines in files}
-    found: dict[str, LineTerms] = {}
+    found: dict[str, TermLines] = {}
     with _opened(workspace) as conn:
-        stored: dict[str, tuple[str, str]] = {}
+        stored: dict[str, tuple[str, str, bytes]] = {}
         if conn is not None:
             with suppress(sqlite3.Error):
-                rows = conn.execute("SELECT path, digest, terms FROM files")
-                stored = {key.decode("utf-8", "surrogateescape"): (digest, text) for key, digest, text in rows}
-        fresh: list[tuple[bytes, str, str]] = []
+                rows = conn.execute("SELECT path, digest, terms, counts FROM files")
+                stored = {key.decode("utf-8", "surrogateescape"): (digest, text, counts)
+                          for key, digest, text, counts in rows}
+        fresh: list[tuple[bytes, str, str, bytes]] = []
         for path, lines in files:
-            digest, text = stored.get(path, ("", ""))
-            if digest == digests[path]:
-                decoded = decode(text, len(lines), shared)
-                if len(decoded) == len(lines):
-                    found[path] = decoded
-                    continue
-            found[path] = split_lines(lines, memo)
-            fresh.append((_key(path), digests[path], encode(found[path])))
+            digest, text, counts = stored.get(path, ("", "", b""))
+            if digest == digests[path] and (decoded := decode(text, counts, len(lines))) is not None:
+                found[path] = decoded
+                continue
+            split = found[path] = split_lines(lines, memo)
+            fresh.append((_key(path), digests[path], split.text, array("I", split.counts).tobytes()))
         # A file that no longer exists is forgotten (one merely left out of this pack is kept).
         gone = [(_key(p),) for p in stored if p not in digests and not (workspace / p).exists()]
         if conn is not None and (fresh or gone):
             with suppress(sqlite3.Error), conn:
-                conn.executemany("INSERT OR REPLACE INTO files VALUES (?, ?, ?)", fresh)
+                conn.executemany("INSERT OR REPLACE INTO files VALUES (?, ?, ?, ?)", fresh)
                 conn.executemany("DELETE FROM files WHERE path = ?", gone)
     return found

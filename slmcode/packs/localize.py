@@ -10,15 +10,17 @@ which is what a file shows first when the pack goes for breadth.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from slmcode.packs import lexindex
 from slmcode.packs.excerpts import Window
-from slmcode.packs.lexical import query_bm25, split_identifier, terms
+from slmcode.packs.lexical import bm25_from_counts, split_identifier, terms
 from slmcode.packs.priors import TEST_WEIGHT, asks_for_tests, defined_in, header_window, is_test_path, spelled_names
 from slmcode.packs.repomap.model import Symbol, SymbolIndex
+from slmcode.packs.termlines import QueryHits, TermLines, held
 from slmcode.packs.units import symbol_units
 
 MAX_CANDIDATES = 400
@@ -105,18 +107,14 @@ def _normalise(values: Sequence[float]) -> list[float]:
     return [v / top if top > 0 else 0.0 for v in values]
 
 
-def _glimpse(line_terms: Sequence[list[str]], span: Window, weights: Mapping[str, float]) -> Window:
+def _glimpse(hits: QueryHits, span: Window, weights: Mapping[str, float]) -> Window:
     """At most GLIMPSE_LINES of the span, centred on its line with the most query weight (the first such)."""
     if span.size <= GLIMPSE_LINES:
         return span
-
-    asked = weights.keys()
-
-    def weight(n: int) -> float:
-        found = line_terms[n - 1]
-        return 0.0 if asked.isdisjoint(found) else sum(weights.get(t, 0.0) for t in set(found))
-
-    best = max(range(span.start, span.end + 1), key=lambda n: (weight(n), -n))
+    lines = hits.hit_lines[bisect_left(hits.hit_lines, span.start) : bisect_right(hits.hit_lines, span.end)]
+    # A line without a query term weighs 0: of those, the span's first line is the one max() would pick.
+    weighed = [(sum(weights.get(t, 0.0) for t in hits.on_line[n]), -n) for n in lines]
+    best = -max([*weighed, (0.0, -span.start)])[1]
     start = max(span.start, min(best - GLIMPSE_LINES // 2, span.end - GLIMPSE_LINES + 1))
     return Window(start, start + GLIMPSE_LINES - 1)
 
@@ -128,19 +126,20 @@ def rank_candidates(sources: Sequence[SourceFile], query: str, focus_files: Sequ
         return []
     focus = set(focus_files)
     memo: dict[str, tuple[str, ...]] = {}
-    line_terms = {s.path: s.line_terms if s.line_terms is not None else [terms(line, memo) for line in s.lines]
-                  for s in sources}
+    line_terms = {s.path: _term_lines(s, memo) for s in sources}
     path_terms = {s.path: terms(s.path.replace("/", " ").replace(".", " ")) for s in sources}
-    file_docs = [path_terms[s.path] * 3 + [t for ts in line_terms[s.path] for t in ts] for s in sources]
-    file_bm25 = _normalise(query_bm25(file_docs, query_terms)[0])
+    # BM25 over each file (its path's terms thrice, then its lines' terms) and each span (the path's terms once,
+    # then the span's), counted from where the query's terms occur rather than from lists of every term.
+    hits = {s.path: QueryHits(line_terms[s.path], path_terms[s.path], query_terms) for s in sources}
+    file_lengths = [3 * len(path_terms[s.path]) + line_terms[s.path].total for s in sources]
+    file_counts = held(hits[s.path].counts(1, len(s.lines), path_weight=3) for s in sources)
+    file_bm25 = _normalise(bm25_from_counts(file_lengths, file_counts, query_terms)[0])
     file_score = {s.path: value for s, value in zip(sources, file_bm25, strict=True)}
     names = set(query_names(query, sorted({sym.name for s in sources for sym in s.symbols})))
     units = [(s, span) for s in sources for span in symbol_units(len(s.lines), s.symbols)]
-    unit_docs = [
-        path_terms[s.path] + [t for ts in line_terms[s.path][span.start - 1 : span.end] for t in ts]
-        for s, span in units
-    ]
-    raw_scores, idf = query_bm25(unit_docs, query_terms)
+    unit_lengths = [len(path_terms[s.path]) + line_terms[s.path].span_length(span.start, span.end) for s, span in units]
+    unit_counts = held(hits[s.path].counts(span.start, span.end) for s, span in units)
+    raw_scores, idf = bm25_from_counts(unit_lengths, unit_counts, query_terms)
     unit_scores = _normalise(raw_scores)
     weights = {t: idf.get(t, 0.0) for t in dict.fromkeys(query_terms)}
     asked = set(query_terms)
@@ -168,7 +167,7 @@ def rank_candidates(sources: Sequence[SourceFile], query: str, focus_files: Sequ
     best_in_file: dict[str, float] = {}
     for (source, span), score in zip(units, scores, strict=True):
         if score > 0:
-            glimpse = _glimpse(line_terms[source.path], span, weights)
+            glimpse = _glimpse(hits[source.path], span, weights)
             candidates.extend(_split(source.path, span, glimpse, score))
             best_in_file[source.path] = max(best_in_file.get(source.path, 0.0), score)
     for source in sources:  # the header of a file with a hit: imports and constants a fix often touches
@@ -183,6 +182,14 @@ def rank_candidates(sources: Sequence[SourceFile], query: str, focus_files: Sequ
     return candidates[:MAX_CANDIDATES]
 
 
+def _term_lines(source: SourceFile, memo: dict[str, tuple[str, ...]]) -> TermLines:
+    if isinstance(source.line_terms, TermLines):
+        return source.line_terms
+    if source.line_terms is not None:
+        return TermLines.from_lines(source.line_terms)
+    return TermLines.from_lines([terms(line, memo) for line in source.lines])
+
+
 def _linked(units: Sequence[tuple[SourceFile, Window]], scores: Sequence[float]) -> list[float]:
     """Scores raised along the code's references: the definitions the best spans spell, and the spans that
     spell the best spans' definitions, gain a share of the best span's score."""
@@ -194,12 +201,21 @@ def _linked(units: Sequence[tuple[SourceFile, Window]], scores: Sequence[float])
     spelled = set().union(*(spelled_names(units[i][0].lines, units[i][1]) for i in seeds))
     defined = set().union(*(defined_in(units[i][0].symbols, units[i][1]) for i in seeds))
     raised = list(scores)
+    # Speed only, the same answers: a file's symbols by line, so a span looks at those starting in it (not all of
+    # its file's), and a file none of whose text spells a seed's definition has no caller span.
+    files = {id(source): source for source, _ in units}
+    by_line = {key: sorted(source.symbols, key=lambda s: s.start) for key, source in files.items()}
+    starts = {key: [s.start for s in symbols] for key, symbols in by_line.items()}
+    spells = {key: bool(defined) and any(name in text for text in ["\n".join(source.lines)] for name in defined)
+              for key, source in files.items()}
     for i, (source, span) in enumerate(units):
         if i in seeds:
             continue
-        callee = bool(defined_in(source.symbols, span) & spelled)
-        caller = bool(defined) and any(name in line for line in source.lines[span.start - 1 : span.end]
-                                       for name in defined)
+        key = id(source)
+        inside = by_line[key][bisect_left(starts[key], span.start) : bisect_right(starts[key], span.end)]
+        callee = bool(defined_in(inside, span) & spelled)
+        caller = spells[key] and any(name in line for line in source.lines[span.start - 1 : span.end]
+                                     for name in defined)
         if callee or caller:
             raised[i] += GRAPH_WEIGHT * top * (callee + caller) / 2
     return raised

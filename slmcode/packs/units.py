@@ -8,6 +8,7 @@ inside it (a class to its methods); what is still too long is cut into `max_line
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Sequence
 
 from slmcode.packs.excerpts import Window
@@ -36,7 +37,7 @@ def _split_gap(gap: Window, starts: Sequence[int], max_lines: int) -> list[Windo
     start = gap.start
     while start <= gap.end:
         end = min(gap.end, start + max_lines - 1)
-        inner = [s for s in starts if start < s <= end]
+        inner = starts[bisect_right(starts, start) : bisect_right(starts, end)]  # sorted: start < s <= end
         if end < gap.end and inner:
             end = inner[-1] - 1
         pieces.append(Window(start, end))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from slmcode.packs.lexindex import index_path
@@ -42,3 +43,31 @@ def test_query_bm25_scores_as_the_full_index_does() -> None:
         scores, idf = query_bm25(docs, query)
         assert scores == full.scores(query)
         assert idf == {t: full.idf[t] for t in dict.fromkeys(query) if t in full.idf}
+
+
+def test_a_term_is_found_whole_on_its_lines_never_inside_a_longer_term() -> None:
+    from slmcode.packs.termlines import QueryHits, TermLines
+
+    lines = TermLines.from_lines([["map", "bitmap"], [], ["repo_map", "repo", "map", "map"], ["mapping"]])
+    assert lines.occurrences("map") == [1, 3, 3]
+    assert lines.occurrences("repo") == [3]
+    assert lines.occurrences("absent") == []
+    assert (lines.total, lines.span_length(2, 3), len(lines), lines[2]) == (7, 4, 4, ["repo_map", "repo", "map", "map"])
+    hits = QueryHits(lines, ["repo", "map"], ["map", "repo", "cache"])
+    assert hits.counts(2, 4) == {"map": 3, "repo": 2}  # the path's terms count once, as in a span's document
+    assert hits.counts(1, 4, path_weight=3) == {"map": 6, "repo": 4}
+    assert hits.on_line == {1: ["map"], 3: ["map", "repo"]}
+
+
+def test_the_index_ranks_exactly_as_splitting_every_line_does(tmp_path: Path) -> None:
+    (tmp_path / "util.py").write_text("import os\n\n\ndef bitmap(x):\n    return x\n" * 6)
+    (tmp_path / "billing.py").write_text(
+        "".join(f"def refund_{i}(invoice):\n    return invoice.map(refund)\n\n\n" for i in range(20))
+        + "class RepoMap:\n    def map(self):\n        return 'map refund invoice'\n"
+    )
+    indexed = sources(tmp_path)
+    indexed = sources(tmp_path)  # the second read comes from the index
+    split = [replace(s, line_terms=None) for s in indexed]
+    for query in ("refund the invoice map", "RepoMap map", "bitmap in util.py"):
+        assert rank_candidates(indexed, query) == rank_candidates(split, query)
+        assert rank_candidates(indexed, query)
