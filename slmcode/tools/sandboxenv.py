@@ -1,0 +1,52 @@
+"""What a sandboxed command gets from the host: an environment built from an allowlist, and a private scratch
+folder per workspace that is its HOME and TMPDIR (so no credential in the user's variables or home reaches it).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import tempfile
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+
+from slmcode.redact import looks_secret
+
+# Variables a build reads; a value is passed only when its name is here (or in sandbox_env) and is no secret.
+ENV_ALLOWED = ("PATH", "LANG", "LANGUAGE", "LC_ALL", "LC_CTYPE", "LC_MESSAGES", "TZ", "USER", "LOGNAME",
+               "VIRTUAL_ENV", "CONDA_PREFIX", "PYTHONPATH", "PYTHONHASHSEED", "PYTHONUTF8", "GOROOT", "GOPATH",
+               "GOFLAGS", "GOTOOLCHAIN", "CARGO_HOME", "RUSTUP_HOME", "RUSTUP_TOOLCHAIN", "JAVA_HOME",
+               "MAVEN_HOME", "GRADLE_HOME", "NODE_PATH", "PYENV_ROOT", "PYENV_VERSION")
+QUIET_ENV = {"GIT_PAGER": "cat", "PAGER": "cat", "GIT_TERMINAL_PROMPT": "0", "NO_COLOR": "1", "TERM": "dumb",
+             "PYTHONDONTWRITEBYTECODE": "1", "GOPROXY": "off", "CARGO_NET_OFFLINE": "true"}
+
+
+def scratch_dir(workspace: Path) -> Path:
+    """A private HOME/TMPDIR per workspace, outside it, kept between commands of a run (caches stay warm)."""
+    digest = hashlib.sha256(str(workspace).encode("utf-8", "surrogateescape")).hexdigest()[:16]
+    path = Path(tempfile.gettempdir()) / f"slmcode-scratch-{digest}"
+    (path / "home").mkdir(parents=True, exist_ok=True, mode=0o700)
+    os.chmod(path, 0o700)
+    return path
+
+
+def real_home() -> str:
+    """The user's real home folder: never bound into the sandbox, never a workspace."""
+    return os.path.realpath(os.path.expanduser("~"))
+
+
+def sandbox_env(
+    environ: Mapping[str, str], scratch: Path, workspace: Path, extra: Iterable[str] = ()
+) -> dict[str, str]:
+    """The child's environment from an allowlist: no credential reaches a command, whatever its name."""
+
+    names = set(ENV_ALLOWED) | set(extra)
+    env = {k: v for k, v in environ.items() if k in names and not looks_secret(k, v)}
+    home = real_home()
+    rustup = os.path.join(home, ".rustup")
+    if "RUSTUP_HOME" not in env and os.path.isdir(rustup):
+        env["RUSTUP_HOME"] = rustup  # HOME moves to scratch, but rustup's toolchains stay where they are
+    env.update(QUIET_ENV)
+    # Without a ceiling, git in a workspace that is not a repository finds the repository of a parent folder.
+    env.update(HOME=str(scratch / "home"), TMPDIR=str(scratch), GIT_CEILING_DIRECTORIES=str(workspace.parent))
+    return env
