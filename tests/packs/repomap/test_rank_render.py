@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
@@ -10,6 +11,7 @@ from hypothesis import strategies as st
 from slmcode.budget.tokens import default_counter
 from slmcode.config import Settings
 from slmcode.packs.repomap.build import load_index, render_map
+from slmcode.packs.repomap.cache import cache_path
 from slmcode.packs.repomap.model import FileSymbols, Symbol, SymbolIndex
 from slmcode.packs.repomap.query import query_identifiers
 
@@ -126,3 +128,20 @@ def test_the_graph_follows_an_edited_file(tmp_path: Path) -> None:
             "from app.billing import charge_invoice\n\n\ndef go_" + name[4:-3] + "():\n"
             "    charge_invoice(1)\n    charge_invoice(2)\n    charge_invoice(3)\n")
     assert render_map(load_index(tmp_path, Settings())).files[0] == "app/billing.py"
+
+
+def test_after_one_file_changes_the_map_is_the_one_a_cold_build_gives(tmp_path: Path) -> None:
+    project(tmp_path)
+    load_index(tmp_path, Settings())  # warm: the graph is cached
+    (tmp_path / "app/report.py").write_text(
+        "from app.billing import charge_invoice\n\n\ndef monthly_total(rows):\n"
+        "    return sum(charge_invoice(r) for r in rows)\n")
+    updated = load_index(tmp_path, Settings())  # rows of the other files and the graph rebuilt from the cache
+    shutil.rmtree(cache_path(tmp_path).parent)
+    cold = load_index(tmp_path, Settings())
+    assert cold.version == updated.version
+    for query in ("", "monthly_total in report.py", "charge_invoice"):
+        fresh, incremental = render_map(cold, query=query), render_map(updated, query=query)
+        assert incremental.text == fresh.text
+        assert [r.rank for r in incremental.symbols] == [r.rank for r in fresh.symbols]
+    assert "monthly_total" in render_map(updated).text
