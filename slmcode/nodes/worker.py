@@ -39,6 +39,7 @@ from slmcode.errors import EndpointError, RequestTooLargeError
 from slmcode.memory.before_images import keep_before_image
 from slmcode.memory.conversations import store_for
 from slmcode.nodes.agent_fields import allowed_tools, role_settings
+from slmcode.nodes.disk_changes import net_changes
 from slmcode.nodes.llm import note_model_call, pack_for
 from slmcode.nodes.mcp_tools import mcp_tools
 from slmcode.nodes.prompts import CORRECT, EXPLORE, NUDGE_NO_TOOLS, OVERFLOW_GIVE_UP, TURN_LIMIT, WORK
@@ -242,8 +243,10 @@ def work(payload: WorkerInput, runtime: Runtime[RunContext]) -> Command:
         # A first answer with no tool call at all is a small model's commonest slip: one nudge.
         return Command(goto=_next(runtime, payload, "worker", [*messages, HumanMessage(NUDGE_NO_TOOLS)], known,
                                   **carried))
-    changed = files_changed(messages)
-    done = task.model_copy(update={"status": "review", "files_changed": sorted(set(task.files_changed) | set(changed))})
+    # What the disk holds changed, not every path a write tool reported (an edit put back is no change).
+    changed = net_changes(workspace_of(runtime), payload["run_id"], task.id, files_changed(messages))
+    all_changed = net_changes(workspace_of(runtime), payload["run_id"], task.id, [*task.files_changed, *changed])
+    done = task.model_copy(update={"status": "review", "files_changed": all_changed})
     summary = answer.content if isinstance(answer.content, str) else ""
     emit(runtime, payload["run_id"], "task", role=role, task_id=task.id, status="review", turns=turn,
          files_changed=changed)
