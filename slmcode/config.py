@@ -141,6 +141,9 @@ class Settings(BaseModel):
     agent: Literal["explorer", "planner", "worker", "reviewer"] | None = None
     # auto: a task with one requirement whose plan names one file gets one worker, no splitter (nodes/team.py).
     team: Literal["auto", "full"] = "full"
+    # A plain "add NAME function to FILE.py [with a test]" is planned without the model (nodes/simple_task.py):
+    # auto for the embedded model and models under 1B, on for every model, off never.
+    simple_plan: Literal["auto", "on", "off"] = "auto"
     escalate_timeout_seconds: float = Field(default=300.0, ge=0)
 
     # Compaction.

@@ -9,6 +9,7 @@ from langgraph.types import interrupt
 from slmcode.nodes.llm import ask_role
 from slmcode.nodes.prompts import CLARIFY
 from slmcode.nodes.schemas import Clarification
+from slmcode.nodes.simple_task import simple_task_of
 from slmcode.run_context import RunContext, emit, settings_of
 from slmcode.state import PRD, RunState
 
@@ -20,6 +21,9 @@ def clarify(state: RunState, runtime: Runtime[RunContext]) -> dict:
     interview node, so answering them (a resume) never asks the model again."""
     query = state["query"]
     emit(runtime, state["run_id"], "phase", phase="clarify")
+    if simple_task_of(state, runtime) is not None:  # the request says it all: nothing to ask a model
+        return {"phase": "clarify", "prd": PRD(goal=query, requirements=[query]),
+                "work_log": ["clarify: a simple request; it stands as is (no model call)"]}
     answer = ask_role(runtime, state, "clarify", Clarification, CLARIFY.format(query=query))
     if answer.value is None:
         prd = PRD(goal=query, requirements=[query])

@@ -8,6 +8,7 @@ from langgraph.runtime import Runtime
 from slmcode.nodes.llm import ask_role
 from slmcode.nodes.prompts import PLAN, PLAN_AGAIN
 from slmcode.nodes.schemas import Plan, PlanStep
+from slmcode.nodes.simple_task import simple_task_of
 from slmcode.run_context import RunContext, emit, settings_of
 from slmcode.state import RunState
 
@@ -21,6 +22,11 @@ def plan(state: RunState, runtime: Runtime[RunContext]) -> dict:
     prd = state["prd"]
     assert prd is not None
     emit(runtime, state["run_id"], "phase", phase="planner")
+    simple = simple_task_of(state, runtime)
+    if simple is not None:
+        one = Plan(steps=[PlanStep(step=simple.description, files=simple.focus)])
+        return {"phase": "planner", "plan": render_plan(one),
+                "work_log": ["planner: a simple request; 1 step (no model call)"]}
     requirements = "\n".join(f"- {r}" for r in [*prd.requirements, *prd.answers])
     qa = state.get("qa")
     if qa is not None and not qa.passed:

@@ -9,6 +9,7 @@ from slmcode.nodes.llm import ask_role
 from slmcode.nodes.prompts import SCOPE
 from slmcode.nodes.quality import quality_of
 from slmcode.nodes.schemas import Scope
+from slmcode.nodes.simple_task import simple_task_of
 from slmcode.run_context import RunContext, emit
 from slmcode.state import Criterion, RunState
 
@@ -24,6 +25,11 @@ def judge_scope(state: RunState, runtime: Runtime[RunContext]) -> dict:
     assert prd is not None, "clarify runs before the scope judge"
     emit(runtime, state["run_id"], "phase", phase="scope_judge")
     test_command = quality_of(runtime).test
+    simple = simple_task_of(state, runtime)
+    if simple is not None:  # its criterion fails before the change and passes after it
+        criteria = simple.criteria() or [test_suite_criterion(test_command)]
+        return {"phase": "scope_judge", "prd": prd.model_copy(update={"criteria": criteria}),
+                "work_log": [f"scope_judge: a simple request; {len(criteria)} criteria (no model call)"]}
     requirements = "\n".join(f"- {r}" for r in prd.requirements)
     answer = ask_role(runtime, state, "scope_judge", Scope,
                       SCOPE.format(requirements=requirements, test_command=test_command or "none"))

@@ -8,11 +8,12 @@ from pathlib import Path
 
 from langgraph.runtime import Runtime
 
-from slmcode.nodes.llm import ask_role
+from slmcode.nodes.llm import Answer, ask_role
 from slmcode.nodes.prompts import SPLIT, TEST_TASK_DESCRIPTION, TEST_TASK_TITLE
 from slmcode.nodes.quality import quality_of
 from slmcode.nodes.schemas import Split, TaskDraft
 from slmcode.nodes.scope import MAX_CRITERIA, test_suite_criterion
+from slmcode.nodes.simple_task import simple_task_of
 from slmcode.packs.named import named_files
 from slmcode.run_context import RunContext, emit, settings_of, workspace_of
 from slmcode.state import PRD, RunState, Task
@@ -77,8 +78,13 @@ def split(state: RunState, runtime: Runtime[RunContext]) -> dict:
     assert prd is not None
     round_no = state.get("rounds", 0) + 1
     emit(runtime, state["run_id"], "phase", phase="splitter")
-    answer = ask_role(runtime, state, "splitter", Split,
-                      SPLIT.format(plan=state.get("plan", prd.goal), max_tasks=settings.max_tasks))
+    simple = simple_task_of(state, runtime)
+    if simple is not None:  # one task, its focus and criteria known: no model call
+        answer = Answer(Split(tasks=[TaskDraft(title=simple.title, description=simple.description,
+                                               focus_files=simple.focus, criteria=simple.criteria())]))
+    else:
+        answer = ask_role(runtime, state, "splitter", Split,
+                          SPLIT.format(plan=state.get("plan", prd.goal), max_tasks=settings.max_tasks))
     drafts = answer.value.tasks if answer.value else []
     tasks = sanitise(drafts, prd, max_tasks=settings.max_tasks, round_no=round_no)
     notes = [answer.reason] if answer.reason else []

@@ -45,8 +45,9 @@ def test_on_a_2k_window_the_worker_sees_the_whole_task_and_the_code_it_must_edit
     assert "16\t    return a * b" in text
     # the whole task: its title, its description and its criterion with the command that checks it
     task = text.split("## Task", 1)[1]
-    assert "Add divide(a, b) to calc/ops.py and a test in tests/test_ops.py" in task
-    assert "verify: `python -m pytest -q`" in task
+    # (a 135M model's plan is filled without it: nodes/simple_task.py)
+    assert "Add divide to calc/ops.py like its neighbours, and test_divide to tests/test_ops.py." in task
+    assert "verify: `python -m pytest -q -k divide`" in task
     assert "cut: budget" not in task
     # the tools a 2K window cannot afford are left out, and the ones that edit stay
     names = {t["function"]["name"] for t in first["tools"]}
