@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 from functools import partial
 from pathlib import Path
 
-from slmcode.budget.tokens import TokenCounter
+from slmcode.budget.tokens import TokenCounter, default_counter
 from slmcode.config import Settings
 from slmcode.errors import RepoMapError
 from slmcode.packs.repomap.cache import (
@@ -27,6 +27,7 @@ from slmcode.packs.repomap.cache import (
     write_rows,
 )
 from slmcode.packs.repomap.discover import Candidate, discover
+from slmcode.packs.repomap.fitted import map_key, store_map, stored_map
 from slmcode.packs.repomap.graph import ReferenceGraph
 from slmcode.packs.repomap.model import FileSymbols, RepoMap, SymbolIndex
 from slmcode.packs.repomap.parse import parse_files
@@ -110,7 +111,7 @@ def load_index(
                     written[path] = row
                 version = _version(index, {**rows, **written})
                 write_graph(conn, version, prepared_graph(index).to_bytes())
-            index.version = version
+            index.version, index.workspace = version, workspace
             write_rows(
                 conn,
                 [(path, row) for path, row in written.items() if row.outcome not in NOT_CACHED],
@@ -179,6 +180,15 @@ def render_map(
     counter: TokenCounter | None = None,
 ) -> RepoMap:
     """The largest map of the index's best-ranked symbols that fits `budget_tokens`."""
+    # A map fitted before for the same index version and inputs is read back (only with the default counter,
+    # whose name says what it counts).
+    reusable = index.version is not None and index.workspace is not None and counter in (None, default_counter())
+    key = map_key(query, focus_files, budget_tokens, default_counter().name) if reusable else ""
+    if reusable and (found := stored_map(index, index.workspace, key)) is not None:
+        return found
     # Each symbol costs at least a token: more than the budget's count can never fit.
     ranked = rank_symbols(index, query=query, focus_files=focus_files, limit=max(0, budget_tokens))
-    return fit_map(ranked, budget_tokens, counter)
+    fitted = fit_map(ranked, budget_tokens, counter)
+    if reusable:
+        store_map(index, index.workspace, key, fitted)
+    return fitted

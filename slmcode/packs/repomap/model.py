@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, MutableMapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 # What the reference graph reads of a file: definition names and first lines, reference names and counts.
@@ -112,6 +113,7 @@ class SymbolIndex:
     # keys the cached reference graph. None for an index built in memory (its graph is built when asked).
     version: str | None = None
     graph: Any = field(default=None, repr=False)  # graph.ReferenceGraph, once built or loaded
+    workspace: Path | None = None  # where the index's cache lives (load_index's); None for one built in memory
 
     def __post_init__(self) -> None:
         if not isinstance(self.files, FileTable):
