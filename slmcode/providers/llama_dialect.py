@@ -11,6 +11,8 @@ OpenAI API in ways that break the standard client path; each rewrite below fixes
 - the chat template drops the content of role "tool" messages: results go back as user messages.
 - max_completion_tokens is ignored: the cap must travel as max_tokens.
 - streaming with tools fails (no chunks): ChatLlamaCppPython never streams when tools are bound.
+- a tiny model copies placeholders as arguments (`{"path": "{path}"}`): the tools' schemas, which this server
+  decodes with as a grammar, are narrowed to the files the request shows (providers/tool_grammar.py).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from langchain_core.language_models import LanguageModelInput
 from langchain_openai import ChatOpenAI
 
 from slmcode.providers.prompts import TOOL_RESULT_AS_USER
+from slmcode.providers.tool_grammar import constrain_tools
 
 Payload = dict[str, Any]
 Message = dict[str, Any]
@@ -84,6 +87,7 @@ def adapt_payload(payload: Payload) -> Payload:
         adapted["response_format"] = adapt_response_format(adapted["response_format"])
     if adapted.get("tools"):
         adapted["tool_choice"] = adapt_tool_choice(adapted["tools"], adapted.get("tool_choice"))
+        adapted["tools"] = constrain_tools(adapted["tools"], list(adapted.get("messages") or []))
     if "max_completion_tokens" in adapted:
         cap = adapted.pop("max_completion_tokens")
         extra = dict(adapted.get("extra_body") or {})
