@@ -32,6 +32,7 @@ def map_key(query: str, focus_files: Sequence[str], budget_tokens: int, counter_
 
 def _connect(workspace: Path) -> sqlite3.Connection:
     conn = sqlite3.connect(cache_path(workspace), timeout=10)
+    conn.execute("PRAGMA synchronous=NORMAL")  # the file is in WAL mode (cache.open_cache): no fsync per commit
     conn.executescript(SCHEMA)
     return conn
 
