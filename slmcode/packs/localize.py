@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from slmcode.packs import lexindex
+from slmcode.packs import lexindex, priors
 from slmcode.packs.excerpts import Window
 from slmcode.packs.lexical import bm25_from_counts, split_identifier, terms
 from slmcode.packs.priors import TEST_WEIGHT, asks_for_tests, defined_in, header_window, is_test_path, spelled_names
@@ -121,6 +121,7 @@ def _glimpse(hits: QueryHits, span: Window, weights: Mapping[str, float]) -> Win
 
 def rank_candidates(sources: Sequence[SourceFile], query: str, focus_files: Sequence[str] = ()) -> list[Candidate]:
     """Candidate spans, best first (ties by path, then line)."""
+    query = priors.where_words(query)
     query_terms = terms(query)
     if not sources:
         return []

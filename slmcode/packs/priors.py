@@ -29,6 +29,12 @@ _TEST_WORDS = frozenset({"test", "tests", "testing", "spec", "specs", "fixture",
                          "pytest", "jest", "vitest", "mocha", "junit", "conftest"})
 _IDENTIFIER_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 MIN_NAME_CHARS = 4  # shorter names (`id`, `get`, `run`) link everything to everything
+# Words that say a change is wanted, not where: "Fix ..." heads most fix requests and is rare in code, so its high
+# IDF pulled in the odd `fixture` comment or `fixHeader`; a pull-request reference (#3116) names no code at all.
+CHANGE_WORDS = frozenset({"fix", "fixed", "fixes", "fixing", "bugfix", "bug", "bugs", "workaround", "regression",
+                          "properly", "correctly"})
+_CHANGE_RE = re.compile(r"#\d+\b|\b(" + "|".join(sorted(CHANGE_WORDS)) + r")\b", re.IGNORECASE)
+DROP_CHANGE_WORDS = True
 
 
 def is_test_path(path: str) -> bool:
@@ -37,6 +43,11 @@ def is_test_path(path: str) -> bool:
 
 def asks_for_tests(query: str) -> bool:
     return any(word.lower() in _TEST_WORDS for word in _IDENTIFIER_RE.findall(query))
+
+
+def where_words(query: str) -> str:
+    """The query without its change words and pull-request references: the words left say where."""
+    return _CHANGE_RE.sub(" ", query) if DROP_CHANGE_WORDS else query
 
 
 def header_window(total_lines: int, symbols: Sequence[Symbol]) -> Window | None:

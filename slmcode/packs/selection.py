@@ -38,7 +38,7 @@ def select_excerpts(
     candidates: Sequence[Candidate],
     budget: int,
     counter: TokenCounter,
-    breadth_share: float = BREADTH_SHARE,
+    breadth_share: float | None = None,
 ) -> list[Excerpt]:
     """Excerpts filling at most `budget` tokens.
 
@@ -61,7 +61,7 @@ def select_excerpts(
         return False
 
     usable = [c for c in candidates if c.path in by_path]
-    breadth = int(budget * breadth_share)
+    breadth = int(budget * (BREADTH_SHARE if breadth_share is None else breadth_share))
     for candidate in usable:
         if candidate.path in chosen:
             continue

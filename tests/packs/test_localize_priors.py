@@ -1,5 +1,5 @@
 """Localisation's priors: tests rank below source, a chosen file offers its header, references link spans, long
-spans are cut around what matched, and copies of a file are shown once."""
+spans are cut around what matched, copies of a file are shown once, and "fix" or "#3116" in a request point nowhere."""
 
 from __future__ import annotations
 
@@ -83,3 +83,17 @@ def test_copies_and_marked_files_are_left_out_and_their_source_kept(tmp_path: Pa
         source("api/views.py", ["def view():", "    return render(1)"], [("view", 1, 2)]),
     ]
     assert derived_files(tmp_path, sources) == {"dist/render.py", "deno/lib/render.py", "api/schema_gen.py"}
+
+
+def test_the_words_asking_for_a_fix_do_not_pull_in_code_that_mentions_fixes() -> None:
+    client = ["def send_request(url, timeout):", "    conn = open_connection(url)", "    conn.settimeout(timeout)",
+              "    return conn.read()", ""]
+    config = ["import os", "", "def default_timeout():", "    return float(os.environ.get('TIMEOUT', 5))", ""]
+    fixes = ["def apply_fixes(items):", "    # fix for #3116: fixes the bug in the fixed list",
+             "    fixed = [fix(i) for i in items]", "    return fixed", ""]
+    sources = [source("net/client.py", client, [("send_request", 1, 4)]),
+               source("net/config.py", config, [("default_timeout", 3, 4)]),
+               source("data/fixes.py", fixes, [("apply_fixes", 1, 4)])]
+    candidates = rank_candidates(sources, "Fix send request timeout (#3116)")
+    files = list(dict.fromkeys(c.path for c in candidates))
+    assert files == ["net/client.py", "net/config.py"]  # the file full of "fix" and "#3116" is not offered
