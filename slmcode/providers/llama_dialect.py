@@ -24,7 +24,7 @@ from langchain_core.language_models import LanguageModelInput
 from langchain_openai import ChatOpenAI
 
 from slmcode.providers.prompts import TOOL_RESULT_AS_USER
-from slmcode.providers.tool_grammar import constrain_tools
+from slmcode.providers.tool_grammar import EDITING_ROLES, constrain_tools, next_step
 
 Payload = dict[str, Any]
 Message = dict[str, Any]
@@ -78,14 +78,19 @@ def adapt_tool_choice(tools: list[Any], tool_choice: Any) -> Any:
     return tool_choice
 
 
-def adapt_payload(payload: Payload) -> Payload:
-    """The request rewritten for llama-cpp-python's server; the input is left untouched."""
+def adapt_payload(payload: Payload, role: str = "") -> Payload:
+    """The request rewritten for llama-cpp-python's server; the input is left untouched. A worker's or
+    corrector's next step may be chosen for it (providers/tool_grammar.py: read, then edit, each shown file)."""
     adapted = dict(payload)
+    step = next_step(adapted["tools"], list(adapted.get("messages") or [])) if (
+        role in EDITING_ROLES and adapted.get("tools")) else None
+    if step is not None:
+        adapted["tools"], adapted["tool_choice"] = step
     if "messages" in adapted:
         adapted["messages"] = adapt_messages(list(adapted["messages"]))
     if "response_format" in adapted:
         adapted["response_format"] = adapt_response_format(adapted["response_format"])
-    if adapted.get("tools"):
+    if adapted.get("tools") and step is None:
         adapted["tool_choice"] = adapt_tool_choice(adapted["tools"], adapted.get("tool_choice"))
         adapted["tools"] = constrain_tools(adapted["tools"], list(adapted.get("messages") or []))
     if "max_completion_tokens" in adapted:
@@ -104,4 +109,4 @@ class ChatLlamaCppPython(ChatOpenAI):
     def _get_request_payload(
         self, input_: LanguageModelInput, *, stop: list[str] | None = None, **kwargs: Any
     ) -> Payload:
-        return adapt_payload(super()._get_request_payload(input_, stop=stop, **kwargs))
+        return adapt_payload(super()._get_request_payload(input_, stop=stop, **kwargs), getattr(self, "role", ""))

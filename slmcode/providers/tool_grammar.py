@@ -15,7 +15,10 @@ A request that shows no file is left as it is.
 from __future__ import annotations
 
 import copy
+import hashlib
+import json
 import re
+from collections import OrderedDict
 from typing import Any
 
 SHOWN_FILE = re.compile(r"^### (\S+) \((\d+) lines\)$", re.MULTILINE)
@@ -61,7 +64,7 @@ def constrain_tools(tools: list[dict[str, Any]], messages: list[dict[str, Any]])
     if not files:
         return tools
     paths, lines = sorted(files), anchor_lines(files)
-    out = copy.deepcopy(tools)
+    out = [copy.deepcopy(tool) for tool in tools]  # one by one: tools sharing a schema object stay apart
     for tool in out:
         function = tool.get("function") or {}
         props = (function.get("parameters") or {}).get("properties") or {}
@@ -73,3 +76,83 @@ def constrain_tools(tools: list[dict[str, Any]], messages: list[dict[str, Any]])
         if name == "ws_write" and "path" in props:
             props["path"] = {**props["path"], "pattern": NEW_FILE_PATTERN}
     return out
+
+
+# The next step, chosen by the harness for a model that cannot choose it: a worker or corrector whose request
+# shows files reads each one it has not read, then edits each one it has not edited, one named tool at a time
+# (a named tool_choice is a grammar for that tool's arguments alone); with every shown file edited it is free.
+EDITING_ROLES = frozenset({"worker", "corrector"})
+READ, EDIT, WRITE = "ws_read", "ws_edit", "ws_write"
+
+
+def _progress(messages: list[dict[str, Any]]) -> tuple[set[str], set[str]]:
+    """Paths read and paths edited by calls that succeeded, from the OpenAI-form conversation."""
+    calls: dict[str, tuple[str, str]] = {}
+    for message in messages:
+        for call in message.get("tool_calls") or []:
+            function = call.get("function") or {}
+            try:
+                args = json.loads(function.get("arguments") or "{}")
+            except json.JSONDecodeError:
+                args = {}
+            calls[str(call.get("id"))] = (str(function.get("name")), str(args.get("path", "")).removeprefix("./"))
+    read: set[str] = set()
+    edited: set[str] = set()
+    for message in messages:
+        name, path = calls.get(str(message.get("tool_call_id")), ("", ""))
+        if message.get("role") != "tool" or str(message.get("content", "")).startswith("Error"):
+            continue
+        if name == READ:
+            read.add(path)
+        elif name in (EDIT, WRITE):
+            edited.add(path)
+    return read, edited
+
+
+# A 2K window drops old rounds from the request, and with them the calls that read or edited a file: what each
+# conversation (keyed by its opening pack) has done is kept here, a small bounded memory of this process. After
+# a crash it is empty again: the worker then re-reads a file, which changes nothing.
+_DONE: OrderedDict[str, tuple[set[str], set[str]]] = OrderedDict()
+MAX_CONVERSATIONS = 64
+TASK_LINE = re.compile(r"^Task \S+: ")
+
+
+def _conversation_key(messages: list[dict[str, Any]], files: dict[str, list[str]]) -> str:
+    """What stays put while old rounds go: the system prompt, the task's id line and the files shown. (Two runs
+    of one task in one process share it: the second then gets the model's free choice, as before this.)"""
+    texts = _texts(messages)
+    task_lines = sorted({line for text in texts for line in text.splitlines() if TASK_LINE.match(line)})
+    return hashlib.sha256("\n".join([*texts[:1], *task_lines, *sorted(files)]).encode()).hexdigest()
+
+
+def _remembered(messages: list[dict[str, Any]], files: dict[str, list[str]]) -> tuple[set[str], set[str]]:
+    key = _conversation_key(messages, files)
+    read, edited = _DONE.pop(key, (set(), set()))
+    now_read, now_edited = _progress(messages)
+    _DONE[key] = (read | now_read, edited | now_edited)
+    while len(_DONE) > MAX_CONVERSATIONS:
+        _DONE.popitem(last=False)
+    return _DONE[key]
+
+
+def next_step(tools: list[dict[str, Any]], messages: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], Any] | None:
+    """The one tool (narrowed to one file) and the named tool_choice for the next step, or None: model's choice."""
+    files = shown_files(_texts(messages))
+    if not files:
+        return None
+    read, edited = _remembered(messages, files)
+    todo = [path for path in files if path not in edited]
+    if not todo:
+        return None
+    target = todo[0]
+    name = EDIT if target in read else READ
+    tool = next((t for t in tools if (t.get("function") or {}).get("name") == name), None)
+    if tool is None:
+        return None
+    narrowed = copy.deepcopy(tool)
+    props = narrowed["function"].setdefault("parameters", {}).setdefault("properties", {})
+    props["path"] = {**props.get("path", {"type": "string"}), "enum": [target]}
+    anchors = anchor_lines({target: files[target]})
+    if name == EDIT and "old_str" in props and anchors:
+        props["old_str"] = {**props["old_str"], "enum": anchors}
+    return [narrowed], {"type": "function", "function": {"name": name}}

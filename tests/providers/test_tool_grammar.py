@@ -10,7 +10,7 @@ import pytest
 
 from slmcode import api
 from slmcode.nodes.prompts import SYSTEM
-from slmcode.providers.tool_grammar import NEW_FILE_PATTERN, shown_files
+from slmcode.providers.tool_grammar import NEW_FILE_PATTERN, constrain_tools, shown_files
 from tests.fake_llm import FakeLLM, Reply, system_text
 from tests.graph.scenario import make_repo, python_on_path
 
@@ -22,29 +22,40 @@ def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return make_repo(tmp_path)
 
 
-def first_worker_tools(fake: FakeLLM, repo: Path, dialect: str) -> dict[str, dict]:
+def first_worker_request(fake: FakeLLM, repo: Path, dialect: str) -> dict:
     for role in ("worker", "corrector", "tester"):
         fake.on(SYSTEM[role], Reply(content="Done."))
     api.run("Add a divide operation to calc/ops.py with a test", repo, base_url=fake.url, model="smollm2:135m",
             request_retries=0, max_retries=0, server_dialect=dialect)
-    first = next(r for r in fake.requests if SYSTEM["worker"] in system_text(r))
-    return {t["function"]["name"]: t["function"]["parameters"]["properties"] for t in first["tools"]}
+    return next(r for r in fake.requests if SYSTEM["worker"] in system_text(r))
 
 
-def test_the_worker_can_only_name_the_files_it_was_shown(fake_llm: FakeLLM, repo: Path) -> None:
-    tools = first_worker_tools(fake_llm, repo, "llama-cpp-python")
-    assert tools["ws_read"]["path"]["enum"] == ["calc/ops.py", "tests/test_ops.py"]
-    assert tools["ws_edit"]["path"]["enum"] == ["calc/ops.py", "tests/test_ops.py"]
-    lines = tools["ws_edit"]["old_str"]["enum"]
-    assert "    return a * b" in lines and "def multiply(a: float, b: float) -> float:" in lines
-    assert "    \"\"\"Return a minus b.\"\"\"" not in lines  # not an anchor: the enum stays short
-    assert "" not in lines and "{old_str}" not in lines
-    assert tools["ws_write"]["path"]["pattern"] == NEW_FILE_PATTERN
+def test_the_first_step_is_reading_a_shown_file_and_nothing_else(fake_llm: FakeLLM, repo: Path) -> None:
+    first = first_worker_request(fake_llm, repo, "llama-cpp-python")
+    assert first["tool_choice"] == {"type": "function", "function": {"name": "ws_read"}}
+    assert [t["function"]["name"] for t in first["tools"]] == ["ws_read"]
+    assert first["tools"][0]["function"]["parameters"]["properties"]["path"]["enum"] == ["tests/test_ops.py"]
 
 
 def test_other_servers_get_the_schemas_as_they_are(fake_llm: FakeLLM, repo: Path) -> None:
-    tools = first_worker_tools(fake_llm, repo, "openai")
+    first = first_worker_request(fake_llm, repo, "openai")
+    tools = {t["function"]["name"]: t["function"]["parameters"]["properties"] for t in first["tools"]}
+    assert {"ws_read", "ws_edit", "ws_write"} <= set(tools) and "tool_choice" not in first
     assert "enum" not in tools["ws_read"]["path"] and "enum" not in tools["ws_edit"]["old_str"]
+
+
+def test_free_choice_still_names_only_shown_files_and_anchor_lines() -> None:
+    pack = ("## Code\n\n### calc/ops.py (6 lines)\n1\tdef add(a, b):\n2\t    return a + b\n\n\n"
+            "5\tdef sub(a, b):\n6\t    return a - b\n\n## Task\nAdd divide")
+    schema = {"type": "object", "properties": {"path": {"type": "string"}, "old_str": {"type": "string"},
+                                               "new_str": {"type": "string"}}}
+    tools = [{"type": "function", "function": {"name": n, "parameters": schema}} for n in ("ws_edit", "ws_write")]
+    edit, write = (t["function"]["parameters"]["properties"] for t in constrain_tools(
+        tools, [{"role": "user", "content": pack}]))
+    assert edit["path"]["enum"] == ["calc/ops.py"]
+    assert edit["old_str"]["enum"] == ["def add(a, b):", "def sub(a, b):", "    return a - b"]
+    assert write["path"]["pattern"] == NEW_FILE_PATTERN and "enum" not in write["path"]
+    assert "enum" not in tools[0]["function"]["parameters"]["properties"]["path"]  # the input is untouched
 
 
 def test_llama_cpp_builds_a_grammar_that_admits_only_those_values() -> None:
@@ -61,3 +72,36 @@ def test_llama_cpp_builds_a_grammar_that_admits_only_those_values() -> None:
 
 def test_a_request_that_shows_no_file_constrains_nothing() -> None:
     assert shown_files(["## Task\nAdd divide"]) == {}
+
+
+LAST_TEST = "    assert ops.multiply(4, 3) == 12"
+
+
+def test_a_worker_on_the_embedded_server_is_led_read_then_edit_file_by_file(fake_llm: FakeLLM, repo: Path) -> None:
+    from tests.fake_llm import tool_call
+
+    fake_llm.on(SYSTEM["worker"],
+                Reply(tool_calls=[tool_call("ws_read", path="tests/test_ops.py")]),
+                Reply(tool_calls=[tool_call("ws_edit", path="tests/test_ops.py", old_str=LAST_TEST,
+                                            new_str=LAST_TEST + "\n\n\ndef test_divide() -> None:\n"
+                                                    "    assert ops.divide(6, 3) == 2")]),
+                Reply(tool_calls=[tool_call("ws_read", path="calc/ops.py")]),
+                Reply(tool_calls=[tool_call("ws_edit", path="calc/ops.py", old_str="    return a * b",
+                                            new_str="    return a * b\n\n\ndef divide(a: float, b: float) -> float:\n"
+                                                    '    """Return a divided by b."""\n    return a / b')]),
+                Reply(content="Added divide and its test."))
+    for role in ("corrector", "tester"):
+        fake_llm.on(SYSTEM[role], Reply(content="Done."))
+    result = api.run("Add a divide operation to calc/ops.py with a test", repo, base_url=fake_llm.url,
+                     model="smollm2:135m", request_retries=0, max_retries=0, server_dialect="llama-cpp-python")
+    steps = []
+    for request in (r for r in fake_llm.requests if SYSTEM["worker"] in system_text(r)):
+        choice = request.get("tool_choice")
+        named = choice["function"]["name"] if isinstance(choice, dict) else choice
+        paths = request["tools"][0]["function"]["parameters"]["properties"]["path"].get("enum")
+        steps.append((named, paths if isinstance(choice, dict) else None))
+    assert steps[:4] == [("ws_read", ["tests/test_ops.py"]), ("ws_edit", ["tests/test_ops.py"]),
+                         ("ws_read", ["calc/ops.py"]), ("ws_edit", ["calc/ops.py"])]
+    code = next(t for t in result.tasks if t.kind == "code")
+    assert code.files_changed == ["calc/ops.py", "tests/test_ops.py"]
+    assert [v.status for v in code.verdicts if v.gate is None] == ["PASSED"], code.verdicts
