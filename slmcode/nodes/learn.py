@@ -23,6 +23,8 @@ def failure_reason(task: Task) -> str:
     failed = [v for v in must if v.status == "FAILED"]
     unverified = [v for v in must if v.status == "UNVERIFIED"]
     invalid = [n for n in task.review_notes if n.startswith("no review:")]
+    if not task.verdicts and task.review_notes and task.review_notes[-1].startswith("not run:"):
+        return task.review_notes[-1]  # skipped on purpose (nodes/tester.py): that is the whole story
     reasons = []
     if task.kind == "code" and not task.files_changed:
         reasons.append("no edit made")
