@@ -115,6 +115,15 @@ def edit_plan(run_id: str, workspace: str | Path, answer: Any) -> Board:
             return _board(found, graph.get_state(config), approving)
 
 
+def drop_task(run_id: str, workspace: str | Path, task_id: str) -> Board:
+    """The plan without one pending task: the edit `slmcode task drop` and the web page's Drop both make."""
+    board = waiting_board(show_board(run_id, workspace))
+    pending = [t.id for t in board.tasks if t.status == "pending"]
+    if task_id not in pending:
+        raise PlanEditError(f"unknown task id '{task_id}' (the plan has {', '.join(pending) or 'no tasks'})")
+    return edit_plan(board.run_id, workspace, [{"id": i} for i in pending if i != task_id])
+
+
 def _record(workspace: Path, run_id: str, *, before: list[Task], after: list[Task]) -> None:
     old, new = {t.id for t in before if t.status == "pending"}, [t.id for t in after]
     store = TraceStore.for_workspace(workspace)

@@ -1,4 +1,4 @@
-"""Shared fixtures: the scripted model server and an isolated home for settings."""
+"""Shared fixtures: the scripted model server, the calculator repository, and an isolated home for settings."""
 
 from __future__ import annotations
 
@@ -15,6 +15,18 @@ def fake_llm() -> Iterator[FakeLLM]:
     """A scripted OpenAI-compatible server on a free loopback port; stopped after the test."""
     with FakeLLM() as server:
         yield server
+
+
+@pytest.fixture
+def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The calculator example as a git repository (tests/graph/scenario.make_repo), with this interpreter first on
+    PATH so a verify command's `python -m pytest` finds pytest; a module that needs more files overrides it by
+    asking for `repo` in its own `repo` fixture."""
+    from tests.graph.scenario import make_repo, python_on_path
+
+    monkeypatch.setenv("PATH", python_on_path())
+    monkeypatch.setenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")  # the fixture's pytest starts in 0.5 s, not 3
+    return make_repo(tmp_path)
 
 
 @pytest.fixture(autouse=True)

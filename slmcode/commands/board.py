@@ -107,7 +107,10 @@ def _edit(run_id: str, workspace: Path, as_json: bool, change: Any) -> None:
 
     current = [t for t in waiting_board(show_board(run_id, workspace)).tasks if t.status == "pending"]
     rows: list[dict[str, Any]] = change([{"id": t.id} for t in current])
-    done = edit_plan(run_id, workspace, rows)
+    _show(edit_plan(run_id, workspace, rows), as_json)
+
+
+def _show(done: Any, as_json: bool) -> None:
     if as_json:
         print_json(done.as_json())
     else:
@@ -117,14 +120,9 @@ def _edit(run_id: str, workspace: Path, as_json: bool, change: Any) -> None:
 @task_app.command("drop")
 def drop(run_id: RunArg, task_id: TaskArg, workspace: WorkspaceOpt = Path("."), as_json: JsonOpt = False) -> None:
     """Drop a task from the plan."""
-    from slmcode.errors import PlanEditError
+    from slmcode.board import drop_task
 
-    def without(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        if not any(r["id"] == task_id for r in rows):
-            raise PlanEditError(f"unknown task id '{task_id}' (the plan has {', '.join(r['id'] for r in rows)})")
-        return [r for r in rows if r["id"] != task_id]
-
-    _edit(run_id, workspace, as_json, without)
+    _show(drop_task(run_id, workspace, task_id), as_json)
 
 
 @task_app.command("add")

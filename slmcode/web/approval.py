@@ -49,16 +49,11 @@ def approval_html(workspace: Path, run_id: str, token: str, message: str = "") -
 
 
 def drop_task(workspace: Path, run_id: str, task_id: str) -> tuple[str, bool]:
-    """(message, failed): the plan without `task_id`, through the same edit as `slmcode task drop`."""
-    from slmcode.board import edit_plan
+    """(message, failed): the plan without `task_id`, by board.drop_task, as `slmcode task drop` does it."""
+    from slmcode import board
 
-    tasks = _waiting_tasks(workspace, run_id)
-    if tasks is None:
-        return f"run {run_id} is not waiting for plan approval", True
-    if task_id not in {t.id for t in tasks}:
-        return f"no task {task_id} in the plan", True
     try:
-        edit_plan(run_id, workspace, [{"id": t.id} for t in tasks if t.id != task_id])  # as `task drop` answers
+        board.drop_task(run_id, workspace, task_id)
     except SlmcodeError as exc:
         return str(exc), True
     return f"dropped {task_id}", False

@@ -15,15 +15,7 @@ from slmcode.commands.board import PlanPaused, plan_answerer
 from slmcode.store.trace import TraceStore
 from tests.board.scenario import script_team, worker_requests
 from tests.fake_llm import FakeLLM
-from tests.graph.scenario import make_repo, python_on_path
 from tests.web.conftest import serving
-
-
-@pytest.fixture
-def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("PATH", python_on_path())
-    monkeypatch.setenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")
-    return make_repo(tmp_path)
 
 
 def paused_run(fake: FakeLLM, repo: Path) -> str:
@@ -46,7 +38,7 @@ def test_a_plan_is_edited_and_approved_from_the_page(fake_llm: FakeLLM, repo: Pa
         assert dropped.status == 200 and f"dropped {logo.group(1)}" in dropped.text
         assert "Draw a logo" not in dropped.text.split("id=approval", 1)[1].split("</section>")[0]
         unknown = web.post(f"/runs/{run_id}/plan/drop", {"token": web.token, "task": "r9t9"})
-        assert unknown.status == 409 and "no task r9t9 in the plan" in unknown.text
+        assert unknown.status == 409 and "unknown task id &#x27;r9t9&#x27;" in unknown.text
 
         approved = web.post(f"/runs/{run_id}/plan/approve", {"token": web.token})
         assert approved.status == 200 and f"approved: run {run_id} goes on" in approved.text
