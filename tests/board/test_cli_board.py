@@ -15,14 +15,6 @@ import pytest
 
 from tests.board.scenario import CHECK, script_team, worker_requests
 from tests.fake_llm import FakeLLM
-from tests.graph.scenario import make_repo, python_on_path
-
-
-@pytest.fixture
-def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("PATH", python_on_path())
-    monkeypatch.setenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")
-    return make_repo(tmp_path)
 
 
 def slmcode(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:

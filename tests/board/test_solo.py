@@ -6,21 +6,12 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 from slmcode import api
 from slmcode.nodes.prompts import EXPLORE, SYSTEM
 from tests.fake_llm import FakeLLM, Reply, request_text, system_text, tool_call
-from tests.graph.scenario import MULTIPLY_END, make_repo, python_on_path
+from tests.graph.scenario import MULTIPLY_END
 
 EXPLANATION = "multiply(a, b) in calc/ops.py returns a * b; the CLI maps the name 'multiply' to it."
-
-
-@pytest.fixture
-def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("PATH", python_on_path())
-    monkeypatch.setenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")
-    return make_repo(tmp_path)
 
 
 def roles_asked(fake: FakeLLM) -> set[str]:

@@ -8,8 +8,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 from slmcode import api
 from slmcode.config import Settings
 from slmcode.nodes.prompts import SYSTEM
@@ -19,14 +17,7 @@ from slmcode.store.trace import TraceStore
 from tests.board.scenario import CHECK, DIVIDE, MULTIPLY_TEST, TESTS
 from tests.board.test_solo import roles_asked
 from tests.fake_llm import FakeLLM, Reply, tool_call
-from tests.graph.scenario import MULTIPLY_END, js, make_repo, python_on_path
-
-
-@pytest.fixture
-def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("PATH", python_on_path())
-    monkeypatch.setenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")
-    return make_repo(tmp_path)
+from tests.graph.scenario import MULTIPLY_END, js
 
 
 def test_a_one_file_task_gets_one_worker_and_no_splitter(fake_llm: FakeLLM, repo: Path) -> None:

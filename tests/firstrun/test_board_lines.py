@@ -5,25 +5,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 from rich.console import Console
 
 from slmcode import api
 from slmcode.nodes.prompts import SYSTEM
 from slmcode.view import RunView
 from tests.fake_llm import FakeLLM, Reply
-from tests.graph.scenario import js, make_repo, python_on_path, script_planning
+from tests.graph.scenario import js, script_planning
 
 LONG = ("the calculator command line prints an understandable message instead of a traceback when "
         "somebody divides by zero")
 ECHO = js({"steps": [{"step": "A short title.", "files": "A list of file paths."}], "extra": 1})
-
-
-@pytest.fixture
-def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("PATH", python_on_path())
-    monkeypatch.setenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")
-    return make_repo(tmp_path)
 
 
 def recent_lines(fake: FakeLLM, repo: Path) -> list[str]:

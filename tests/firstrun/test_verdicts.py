@@ -12,7 +12,7 @@ from slmcode import api
 from slmcode.memory.flywheel import read_memory
 from slmcode.nodes.prompts import SYSTEM
 from tests.fake_llm import FakeLLM, Reply, tool_call
-from tests.graph.scenario import MULTIPLY_END, TEST_DIVIDE, js, make_repo, python_on_path, script_planning
+from tests.graph.scenario import MULTIPLY_END, TEST_DIVIDE, js, make_repo, script_planning
 
 DIVIDE = '''
 
@@ -21,13 +21,6 @@ def divide(a: float, b: float) -> float:
     return a / b
 '''
 SPECIFIC = "python -m pytest -q -k divide"  # selects no test before the change: exit 5, a real test of it
-
-
-@pytest.fixture
-def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("PATH", python_on_path())
-    monkeypatch.setenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")
-    return make_repo(tmp_path)
 
 
 def run(fake: FakeLLM, repo: Path) -> api.RunResult:

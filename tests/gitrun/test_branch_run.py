@@ -11,14 +11,6 @@ from slmcode.errors import GitRunError
 from slmcode.gitrun.ops import accept
 from tests.fake_llm import FakeLLM
 from tests.gitrun.helpers import branch_of, git, scripted_run
-from tests.graph.scenario import make_repo, python_on_path
-
-
-@pytest.fixture
-def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("PATH", python_on_path())
-    monkeypatch.setenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")
-    return make_repo(tmp_path)
 
 
 def test_a_run_commits_each_task_on_its_branch_and_accept_fast_forwards(fake_llm: FakeLLM, repo: Path) -> None:

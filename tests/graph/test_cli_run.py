@@ -7,17 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 from tests.fake_llm import FakeLLM
-from tests.graph.scenario import make_repo, python_on_path, script_buggy_worker_then_fix, script_planning
-
-
-@pytest.fixture
-def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("PATH", python_on_path())
-    monkeypatch.setenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")
-    return make_repo(tmp_path)
+from tests.graph.scenario import script_buggy_worker_then_fix, script_planning
 
 
 def slmcode(*args: str) -> subprocess.CompletedProcess[str]:

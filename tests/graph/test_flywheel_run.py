@@ -11,17 +11,10 @@ from slmcode import api
 from slmcode.nodes.prompts import SYSTEM
 from slmcode.store.trace import TraceStore
 from tests.fake_llm import FakeLLM, system_text
-from tests.graph.scenario import make_repo, python_on_path, script_buggy_worker_then_fix, script_planning
+from tests.graph.scenario import script_buggy_worker_then_fix, script_planning
 from tests.graph.test_structure import write_pipeline
 
 LESSON = "Run python -m pytest -q after every edit in calc/."
-
-
-@pytest.fixture
-def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("PATH", python_on_path())
-    monkeypatch.setenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")
-    return make_repo(tmp_path)
 
 
 def run(fake: FakeLLM, repo: Path, query: str) -> api.RunResult:

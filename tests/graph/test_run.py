@@ -5,20 +5,11 @@ from __future__ import annotations
 import itertools
 from pathlib import Path
 
-import pytest
-
 from slmcode import api
 from slmcode.compact.pairs import validate_pairs
 from slmcode.nodes.prompts import SYSTEM
 from tests.fake_llm import FakeLLM
-from tests.graph.scenario import make_repo, python_on_path, script_buggy_worker_then_fix, script_planning
-
-
-@pytest.fixture
-def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("PATH", python_on_path())
-    monkeypatch.setenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")  # the fixture's pytest starts in 0.5 s, not 3
-    return make_repo(tmp_path)
+from tests.graph.scenario import script_buggy_worker_then_fix, script_planning
 
 
 def run(fake: FakeLLM, repo: Path, query: str = "Add a divide operation", **settings: object) -> api.RunResult:

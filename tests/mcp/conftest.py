@@ -13,8 +13,6 @@ from pathlib import Path
 import pytest
 import yaml
 
-from tests.graph.scenario import make_repo, python_on_path
-
 SERVER = Path(__file__).resolve().parent / "server.py"
 
 
@@ -39,13 +37,6 @@ def write_agent(repo: Path, ident: str, tools: list[str], **fields: object) -> N
     folder = repo / ".slmcode" / "blocks"
     folder.mkdir(parents=True, exist_ok=True)
     (folder / f"agent-{ident}.yaml").write_text(yaml.safe_dump(block), encoding="utf-8")
-
-
-@pytest.fixture
-def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("PATH", python_on_path())
-    monkeypatch.setenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")
-    return make_repo(tmp_path)
 
 
 def free_port() -> int:

@@ -6,24 +6,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 from slmcode import api
 from slmcode.compact.toolfit import opening_room
 from slmcode.config import load_settings
 from slmcode.nodes.prompts import SYSTEM
 from tests.fake_llm import FakeLLM, Reply, tool_call
-from tests.graph.scenario import MULTIPLY_END, make_repo, python_on_path, script_planning
+from tests.graph.scenario import MULTIPLY_END, script_planning
 
 MODEL = "qwen2.5-coder:7b"
 DIVIDE = '\n\ndef divide(a: float, b: float) -> float:\n    return a / b\n'
-
-
-@pytest.fixture
-def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("PATH", python_on_path())
-    monkeypatch.setenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")
-    return make_repo(tmp_path)
 
 
 def worker_agent(repo: Path, fields: str) -> None:

@@ -9,16 +9,14 @@ import pytest
 from slmcode import api
 from slmcode.nodes.prompts import SYSTEM
 from tests.fake_llm import FakeLLM, Reply, tool_call
-from tests.graph.scenario import make_repo, python_on_path, script_planning
+from tests.graph.scenario import script_planning
 
 TABLE = "".join(f"RATE_{n} = {n} * 0.0125  # rate for band {n}\n" for n in range(2000))
 
 
 @pytest.fixture
-def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("PATH", python_on_path())
-    monkeypatch.setenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")
-    repo = make_repo(tmp_path)
+def repo(repo: Path) -> Path:
+    """The shared calculator repository (tests/conftest.py) with a rates table to read."""
     (repo / "calc" / "rates.py").write_text(TABLE)
     return repo
 

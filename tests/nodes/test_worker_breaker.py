@@ -6,13 +6,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 from slmcode import api
 from slmcode.compact.prompts import COMPACTOR_SYSTEM
 from slmcode.nodes.prompts import SYSTEM
 from tests.fake_llm import FakeLLM, Reply, tool_call
-from tests.graph.scenario import make_repo, python_on_path, script_planning
+from tests.graph.scenario import script_planning
 
 TURNS = 12
 
@@ -21,13 +19,6 @@ def notes(n: int) -> str:
     """~2,000 tokens of thinking aloud: five such rounds in the keep window are more than an 8K window's room,
     and no elision shortens what the model itself said."""
     return "".join(f"Step {n}.{k}: RATE_{k} = {k} * 17 looks right for band {k} of table {n}.\n" for k in range(150))
-
-
-@pytest.fixture
-def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("PATH", python_on_path())
-    monkeypatch.setenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")
-    return make_repo(tmp_path)
 
 
 def test_three_compactor_failures_open_the_breaker_for_the_rest_of_the_task(fake_llm: FakeLLM, repo: Path) -> None:

@@ -5,12 +5,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 from slmcode import api
 from slmcode.nodes.prompts import SYSTEM
 from tests.fake_llm import FakeLLM, Reply, tool_call
-from tests.graph.scenario import MULTIPLY_END, TEST_DIVIDE, make_repo, python_on_path, script_planning
+from tests.graph.scenario import MULTIPLY_END, TEST_DIVIDE, script_planning
 
 DIVIDE = '''
 
@@ -19,13 +17,6 @@ def divide(a: float, b: float) -> float:
     return a / b
 '''
 OLD_TEST = "    assert ops.multiply(4, 3) == 12\n"
-
-
-@pytest.fixture
-def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("PATH", python_on_path())
-    monkeypatch.setenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")
-    return make_repo(tmp_path)
 
 
 def worker_results(fake: FakeLLM) -> list[str]:

@@ -16,7 +16,7 @@ from slmcode.eval.scripted import Rule, system_text
 from slmcode.nodes.prompts import SYSTEM
 from slmcode.store.trace import TraceStore
 from tests.fake_llm import FakeLLM, Reply, tool_call
-from tests.graph.scenario import make_repo, python_on_path, script_buggy_worker_then_fix, script_planning
+from tests.graph.scenario import script_buggy_worker_then_fix, script_planning
 from tests.web.browser import chromium_driver, screenshot
 from tests.web.conftest import serving
 from tests.web.test_server import stage_patch
@@ -28,13 +28,6 @@ WAIT_S = 120
 @pytest.fixture
 def driver() -> Iterator[object]:
     yield from chromium_driver()
-
-
-@pytest.fixture
-def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("PATH", python_on_path())
-    monkeypatch.setenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")
-    return make_repo(tmp_path)
 
 
 def wait_for(condition, what: str, timeout: float = WAIT_S) -> None:  # type: ignore[no-untyped-def]
