@@ -15,6 +15,14 @@ from slmcode.nodes.transcript import render_failures
 from slmcode.run_context import RunContext, emit, settings_of
 from slmcode.state import RunState, Task
 
+NOTE_CHARS = 160
+EVIDENCE_CHARS = 300
+
+
+def shorten(text: str, width: int) -> str:
+    line = " ".join(text.split())
+    return line if len(line) <= width else line[: width - 1] + "…"
+
 
 def _human(task: Task, question: str) -> Escalation | None:
     reply = interrupt({"kind": "escalate", "task_id": task.id, "title": task.title, "question": question,
@@ -34,8 +42,11 @@ def escalate(state: RunState, runtime: Runtime[RunContext]) -> dict:
     decided: list[Task] = []
     log: list[str] = []
     for task in stuck:
-        question = ESCALATE.format(title=task.title, attempts=task.attempts,
-                                   notes="\n".join(task.review_notes[-3:]), failures=render_failures(task.verdicts))
+        # Short: a review note repeats the failures' evidence, and on a 2K window the whole of both overflowed
+        # the escalate request (1,177 tokens of 1,066) and stopped the run.
+        notes = "\n".join(shorten(note, NOTE_CHARS) for note in task.review_notes[-3:])
+        question = ESCALATE.format(title=task.title, attempts=task.attempts, notes=notes,
+                                   failures=render_failures(task.verdicts, evidence_chars=EVIDENCE_CHARS))
         choice = _human(task, question)
         if choice is None:
             answer = ask_role(runtime, state, "escalate", Escalation, question, task=task)
