@@ -26,7 +26,7 @@ from pathlib import Path
 
 from aider.repomap import RepoMap
 
-_TOKENS = Path(__file__).resolve().parents[1] / "slmcode" / "packs" / "tokens.py"
+_TOKENS = Path(__file__).resolve().parents[1] / "slmcode" / "budget" / "tokens.py"
 
 
 def slmcode_counter():  # the counter's class lives in a module loaded by path
