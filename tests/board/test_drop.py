@@ -7,25 +7,18 @@ from pathlib import Path
 
 import pytest
 
-from slmcode import api, board
-from slmcode.commands.board import PlanPaused, plan_answerer
+from slmcode import board
 from slmcode.errors import PlanEditError
 from slmcode.store.trace import TraceStore
 from slmcode.web import approval
 from tests.board.scenario import script_team
 from tests.fake_llm import FakeLLM
-
-
-def paused(fake: FakeLLM, repo: Path) -> str:
-    with pytest.raises(PlanPaused) as stopped:
-        api.run("Add divide and power", repo, base_url=fake.url, model="qwen2.5-coder:7b", request_retries=0,
-                approve="plan", answer=plan_answerer(api.auto_answer, pause=True))
-    return stopped.value.run_id
+from tests.web.test_approval import paused_run
 
 
 def test_the_cli_and_the_page_drop_a_task_the_same_way(fake_llm: FakeLLM, repo: Path) -> None:
     script_team(fake_llm)
-    run_id = paused(fake_llm, repo)
+    run_id = paused_run(fake_llm, repo)
     before = [(t.id, t.title) for t in board.show_board(run_id, repo).tasks]
     assert before == [("r1t1", "Add divide"), ("r1t2", "Draw a logo"), ("r1test", "Test the change")]
 
@@ -46,7 +39,7 @@ def test_the_cli_and_the_page_drop_a_task_the_same_way(fake_llm: FakeLLM, repo: 
 
 def test_an_unknown_task_is_refused_in_the_same_line_by_both(fake_llm: FakeLLM, repo: Path) -> None:
     script_team(fake_llm)
-    run_id = paused(fake_llm, repo)
+    run_id = paused_run(fake_llm, repo)
     line = "unknown task id 'r9t9' (the plan has r1t1, r1t2, r1test)"
     with pytest.raises(PlanEditError) as refused:
         board.drop_task(run_id, repo, "r9t9")

@@ -9,9 +9,7 @@ and hooks and the outside folder are unchanged, no fsmonitor runs, no connection
 from __future__ import annotations
 
 import json
-import socket
 import subprocess
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -23,7 +21,7 @@ from slmcode.nodes.prompts import SYSTEM
 from tests.board.scenario import CHECK, script_team
 from tests.fake_llm import FakeLLM, Reply
 from tests.graph.test_server import client, interrupts_in, repo, server, stream, thread_id  # noqa: F401
-from tests.tools.test_attacks import SECRET, digest
+from tests.tools.test_attacks import SECRET, digest, listening
 
 pytestmark = pytest.mark.slow
 
@@ -59,28 +57,8 @@ def refused(client: Any, thread_id: str, context: dict[str, Any], answer: Any) -
 @pytest.fixture
 def listener() -> Iterator[tuple[int, list[bytes]]]:
     """A loopback port that must hear nothing: the unlisted 'endpoint' and the payloads' target."""
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    sock.listen(8)
-    sock.settimeout(0.2)
-    heard: list[bytes] = []
-    stop = threading.Event()
-
-    def accept() -> None:
-        while not stop.is_set():
-            try:
-                conn, _ = sock.accept()
-            except OSError:
-                continue
-            heard.append(conn.recv(100) or b"connected")
-            conn.close()
-
-    thread = threading.Thread(target=accept, daemon=True)
-    thread.start()
-    yield int(sock.getsockname()[1]), heard
-    stop.set()
-    thread.join(timeout=2)
-    sock.close()
+    with listening() as found:
+        yield found
 
 
 def test_hostile_answers_to_the_plan_question_change_nothing(client: Any, thread_id: str,  # noqa: F811

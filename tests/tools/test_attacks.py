@@ -16,6 +16,7 @@ import textwrap
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -82,13 +83,21 @@ def world(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str,
     (ws / ".slmcode" / "pending" / "0001.json").write_text('{"path": "src/calc.py"}')
     for name, value in ENV_SECRETS.items():
         monkeypatch.setenv(name, value)
+    with listening() as (port, heard):
+        yield {"ws": ws, "outside": outside, "port": Path(str(port)), "heard": heard}  # type: ignore[dict-item]
+
+
+@contextmanager
+def listening() -> Iterator[tuple[int, list[bytes]]]:
+    """A loopback port that must hear nothing from a payload: (its number, what it heard)."""
     listener = socket.socket()
     listener.bind(("127.0.0.1", 0))
     listener.listen(8)
+    listener.settimeout(0.2)
     heard: list[bytes] = []
+    stop = threading.Event()
 
     def accept() -> None:
-        listener.settimeout(0.2)
         while not stop.is_set():
             try:
                 conn, _ = listener.accept()
@@ -97,13 +106,14 @@ def world(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str,
             heard.append(conn.recv(100) or b"connected")
             conn.close()
 
-    stop = threading.Event()
     thread = threading.Thread(target=accept, daemon=True)
     thread.start()
-    yield {"ws": ws, "outside": outside, "port": Path(str(listener.getsockname()[1])), "heard": heard}  # type: ignore[dict-item]
-    stop.set()
-    thread.join(timeout=2)
-    listener.close()
+    try:
+        yield int(listener.getsockname()[1]), heard
+    finally:
+        stop.set()
+        thread.join(timeout=2)
+        listener.close()
 
 
 def run_payload(ws: Path, code: str, *, permission: str = "auto", timeout: float = 20) -> ShellResult:
