@@ -152,8 +152,10 @@ def main() -> None:
     for assignment in args.set:
         target, _, value = assignment.partition("=")
         module, _, name = target.rpartition(".")
-        setattr(importlib.import_module(f"slmcode.packs.{module}"), name, type(getattr(
-            importlib.import_module(f"slmcode.packs.{module}"), name))(value))
+        owner = importlib.import_module(f"slmcode.packs.{module}")
+        kind = type(getattr(owner, name))
+        # bool("False") is True: a switch is on only when spelled so
+        setattr(owner, name, value.lower() in ("1", "true", "yes") if kind is bool else kind(value))
     budgets = [int(b) for b in args.budgets.split(",")]
     rows = [json.loads(line) for line in Path(args.devset).read_text(encoding="utf-8").splitlines() if line.strip()]
     rows = [r for r in rows if args.half in ("all", r["half"]) and args.repo in ("", r["repo"])]
