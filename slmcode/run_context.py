@@ -11,6 +11,7 @@ from langgraph.runtime import Runtime
 
 from slmcode.blocks.compose import ResolvedPipeline, resolve_pipeline
 from slmcode.config import Settings
+from slmcode.providers.roles import RoleTable
 from slmcode.serverpolicy import server_settings
 from slmcode.store.journal import Journal
 from slmcode.store.trace import TraceStore
@@ -28,6 +29,7 @@ class RunContext:
     trace: TraceStore | None = None
     pipeline: ResolvedPipeline | None = None
     journal: Journal | None = None
+    roles: RoleTable | None = None
 
     def resolved_settings(self) -> Settings:
         if self.settings is None:  # a server client's context: checked and loaded once per run, on first use
@@ -44,6 +46,16 @@ class RunContext:
         if self.pipeline is None:
             self.pipeline = resolve_pipeline(self.root(), self.resolved_settings())
         return self.pipeline
+
+    def role_table(self) -> RoleTable:
+        """Each role's model, budget and client, resolved once per run; an agent block filling the role's phase
+        may set its share of the window (`budget_share`)."""
+        if self.roles is None:
+            resolved = self.resolved_pipeline()
+            shares = {phase.name: agent.budget_share for phase in resolved.phases
+                      if (agent := resolved.agents.get(phase.agent)) is not None and agent.budget_share is not None}
+            self.roles = RoleTable(self.resolved_settings(), shares)
+        return self.roles
 
     def tool_journal(self) -> Journal:
         if self.journal is None:
@@ -62,6 +74,10 @@ def workspace_of(runtime: Runtime[RunContext]) -> Path:
 
 def settings_of(runtime: Runtime[RunContext]) -> Settings:
     return runtime.context.resolved_settings()
+
+
+def roles_of(runtime: Runtime[RunContext]) -> RoleTable:
+    return runtime.context.role_table()
 
 
 def trace_of(runtime: Runtime[RunContext]) -> TraceStore:

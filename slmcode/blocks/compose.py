@@ -23,7 +23,6 @@ from slmcode.blocks.schema import (
     QualityBlock,
     When,
 )
-from slmcode.budget.compute import Budget, compute_budget
 from slmcode.config import Settings
 from slmcode.errors import BlockError
 
@@ -200,18 +199,3 @@ def resolve_pipeline(
     catalog = discover_blocks(workspace, environ)
     pack, reasons = choose_pack(catalog, workspace, settings.language_pack)
     return compose_pipeline(catalog, pack, reasons)
-
-
-def team_budgets(resolved: ResolvedPipeline, settings: Settings) -> dict[str, Budget]:
-    """Each team agent's token budget for its role's model; an agent's budget_share replaces its role's."""
-    budgets: dict[str, Budget] = {}
-    for agent_id, agent in sorted(resolved.agents.items()):
-        role_model = settings.roles.get(agent.role)
-        model = role_model.model if role_model and role_model.model else settings.model
-        shares = dict(settings.context_role_budget)
-        if agent.budget_share is not None:
-            shares[agent.role] = agent.budget_share
-        budgets[agent_id] = compute_budget(
-            settings.model_copy(update={"context_role_budget": shares}), agent.role, model
-        )
-    return budgets

@@ -124,12 +124,13 @@ def compose(
     as_json: JsonOpt = False,
 ) -> None:
     """Show the phases, the team and each role's budget for this workspace's pack; no model is called."""
-    from slmcode.blocks.compose import render_prompt, resolve_pipeline, team_budgets
+    from slmcode.blocks.compose import render_prompt, resolve_pipeline
     from slmcode.nodes.team import team_line
+    from slmcode.providers.roles import team_budgets
 
     settings = settings_for(workspace, model=model, agent=agent).settings
     resolved = resolve_pipeline(workspace, settings)
-    budgets = team_budgets(resolved, settings)
+    budgets = team_budgets(resolved.agents, settings)
     if as_json:
         data = resolved.as_dict() | {"task": task, "budgets": {k: b.as_dict() for k, b in budgets.items()},
                                      "team": team_line(settings)}

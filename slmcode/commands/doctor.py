@@ -52,17 +52,14 @@ def _diagnose(settings: Settings, workspace: Path) -> dict[str, Any]:
     """Everything doctor reports, with the readiness checks under "checks"."""
     from slmcode import readiness
     from slmcode.blocks.compose import resolve_pipeline
-    from slmcode.budget.compute import compute_budget
-    from slmcode.budget.profiles import resolve_profile
     from slmcode.budget.tokens import default_counter
     from slmcode.providers.endpoint import ollama_num_ctx, probe_endpoint
-    from slmcode.providers.factory import bind_role
+    from slmcode.providers.roles import RoleTable
     from slmcode.tools.ossandbox import status as sandbox_status
 
-    binding = bind_role(settings, "worker")
+    worker = RoleTable(settings)["worker"]
+    binding, profile, worker_budget = worker.binding, worker.profile, worker.budget
     info = probe_endpoint(binding.base_url, settings.api_key)
-    profile = resolve_profile(binding.model, settings)
-    worker_budget = compute_budget(settings, "worker", binding.model, profile)
     room = _worker_room(settings, "worker", workspace)
     assert room is not None  # the worker uses tools
     num_ctx = ollama_num_ctx(binding.base_url, binding.model) if info.server == "ollama" else None

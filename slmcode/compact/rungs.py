@@ -36,6 +36,18 @@ CONDENSED_LINE_CHARS = 140
 CHARS_PER_TOKEN = 3  # conservative for code: collapse sizes are estimated before counting
 
 
+@dataclass(frozen=True)
+class Compactor:
+    """The compactor role's model as the LLM rung uses it: `ask` sends one prompt; a prompt may hold `limit`
+    tokens (the role's budget, from the run's role table: the compactor may be pinned to another model)."""
+
+    ask: Callable[[str], str]
+    limit: int
+
+    def __call__(self, prompt: str) -> str:
+        return self.ask(prompt)
+
+
 class RungFailed(Exception):
     """A rung could not produce a smaller transcript; the message says why (it goes into the ladder's report)."""
 

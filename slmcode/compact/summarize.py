@@ -19,8 +19,15 @@ from slmcode.compact.messages import calls_of, content_text
 from slmcode.compact.pairs import round_starts
 from slmcode.compact.prompts import BRIEF_HEADINGS, COMPACTOR_PREVIOUS, COMPACTOR_PROMPT, COMPACTOR_SYSTEM
 from slmcode.compact.resume import prior_resume_text
-from slmcode.compact.rungs import RungContext, RungFailed, collapse_text, first_fitting, older_part, replace_older
-from slmcode.config import Settings
+from slmcode.compact.rungs import (
+    Compactor,
+    RungContext,
+    RungFailed,
+    collapse_text,
+    first_fitting,
+    older_part,
+    replace_older,
+)
 from slmcode.errors import SlmcodeError
 
 COMPACTOR_RESULT_TOKENS = 300  # how much of each old tool result the compactor gets to read
@@ -47,9 +54,12 @@ def compactor_prompt(previous: str, older: Sequence[BaseMessage]) -> str:
     return COMPACTOR_SYSTEM + "\n\n" + COMPACTOR_PROMPT.format(previous=prior, transcript=compactor_transcript(older))
 
 
-def compactor_limit(settings: Settings) -> int:
-    role = settings.roles.get("compactor")
-    return compute_budget(settings, "compactor", model=(role.model if role else None) or settings.model).available
+def compactor_limit(ctx: RungContext) -> int:
+    """How many tokens a compaction request may hold: the run's compactor role says; a bare callable (a library
+    caller without a role table) gets the compactor's share of the configured model."""
+    if isinstance(ctx.summarize, Compactor):
+        return ctx.summarize.limit
+    return compute_budget(ctx.settings, "compactor").available
 
 
 def summarize(messages: list[BaseMessage], ctx: RungContext) -> list[BaseMessage]:
@@ -63,7 +73,7 @@ def summarize(messages: list[BaseMessage], ctx: RungContext) -> list[BaseMessage
         return count_tokens(compactor_prompt(previous, messages[first:start]), ctx.counter)
 
     # Rounds cut from the request still reach the digest: replace_older builds it from all of head:start.
-    first = first_fitting(starts, prompt_tokens, compactor_limit(ctx.settings))
+    first = first_fitting(starts, prompt_tokens, compactor_limit(ctx))
     if first is None:
         raise RungFailed("the compaction request does not fit the compactor's window even with one round")
     try:

@@ -10,12 +10,11 @@ from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
 
-from slmcode.budget.profiles import resolve_profile
 from slmcode.config import load_settings
 from slmcode.eval.harness import AgentRun
 from slmcode.eval.prompts import BASELINE_SYSTEM, INVALID_ARGUMENTS
 from slmcode.eval.taxonomy import is_malformed, is_overflow, longest_repeat
-from slmcode.providers.factory import bind_role, chat_model
+from slmcode.providers.roles import RoleTable
 from slmcode.tools.context import ToolContext
 from slmcode.tools.toolset import make_tools, run_tool_call
 
@@ -26,8 +25,9 @@ def run_baseline(prompt: str, workspace: Path, test_command: str, settings: dict
     ctx = ToolContext(workspace=workspace, settings=live, run_id="baseline", task_id="baseline",
                       allowed_commands=[test_command])
     tools = make_tools(ctx)
-    model = chat_model(live, "worker").bind_tools(tools)
-    max_turns = resolve_profile(bind_role(live, "worker").model, live).max_turns
+    worker = RoleTable(live)
+    model = worker.client("worker").bind_tools(tools)
+    max_turns = worker["worker"].profile.max_turns
     messages: list[BaseMessage] = [SystemMessage(BASELINE_SYSTEM), HumanMessage(prompt)]
     record = AgentRun(outcome="turn limit")
     calls: list[tuple[str, Any]] = []

@@ -1,6 +1,7 @@
 """What an agent block says about the phase it fills: the tools its requests may carry (`tools`) and its share
 of the window (`budget_share`, which replaces its role's context_role_budget share, as `slmcode compose`
-shows). Unset fields leave the node's own tool set and the configured share."""
+shows; applied by the run's role table, providers.roles). Unset fields leave the node's own tool set and the
+configured share."""
 
 from __future__ import annotations
 
@@ -10,8 +11,7 @@ from langchain_core.tools import BaseTool
 from langgraph.runtime import Runtime
 
 from slmcode.blocks.schema import AgentBlock
-from slmcode.config import Settings
-from slmcode.run_context import RunContext, settings_of
+from slmcode.run_context import RunContext
 
 
 def agent_for(runtime: Runtime[RunContext], phase: str) -> AgentBlock | None:
@@ -19,16 +19,6 @@ def agent_for(runtime: Runtime[RunContext], phase: str) -> AgentBlock | None:
     resolved = runtime.context.resolved_pipeline()
     spec = next((p for p in resolved.phases if p.name == phase), None)
     return resolved.agents.get(spec.agent) if spec is not None else None
-
-
-def role_settings(runtime: Runtime[RunContext], phase: str, role: str) -> Settings:
-    """The run's settings with the phase agent's budget_share as `role`'s share of the window."""
-    settings = settings_of(runtime)
-    agent = agent_for(runtime, phase)
-    if agent is None or agent.budget_share is None:
-        return settings
-    shares = {**settings.context_role_budget, role: agent.budget_share}
-    return settings.model_copy(update={"context_role_budget": shares})
 
 
 def allowed_tools(runtime: Runtime[RunContext], phase: str, tools: Sequence[BaseTool]) -> list[BaseTool]:

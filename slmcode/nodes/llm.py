@@ -13,20 +13,17 @@ from langchain_core.messages import BaseMessage, HumanMessage
 from langgraph.runtime import Runtime
 from pydantic import BaseModel
 
-from slmcode.budget.compute import compute_budget
 from slmcode.budget.tokens import count_tokens
 from slmcode.config import Settings
 from slmcode.errors import RepoMapError
 from slmcode.memory.flywheel import read_memory
-from slmcode.nodes.agent_fields import role_settings
 from slmcode.nodes.prompts import SYSTEM, TOOL_CONTRACT, tool_contract
 from slmcode.packs.builder import build_pack
 from slmcode.packs.repomap.build import load_index
 from slmcode.packs.repomap.model import SymbolIndex
 from slmcode.packs.taskpack import TaskPack
-from slmcode.providers.factory import bind_role, chat_model
 from slmcode.providers.structured import Structured, ask_structured
-from slmcode.run_context import RunContext, emit, settings_of, trace_of, workspace_of
+from slmcode.run_context import RunContext, emit, roles_of, trace_of, workspace_of
 from slmcode.state import RunState, Task
 
 T = TypeVar("T", bound=BaseModel)
@@ -68,7 +65,8 @@ def pack_for(
 ) -> TaskPack:
     """Build `role`'s pack for this run, record it in the trace and stream it as an event. `tools`: the names
     the role's requests offer, when not all."""
-    settings, workspace = role_settings(runtime, role, role), workspace_of(runtime)  # with the agent's budget_share
+    seat, workspace = roles_of(runtime)[role], workspace_of(runtime)
+    settings = seat.settings  # with the agent block's budget_share
     index = symbol_index(workspace, settings)
     pack = build_pack(
         role,
@@ -81,7 +79,7 @@ def pack_for(
         focus_files=list(focus_files or (task.focus_files if task else ())),
         memory=memory_text(workspace),
         index=index,
-        budget_tokens=budget_tokens,
+        budget_tokens=seat.budget.available if budget_tokens is None else budget_tokens,
     )
     run_id = state["run_id"]
     task_id = task.id if task else None
@@ -113,14 +111,14 @@ def ask_role(
     task: Task | None = None,
 ) -> Answer[T]:
     """Ask `role` for `schema`; a model that cannot answer gives Answer(None, reason), never an exception."""
-    settings = settings_of(runtime)
-    budget = compute_budget(settings, role, bind_role(settings, role).model)
+    roles = roles_of(runtime)
+    settings, budget = roles[role].settings, roles[role].budget
     # The pack gets what the request leaves: the instruction, the schema and one re-ask ride along with it.
     extra = count_tokens(instruction) + count_tokens(json.dumps(schema.model_json_schema())) + REASK_ALLOWANCE
     pack = pack_for(runtime, state, role, task=task, budget_tokens=min(budget.available, budget.prompt_limit - extra))
     messages: list[BaseMessage] = [*pack.messages(), HumanMessage(instruction)]
     result = ask_structured(
-        chat_model(settings, role), messages, schema, max_retries=settings.max_retries, mode=settings.structured_output
+        roles.client(role), messages, schema, max_retries=settings.max_retries, mode=settings.structured_output
     )
     for call in result.calls:
         note_model_call(runtime, state["run_id"], role=role, task_id=task.id if task else None,

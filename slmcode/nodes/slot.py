@@ -15,8 +15,7 @@ from slmcode.blocks.compose import PhaseSpec, render_prompt
 from slmcode.errors import EndpointError
 from slmcode.memory.flywheel import record_learning
 from slmcode.nodes.llm import pack_for
-from slmcode.providers.factory import chat_model
-from slmcode.run_context import RunContext, emit, settings_of, workspace_of
+from slmcode.run_context import RunContext, emit, roles_of, workspace_of
 from slmcode.state import RunState
 from slmcode.store.atomic import atomic_write_text
 from slmcode.store.paths import state_dir
@@ -45,7 +44,7 @@ def make_slot_node(spec: PhaseSpec, system_prompt: str) -> Callable[[RunState, R
         pack = pack_for(runtime, state, spec.role, system_prompt=system_prompt)
         request = [*pack.messages(), HumanMessage(render_prompt(spec.prompt or DEFAULT_TEMPLATE, values))]
         try:
-            answer = chat_model(settings_of(runtime), spec.role).invoke(request)
+            answer = roles_of(runtime).client(spec.role).invoke(request)
             text = str(answer.content).strip()
             failure = "" if text else "empty answer"
         except (openai.APIError, EndpointError) as exc:

@@ -17,7 +17,6 @@ from __future__ import annotations
 import dataclasses
 import functools
 import time
-from collections.abc import Callable
 from typing import NotRequired
 
 import openai
@@ -27,18 +26,17 @@ from langgraph.runtime import Runtime
 from langgraph.types import Command, Send, interrupt
 from typing_extensions import TypedDict
 
-from slmcode.budget.compute import compute_budget
-from slmcode.budget.profiles import resolve_profile
 from slmcode.budget.room import WorkerRoom, limits_for
 from slmcode.compact.ladder import LadderState
 from slmcode.compact.offload import offload_tool_output
+from slmcode.compact.rungs import Compactor
 from slmcode.compact.toolfit import FittedTools, fit_tools
 from slmcode.compact.view import RequestView, request_view
 from slmcode.config import Settings
 from slmcode.errors import EndpointError, RequestTooLargeError
 from slmcode.memory.before_images import keep_before_image
 from slmcode.memory.conversations import store_for
-from slmcode.nodes.agent_fields import allowed_tools, role_settings
+from slmcode.nodes.agent_fields import allowed_tools
 from slmcode.nodes.disk_changes import net_changes
 from slmcode.nodes.llm import note_model_call, pack_for
 from slmcode.nodes.mcp_tools import mcp_tools
@@ -48,8 +46,8 @@ from slmcode.nodes.refund import MAX_REFUNDS, Refund, rate_limited
 from slmcode.nodes.solo import role_tools
 from slmcode.nodes.transcript import files_changed, files_read, render_failures, touched_path
 from slmcode.packs.skills import discover_skills
-from slmcode.providers.factory import bind_role, chat_model
-from slmcode.run_context import RunContext, emit, settings_of, trace_of, workspace_of
+from slmcode.providers.roles import RoleTable
+from slmcode.run_context import RunContext, emit, roles_of, settings_of, trace_of, workspace_of
 from slmcode.state import Task
 from slmcode.tools.context import ToolContext
 from slmcode.tools.repair import repair_tool_calls
@@ -129,19 +127,18 @@ def request_tools(runtime: Runtime[RunContext], payload: WorkerInput, ctx: ToolC
     leave; on a tiny window the least needed tools stay out so the opening pack holds the task and its code
     (compact.toolfit); an agent block's `tools` leaves out the ones it does not name."""
     role = payload["role"]
-    settings = role_settings(runtime, role, role)  # the agent block's budget_share, when it sets one
-    budget = compute_budget(settings, role, bind_role(settings, role).model)
+    seat = roles_of(runtime)[role]  # its budget has the agent block's budget_share, when it sets one
     tools = make_tools(ctx or tool_context(runtime, payload)) + mcp_tools(runtime, payload["run_id"], role)
-    return fit_tools(settings, budget, role_tools(role, allowed_tools(runtime, role, tools)))
+    return fit_tools(seat.settings, seat.budget, role_tools(role, allowed_tools(runtime, role, tools)))
 
 
 def request_for(messages: list[BaseMessage], settings: Settings, room: WorkerRoom, shrink: float = 1.0,
-                ladder: LadderState | None = None) -> RequestView:
+                ladder: LadderState | None = None, roles: RoleTable | None = None) -> RequestView:
     """The request view, from the one compaction entry point: the pre-model hook's elision, and the ladder (with
     the compactor model and the breaker state `ladder`) if it is still over the room. `shrink` < 1 after the
     server said a request was too long."""
     limits = limits_for(settings, room=max(1, int(room.room * shrink)))
-    return request_view(messages, settings=settings, limits=limits, summarize=_compactor(settings),
+    return request_view(messages, settings=settings, limits=limits, summarize=_compactor(roles or RoleTable(settings)),
                         ladder_state=ladder)
 
 
@@ -153,14 +150,14 @@ def fit_request(messages: list[BaseMessage], settings: Settings, room: WorkerRoo
 def _call_model(runtime: Runtime[RunContext], payload: WorkerInput, messages: list[BaseMessage],
                 tools: list[BaseTool], room: WorkerRoom) -> tuple[AIMessage, LadderState]:
     """The model's answer, and the ladder state after the request it answered."""
-    settings, role = settings_of(runtime), payload["role"]
-    model = chat_model(settings, role).bind_tools(tools)
+    settings, role, roles = settings_of(runtime), payload["role"], roles_of(runtime)
+    model = roles.client(role).bind_tools(tools)
     started = time.perf_counter()
     answer = None
     ladder = LadderState(**payload.get("ladder", {}))
     for shrink in OVERFLOW_SHRINKS:
         try:
-            view = request_for(messages, settings, room, shrink, ladder)
+            view = request_for(messages, settings, room, shrink, ladder, roles)
             ladder = view.ladder.state if view.ladder is not None else ladder
             answer = model.invoke(view.messages)
             # How this request cut the stored conversation: the web view marks what the model did not see.
@@ -200,16 +197,16 @@ def _call_model(runtime: Runtime[RunContext], payload: WorkerInput, messages: li
     return repair_tool_calls(answer, tools), ladder
 
 
-def _compactor(settings: Settings) -> Callable[[str], str]:
+def _compactor(roles: RoleTable) -> Compactor:
     """The ladder's LLM rung reaches the compactor role's model through this; a failure is the ladder's to count."""
 
-    def summarize(prompt: str) -> str:
+    def ask(prompt: str) -> str:
         try:
-            return str(chat_model(settings, "compactor").invoke([HumanMessage(prompt)]).content)
+            return str(roles.client("compactor").invoke([HumanMessage(prompt)]).content)
         except openai.APIError as exc:
             raise EndpointError(f"compactor: {exc.__class__.__name__}") from None
 
-    return summarize
+    return Compactor(ask, roles["compactor"].budget.available)
 
 
 def work(payload: WorkerInput, runtime: Runtime[RunContext]) -> Command:
@@ -231,7 +228,7 @@ def work(payload: WorkerInput, runtime: Runtime[RunContext]) -> Command:
     turn = payload["turn"] + 1
     messages.append(answer)
     carried = {"turn": turn, "ladder": dataclasses.asdict(ladder), "refunds": 0}
-    max_turns = resolve_profile(bind_role(settings_of(runtime), role).model, settings_of(runtime)).max_turns
+    max_turns = roles_of(runtime)[role].profile.max_turns
     if answer.tool_calls and turn < max_turns:
         emit(runtime, payload["run_id"], "turn", role=role, task_id=task.id, turn=turn,
              calls=[c["name"] for c in answer.tool_calls])

