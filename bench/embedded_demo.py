@@ -35,7 +35,9 @@ try:
     outcome, run_id = result.outcome, result.run_id
 except Exception as exc:
     outcome, run_id = f"error: {type(exc).__name__}: {exc}", None
-pack = TraceStore.for_workspace(sys.argv[2]).pack(run_id, "worker") if run_id else None
+trace = TraceStore.for_workspace(sys.argv[2])
+run_id = run_id or next((r.run_id for r in trace.runs()), None)  # a run that raised still has its trace
+pack = trace.pack(run_id, "worker") if run_id else None
 print(json.dumps({"outcome": outcome, "pack": f"{pack.tokens}/{pack.budget}" if pack else "-",
                   "ops_in_pack": bool(pack and "### calc/ops.py" in pack.text)}))
 """
