@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from slmcode.blocks.detect import detect_pack
 from slmcode.blocks.discovery import Catalog, SourcedBlock, discover_blocks
@@ -30,9 +30,20 @@ DEFAULT_PIPELINE = "default"
 
 
 @dataclass(frozen=True)
+class Place:
+    """Where a slot sits: before, after or in place of the phase `anchor`; shown as "after reviewer"."""
+
+    position: Literal["before", "after", "replace"]
+    anchor: str
+
+    def __str__(self) -> str:
+        return f"{self.position} {self.anchor}"
+
+
+@dataclass(frozen=True)
 class PhaseSpec:
     """One node of the graph: which agent runs, when, with what prompt, where its output goes, and what a
-    failure does. `slot` says where a slot was inserted ("after reviewer"); None for the pipeline's own
+    failure does. `slot` says where a slot was inserted (after reviewer); None for the pipeline's own
     phases."""
 
     name: str
@@ -42,7 +53,7 @@ class PhaseSpec:
     prompt: str | None
     persist_to: PersistTo
     fail_mode: FailMode
-    slot: str | None = None
+    slot: Place | None = None
 
 
 @dataclass(frozen=True)
@@ -67,7 +78,7 @@ class ResolvedPipeline:
             "pack": self.pack,
             "pack_reasons": self.pack_reasons,
             "pipeline": self.pipeline,
-            "phases": [asdict(p) for p in self.phases],
+            "phases": [{**asdict(p), "slot": str(p.slot) if p.slot else None} for p in self.phases],
             "quality": self.quality.commands() if self.quality else {},
             "agents": {k: a.model_dump(exclude={"api_version"}) for k, a in self.agents.items()},
             "sources": self.sources,
@@ -136,7 +147,7 @@ def apply_slots(pipeline: PipelineBlock, catalog: Catalog, overrides: dict[str, 
             slot.prompt or agent.prompt,
             slot.persist_to,
             slot.fail_mode,
-            slot=f"{slot.position} {slot.anchor}",
+            slot=Place(slot.position, slot.anchor),
         )
         at = origins.index(slot.anchor)
         if slot.position == "replace":

@@ -140,7 +140,7 @@ def compose(
     console.print("\n".join(f"  {line}" for line in resolved.pack_reasons), highlight=False)
     phases = Table("#", "phase", "agent", "when", "slot", "persist_to", "fail_mode")
     for number, spec in enumerate(resolved.phases, 1):
-        phases.add_row(str(number), spec.name, spec.agent, spec.when, spec.slot or "", spec.persist_to,
+        phases.add_row(str(number), spec.name, spec.agent, spec.when, str(spec.slot or ""), spec.persist_to,
                        spec.fail_mode)
     console.print(phases)
     for spec in resolved.phases:  # the built-in agents' prompts live in their nodes; only block prompts show

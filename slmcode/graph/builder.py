@@ -15,7 +15,7 @@ from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 
-from slmcode.blocks.compose import PhaseSpec
+from slmcode.blocks.compose import PhaseSpec, Place
 from slmcode.errors import BlockError
 from slmcode.graph.routing import (
     NEXT_PHASES,
@@ -47,7 +47,7 @@ from slmcode.nodes.slot import REPLACES, make_slot_node
 from slmcode.nodes.solo import after_solo, finish_solo, start_solo
 from slmcode.nodes.splitter import split
 from slmcode.nodes.team import one_task
-from slmcode.nodes.tester import test
+from slmcode.nodes.tester import start_tester
 from slmcode.nodes.verify import verify
 from slmcode.nodes.worker import run_tools, work
 from slmcode.run_context import RunContext
@@ -67,12 +67,12 @@ def join(state: RunState) -> dict:
 
 def _check(phases: Sequence[PhaseSpec]) -> None:
     for spec in phases:
-        anchor = (spec.slot or " ").split(" ", 1)[1]
+        anchor = spec.slot.anchor if spec.slot else ""
         if spec.when == "never" and spec.slot is None and spec.name not in OPTIONAL:
             raise BlockError(f"pipeline: phase '{spec.name}' cannot be skipped (only {', '.join(sorted(OPTIONAL))})")
         if anchor in NO_SLOTS:
             raise BlockError(f"pipeline: slot '{spec.name}': no slot can go around phase '{anchor}'")
-        if spec.slot and spec.slot.startswith("replace") and anchor not in REPLACES:
+        if spec.slot and spec.slot.position == "replace" and anchor not in REPLACES:
             raise BlockError(f"pipeline: slot '{spec.name}': only {', '.join(sorted(REPLACES))} can be replaced")
 
 
@@ -83,7 +83,7 @@ def build_graph(
     _check(phases)
     never = {p.name for p in phases if p.when == "never" and p.slot is None}
     slots = [p for p in phases if p.slot and p.when != "never"]
-    replaced = {p.slot.split(" ", 1)[1]: p for p in slots if p.slot.startswith("replace")}
+    replaced = {p.slot.anchor: p for p in slots if p.slot.position == "replace"}
     builder = StateGraph(RunState, context_schema=RunContext)
 
     def phase(name: str, func: Callable) -> None:
@@ -108,19 +108,19 @@ def build_graph(
     phase("reviewer", review)
     phase("corrector", correct)
     phase("escalate", escalate)
-    phase("tester", test)
+    phase("tester", start_tester)
     phase("qa", run_qa)
     phase("learn", learn)
     builder.add_node("solo", start_solo)  # `run --agent ROLE`: one specialist, then solo_end
     builder.add_node("solo_end", finish_solo)
     builder.add_node("one_task", one_task)  # team: auto, a small task: one worker instead of splitter + coordinator
     for spec in slots:
-        if not spec.slot.startswith("replace"):
+        if spec.slot.position != "replace":
             builder.add_node(spec.name, make_slot_node(spec, SYSTEM.get(spec.role, SYSTEM["worker"])))
 
-    anchors = {s.slot.split(" ", 1)[1] for s in slots}
-    before = {n: [s.name for s in slots if s.slot == f"before {n}"] for n in anchors}
-    after = {n: [s.name for s in slots if s.slot == f"after {n}"] for n in anchors}
+    anchors = {s.slot.anchor for s in slots}
+    before = {n: [s.name for s in slots if s.slot == Place("before", n)] for n in anchors}
+    after = {n: [s.name for s in slots if s.slot == Place("after", n)] for n in anchors}
     # An active clarify ends in the interview (its questions, when it has any, for the user).
     interviews = "clarify" not in never and "clarify" not in replaced
     tail = {"clarify": "interview"} if interviews else {}

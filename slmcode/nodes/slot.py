@@ -38,7 +38,7 @@ def _persist(workspace: Path, run_id: str, spec: PhaseSpec, text: str) -> None:
 def make_slot_node(spec: PhaseSpec, system_prompt: str) -> Callable[[RunState, Runtime[RunContext]], dict[str, Any]]:
     def run_slot(state: RunState, runtime: Runtime[RunContext]) -> dict[str, Any]:
         run_id = state["run_id"]
-        emit(runtime, run_id, "phase", phase=spec.name, slot=spec.slot)
+        emit(runtime, run_id, "phase", phase=spec.name, slot=str(spec.slot))
         values = {"query": state.get("query", ""), "exploration": state.get("exploration", ""),
                   "plan": state.get("plan", ""), "phase": state.get("phase", "")}
         pack = pack_for(runtime, state, spec.role, system_prompt=system_prompt)
@@ -57,9 +57,8 @@ def make_slot_node(spec: PhaseSpec, system_prompt: str) -> Callable[[RunState, R
         _persist(workspace_of(runtime), run_id, spec, text)
         update: dict[str, Any] = {"phase": spec.name, "board_notes": [f"{spec.name}: {text[:500]}"],
                                   "work_log": [f"slot {spec.name}: {len(text)} chars -> {spec.persist_to}"]}
-        anchor = (spec.slot or "").split(" ", 1)
-        if anchor[0] == "replace" and anchor[1] in REPLACES:
-            update[REPLACES[anchor[1]]] = text
+        if spec.slot and spec.slot.position == "replace" and spec.slot.anchor in REPLACES:
+            update[REPLACES[spec.slot.anchor]] = text
         return update
 
     run_slot.__name__ = f"run_slot_{spec.name}"

@@ -11,7 +11,7 @@ from slmcode.state import RunState
 NOT_RUN = "not run: no code task it tests was done"
 
 
-def test(state: RunState, runtime: Runtime[RunContext]) -> dict:
+def start_tester(state: RunState, runtime: Runtime[RunContext]) -> dict:
     tasks = state.get("tasks", [])
     pending = [t for t in tasks if t.kind == "test" and t.status == "pending"]
     emit(runtime, state["run_id"], "phase", phase="tester", tasks=[t.id for t in pending])

@@ -79,7 +79,7 @@ def test_slots_go_before_after_and_in_place_of_phases(ws: Path) -> None:
         "  - {name: solo, replace: planner, agent: worker}\n",
     )
     resolved = resolve_pipeline(ws, Settings(), env(ws))
-    assert [(p.name, p.slot) for p in resolved.phases] == [
+    assert [(p.name, str(p.slot) if p.slot else None) for p in resolved.phases] == [
         ("solo", "replace planner"),
         ("lint_first", "before worker"),
         ("worker", None),
