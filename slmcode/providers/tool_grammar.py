@@ -23,7 +23,7 @@ from typing import Any
 
 SHOWN_FILE = re.compile(r"^### (\S+) \((\d+) lines\)$", re.MULTILINE)
 NUMBERED = re.compile(r"^(\d+)\t(.*)$")
-NEW_FILE_PATTERN = r"^[A-Za-z0-9_][A-Za-z0-9_./-]*\.[A-Za-z0-9]+$"
+NEW_FILE_PATTERN = r"^[A-Za-z0-9_][A-Za-z0-9_./-]*[.][A-Za-z0-9]+$"  # [.] not \.: llama.cpp cannot parse "\."
 MAX_LINES = 12  # an enum rides in the prompt too (the template lists the schemas): keep it short
 
 

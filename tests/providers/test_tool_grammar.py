@@ -68,6 +68,9 @@ def test_llama_cpp_builds_a_grammar_that_admits_only_those_values() -> None:
     rules = dict(line.split(" ::= ", 1) for line in converter.format_grammar().splitlines())
     assert rules["path"] == '"\\"calc/ops.py\\"" | "\\"tests/t.py\\""'  # these two strings and nothing else
     assert "{" not in rules["name"] and rules["name"].startswith('"\\"" [A-Za-z0-9_]')  # no "{path}"
+    # "\." in a literal is a GBNF llama.cpp cannot parse ("failed to parse grammar"): its server then died
+    # mid-request, and the demo saw "model server unreachable". The pattern says [.] instead.
+    assert '"\\."' not in rules["name"] and "[.]" in rules["name"]
 
 
 def test_a_request_that_shows_no_file_constrains_nothing() -> None:
