@@ -66,7 +66,8 @@ def worker_script(iterations: int) -> list[Reply]:
                Reply(tool_calls=[tool_call("ws_edit", path="calc/ops.py", old_str=MULTIPLY_END,
                                            new_str=MULTIPLY_END + DIVIDE)])]
     replies += [Reply(tool_calls=[CHEAP_CALLS[i % len(CHEAP_CALLS)]]) for i in range(iterations - 2)]
-    return [*replies, Reply(content="Added divide.")]
+    # The plan's focus files are ops.py and its test: the completeness gate wants each touched or named.
+    return [*replies, Reply(content="Added divide to calc/ops.py; tests/test_ops.py needs no change.")]
 
 
 def script(fake: FakeLLM, iterations: int) -> None:

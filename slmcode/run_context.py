@@ -87,5 +87,12 @@ def trace_of(runtime: Runtime[RunContext]) -> TraceStore:
 def emit(runtime: Runtime[RunContext], run_id: str, kind: str, *, role: str | None = None,
          task_id: str | None = None, **data: Any) -> None:
     """Stream the event to whoever watches the run, and keep it in the trace."""
-    runtime.stream_writer({"kind": kind, "role": role, "task_id": task_id, **data})
+    stream(runtime, kind, role=role, task_id=task_id, **data)
     trace_of(runtime).record_event(run_id, kind, data, role=role, task_id=task_id)
+
+
+def stream(runtime: Runtime[RunContext], kind: str, *, role: str | None = None, task_id: str | None = None,
+           **data: Any) -> None:
+    """Only stream the event: for what the trace already holds in its own row (a tool call), so each trace event
+    is written once."""
+    runtime.stream_writer({"kind": kind, "role": role, "task_id": task_id, **data})

@@ -47,7 +47,7 @@ from slmcode.nodes.solo import role_tools
 from slmcode.nodes.transcript import files_changed, files_read, render_failures, touched_path
 from slmcode.packs.skills import discover_skills
 from slmcode.providers.roles import RoleTable
-from slmcode.run_context import RunContext, emit, roles_of, settings_of, trace_of, workspace_of
+from slmcode.run_context import RunContext, emit, roles_of, settings_of, stream, trace_of, workspace_of
 from slmcode.state import Task
 from slmcode.tools.context import ToolContext
 from slmcode.tools.repair import repair_tool_calls
@@ -289,7 +289,7 @@ def run_tools(payload: WorkerInput, runtime: Runtime[RunContext]) -> Command:
             journal.record(run_id, call_key, *known)
             trace_of(runtime).record_tool_call(run_id, task_id=task.id, name=call["name"], args=call["args"],
                                                ok=known[1] != "error", summary=content[:300])
-            emit(runtime, run_id, "tool", task_id=task.id, name=call["name"], ok=known[1] != "error")
+            stream(runtime, "tool", task_id=task.id, name=call["name"], ok=known[1] != "error")  # traced above
         # The path the tool resolved, so the next step's read/changed sets name the file as the tools do.
         path = touched_path(workspace, call["name"], call["args"]) if known[1] != "error" else None
         results.append(ToolMessage(known[0], tool_call_id=call["id"], name=call["name"], status=known[1],

@@ -8,6 +8,7 @@ from pathlib import Path
 from slmcode import api
 from slmcode.compact.pairs import validate_pairs
 from slmcode.nodes.prompts import SYSTEM
+from slmcode.store.trace import TraceStore
 from tests.fake_llm import FakeLLM
 from tests.graph.scenario import script_buggy_worker_then_fix, script_planning
 
@@ -37,6 +38,12 @@ def test_a_rejected_first_attempt_is_corrected_and_the_run_ends_done(fake_llm: F
                   "tester", "qa", "learn"):
         assert phase in phases
     assert "Run python -m pytest -q after every edit" in (repo / ".slmcode" / "MEMORY.md").read_text()
+    # Each event is in the trace once: a tool call is one row (the board's live 'tool' event is not stored too).
+    with TraceStore.for_workspace(repo) as trace:
+        kinds = [e.kind for e in trace.timeline(result.run_id)]
+    assert kinds.count("run_started") == kinds.count("run_finished") == 1
+    assert "tool" not in kinds
+    assert kinds.count("tool_call") == sum(1 for e in result.events if e["kind"] == "tool") > 0
 
 
 def test_every_request_fits_and_holds_no_orphan(fake_llm: FakeLLM, repo: Path) -> None:
