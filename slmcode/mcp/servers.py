@@ -26,6 +26,7 @@ from mcp.shared._httpx_utils import create_mcp_http_client
 from slmcode.config import McpServer, Settings
 from slmcode.store.paths import MCP_DIR, state_path
 from slmcode.tools import ossandbox
+from slmcode.tools.settings import ToolSettings
 
 
 class ServerUnavailable(Exception):
@@ -36,7 +37,7 @@ def log_path(workspace: Path, name: str) -> Path:
     return state_path(workspace, MCP_DIR, f"{name}.log")
 
 
-def jail_for(workspace: Path, spec: McpServer, settings: Settings) -> ossandbox.Jail:
+def jail_for(workspace: Path, spec: McpServer, settings: Settings | ToolSettings) -> ossandbox.Jail:
     """The sandbox a stdio server starts in, with the variables its `env:` sets (the user named them)."""
     jail = ossandbox.prepare(workspace, writable=settings.permission == "auto", network=settings.sandbox_network,
                              extra_read=settings.sandbox_read_paths, extra_env=settings.sandbox_env)

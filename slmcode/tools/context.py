@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from slmcode.config import Settings
+from slmcode.tools.settings import ToolSettings
 
 
 @dataclass
@@ -21,7 +22,7 @@ class ToolContext:
     """
 
     workspace: Path
-    settings: Settings
+    settings: Settings | ToolSettings  # kept as the tools' slice (tools.settings)
     run_id: str = "run"
     task_id: str = "task"
     read_paths: set[str] = field(default_factory=set)
@@ -35,6 +36,9 @@ class ToolContext:
     before_write: Callable[[str, Path, bytes], None] | None = None
     result_bytes: int | None = None  # what one result keeps inline on this model (compact.room); None: the setting
     write_guard: bool = True  # ws_write refuses an existing file (the quality block's gates.write_guard)
+
+    def __post_init__(self) -> None:
+        self.settings = ToolSettings.of(self.settings)
 
     @property
     def inline_bytes(self) -> int:

@@ -25,6 +25,7 @@ from typing import IO
 from slmcode.config import Settings
 from slmcode.tools import ossandbox, prompts
 from slmcode.tools.sandbox import Refusal, resolve_path, workspace_root
+from slmcode.tools.settings import ToolSettings
 from slmcode.tools.whitelist import PlannedStep, Redirect, Whitelist, build_whitelist, plan
 
 EXIT_NOT_FOUND = 127
@@ -185,12 +186,13 @@ def execute(workspace: Path, command: str, steps: Sequence[PlannedStep], timeout
 def run_command(
     workspace: Path,
     command: str,
-    settings: Settings,
+    settings: Settings | ToolSettings,
     allowed_commands: Sequence[str] = (),
     confirm: Callable[[str], bool] | None = None,
     on_start: Callable[[int], None] | None = None,
 ) -> ShellResult | str:
     """Check `command` against shell_permission and the whitelist, then run it; a refusal is an error text."""
+    settings = ToolSettings.of(settings)
     command = (command or "").strip()
     if not command:
         return prompts.SHELL_EMPTY

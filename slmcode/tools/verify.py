@@ -12,6 +12,7 @@ from pathlib import Path
 
 from slmcode.config import Settings
 from slmcode.state import Criterion, Verdict
+from slmcode.tools.settings import ToolSettings
 from slmcode.tools.shell import ShellResult, run_command
 
 NO_COMMAND = "no verify command: nothing ran"
@@ -21,7 +22,7 @@ def verify_criterion(
     criterion: Criterion,
     *,
     workspace: Path,
-    settings: Settings,
+    settings: Settings | ToolSettings,
     allowed_commands: Sequence[str] = (),
     confirm: Callable[[str], bool] | None = None,
 ) -> Verdict:
@@ -41,12 +42,13 @@ def run_criteria(
     criteria: Sequence[Criterion],
     *,
     workspace: Path,
-    settings: Settings,
+    settings: Settings | ToolSettings,
     allowed_commands: Sequence[str] = (),
     confirm: Callable[[str], bool] | None = None,
 ) -> list[Verdict]:
     """One verdict per criterion, in order. shell_permission applies: deny, or ask with no one to confirm,
     leaves every command UNVERIFIED with the reason as evidence."""
+    settings = ToolSettings.of(settings)  # once, not per criterion
     return [
         verify_criterion(c, workspace=workspace, settings=settings, allowed_commands=allowed_commands, confirm=confirm)
         for c in criteria
