@@ -6,14 +6,13 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
-import pytest
 from rich.console import Console
 
 from slmcode import api
 from slmcode.nodes.prompts import SYSTEM
 from slmcode.view import result_table
 from tests.fake_llm import FakeLLM, Reply, tool_call
-from tests.graph.scenario import MULTIPLY_END, TEST_DIVIDE, make_repo, python_on_path, script_planning
+from tests.graph.scenario import MULTIPLY_END, TEST_DIVIDE, script_planning
 
 DIVIDE = '''
 
@@ -22,13 +21,6 @@ def divide(a: float, b: float) -> float:
     return a / b
 '''
 MARK = "    # TODO divide\n"
-
-
-@pytest.fixture
-def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("PATH", python_on_path())
-    monkeypatch.setenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")
-    return make_repo(tmp_path)
 
 
 def on_disk(repo: Path) -> list[str]:

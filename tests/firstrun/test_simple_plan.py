@@ -12,7 +12,7 @@ from slmcode import api
 from slmcode.nodes.prompts import SYSTEM
 from slmcode.nodes.simple_task import parse_simple
 from tests.fake_llm import FakeLLM, Reply, system_text, tool_call
-from tests.graph.scenario import MULTIPLY_END, TEST_DIVIDE, js, make_repo, python_on_path
+from tests.graph.scenario import MULTIPLY_END, TEST_DIVIDE, js
 
 TASK = "Add a divide operation to calc/ops.py with a test"
 PLANNING = ("clarify", "scope_judge", "planner", "splitter")
@@ -22,13 +22,6 @@ def divide(a: float, b: float) -> float:
     """Return a divided by b."""
     return a / b
 '''
-
-
-@pytest.fixture
-def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("PATH", python_on_path())
-    monkeypatch.setenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")
-    return make_repo(tmp_path)
 
 
 def script_team(fake: FakeLLM) -> None:

@@ -6,23 +6,15 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pytest
 from typer.testing import CliRunner
 
 from slmcode import api
 from slmcode.cli import app
 from slmcode.nodes.prompts import SYSTEM
 from tests.fake_llm import FakeLLM, Reply
-from tests.graph.scenario import make_repo, python_on_path, script_planning
+from tests.graph.scenario import script_planning
 
 SMALL_MODEL = "smollm2:135m"  # a 2,048-token window in the profiles, like the embedded model
-
-
-@pytest.fixture
-def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("PATH", python_on_path())
-    monkeypatch.setenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")
-    return make_repo(tmp_path)
 
 
 def worker_requests(fake: FakeLLM) -> list[dict]:
