@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 
 from slmcode.budget.profiles import ModelProfile, resolve_profile
-from slmcode.config import Settings
+from slmcode.budget.settings import BudgetSettings
 
 DEFAULT_ROLE_SHARE = 1.0
 MAX_RESERVE_FRACTION = 0.5
@@ -75,12 +75,12 @@ class Budget:
         return lines
 
 
-def role_share(settings: Settings, role: str) -> float:
+def role_share(settings: BudgetSettings, role: str) -> float:
     return settings.context_role_budget.get(role, DEFAULT_ROLE_SHARE)
 
 
 def compute_budget(
-    settings: Settings, role: str = "worker", model: str | None = None, profile: ModelProfile | None = None
+    settings: BudgetSettings, role: str = "worker", model: str | None = None, profile: ModelProfile | None = None
 ) -> Budget:
     model = model or settings.model
     profile = profile or resolve_profile(model, settings)

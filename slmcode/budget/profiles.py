@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from slmcode.config import Settings
+from slmcode.budget.settings import BudgetSettings
 
 DEFAULT_CONTEXT_LIMIT = 16384
 DEFAULT_MAX_TURNS = 30
@@ -97,7 +97,7 @@ def _bucket(size: float) -> tuple[int, int, str]:
     raise AssertionError("the last bucket is unbounded")
 
 
-def resolve_profile(model: str, settings: Settings | None = None) -> ModelProfile:
+def resolve_profile(model: str, settings: BudgetSettings | None = None) -> ModelProfile:
     """Resolve context_limit and max_turns for `model`; settings.context_limit, when set, wins for the window."""
     name = model.lower()
     user_profiles = settings.model_profiles if settings else {}

@@ -21,8 +21,8 @@ from langchain_core.utils.function_calling import convert_to_openai_tool
 
 from slmcode.budget.compute import Budget, compute_budget
 from slmcode.budget.profiles import ModelProfile
+from slmcode.budget.settings import BudgetSettings
 from slmcode.budget.tokens import count_tokens
-from slmcode.config import Settings
 
 # After a drop the view sits at this share of the room: many rounds fit before the next drop.
 DROP_TO_PERCENT = 50
@@ -54,14 +54,14 @@ class Limits:
         return self.trigger - self.room * BATCH_HEADROOM_PERCENT // 100
 
 
-def message_room(settings: Settings, window: int) -> int:
+def message_room(settings: BudgetSettings, window: int) -> int:
     """The tokens the messages of a request may take on a model with this context window: the window less the
     response and tool-schema reserves, as packs.budget computes them."""
     budget = compute_budget(settings, "worker", profile=ModelProfile(settings.model, window, 1, "window", "window"))
     return max(1, budget.prompt_limit - budget.reserve_tools)
 
 
-def limits_for(settings: Settings, window: int | None = None, keep: int | None = None, room: int | None = None
+def limits_for(settings: BudgetSettings, window: int | None = None, keep: int | None = None, room: int | None = None
                ) -> Limits:
     """The limits on a model with a `window`-token context, or for messages that may take `room` tokens."""
     if room is None:
@@ -102,7 +102,7 @@ def schema_tokens(tools: Sequence[BaseTool]) -> int:
 _SCHEMA_TOKENS: dict[tuple, int] = {}
 
 
-def worker_room(settings: Settings, budget: Budget, tools_tokens: int, keep: int | None = None) -> WorkerRoom:
+def worker_room(settings: BudgetSettings, budget: Budget, tools_tokens: int, keep: int | None = None) -> WorkerRoom:
     """The split for a worker role's requests on `budget`'s model, with tool schemas costing `tools_tokens`."""
     room = max(1, budget.prompt_limit - tools_tokens)
     floor = min(settings.context_min_pack_tokens, int(room * SMALL_WINDOW_PACK_SHARE))

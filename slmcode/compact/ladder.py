@@ -20,8 +20,8 @@ from slmcode.compact.carryover import Carryover
 from slmcode.compact.elision import is_elided
 from slmcode.compact.pairs import ensure_pairs, require_pairs
 from slmcode.compact.rungs import RungContext, RungFailed, collapse, condense, microcompact, truncate
+from slmcode.compact.settings import CompactSettings
 from slmcode.compact.summarize import summarize as summarize_rung
-from slmcode.config import Settings
 
 Rung = Callable[[list[BaseMessage], RungContext], list[BaseMessage]]
 RUNG_FUNCTIONS: tuple[tuple[str, Rung], ...] = (
@@ -40,7 +40,7 @@ class LadderState:
     consecutive_failures: int = 0
     paused_at: int | None = None  # tokens after a compaction that opened too little headroom
 
-    def breaker_open(self, settings: Settings) -> bool:
+    def breaker_open(self, settings: CompactSettings) -> bool:
         return self.consecutive_failures >= settings.compact_max_failures
 
 
@@ -77,7 +77,7 @@ def _skip_llm(summarizer: object, breaker: bool, paused: bool) -> str:
 def compact_transcript(
     messages: Sequence[BaseMessage],
     *,
-    settings: Settings,
+    settings: CompactSettings,
     budget_tokens: int,
     summarize: Callable[[str], str] | None = None,
     state: LadderState | None = None,

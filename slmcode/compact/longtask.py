@@ -13,7 +13,7 @@ from slmcode.budget.compute import compute_budget
 from slmcode.budget.tokens import count_tokens
 from slmcode.compact.offload import SCRATCH_DIR, _cut_bytes, _safe
 from slmcode.compact.prompts import TASK_OFFLOAD_NOTE
-from slmcode.config import Settings
+from slmcode.compact.settings import CompactSettings
 from slmcode.packs.sections import SECTION_SHARES
 from slmcode.store.atomic import atomic_write_text
 
@@ -21,13 +21,13 @@ TASK_FILE = "task.md"
 BYTES_PER_TOKEN_GUESS = 3  # a first cut of the preview by bytes, then counted and trimmed
 
 
-def task_room(settings: Settings) -> int:
+def task_room(settings: CompactSettings) -> int:
     """Tokens the task may take inline: its section's share of the smallest role's pack."""
     smallest = min(compute_budget(settings, role).available for role in settings.context_role_budget or ["worker"])
     return max(1, int(smallest * SECTION_SHARES["task"]))
 
 
-def bound_task(query: str, *, workspace: Path, run_id: str, settings: Settings) -> str:
+def bound_task(query: str, *, workspace: Path, run_id: str, settings: CompactSettings) -> str:
     """`query` itself when it fits its room; else a preview and the path of the file that holds all of it."""
     room = task_room(settings)
     # A cl100k token is at least one byte: a task of `room` bytes or fewer needs no counting.

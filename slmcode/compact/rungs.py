@@ -28,7 +28,7 @@ from slmcode.compact.prompts import (
     CONDENSED_OMITTED,
 )
 from slmcode.compact.resume import prior_brief, resume_allowance, resume_message
-from slmcode.config import Settings
+from slmcode.compact.settings import CompactSettings
 
 MIN_BLOCK_TOKENS = 150
 CONDENSED_MAX_LINES = 24
@@ -54,7 +54,7 @@ class RungFailed(Exception):
 
 @dataclass(frozen=True)
 class RungContext:
-    settings: Settings
+    settings: CompactSettings
     budget_tokens: int
     target_tokens: int
     keep: int

@@ -20,7 +20,7 @@ from langchain_core.tools import BaseTool
 
 from slmcode.budget.compute import Budget, compute_budget
 from slmcode.budget.room import WorkerRoom, schema_tokens, worker_room
-from slmcode.config import Settings
+from slmcode.compact.settings import CompactSettings
 from slmcode.packs.skills import discover_skills
 from slmcode.tools.context import ToolContext
 from slmcode.tools.toolset import make_tools
@@ -56,12 +56,12 @@ class FittedTools:
         ]
 
 
-def pack_floor(settings: Settings, budget: Budget) -> int:
+def pack_floor(settings: CompactSettings, budget: Budget) -> int:
     """The pack a worker request must be able to hold: MinPackTokens, or the role's budget when smaller."""
     return min(settings.context_min_pack_tokens, budget.available)
 
 
-def fit_tools(settings: Settings, budget: Budget, tools: Sequence[BaseTool]) -> FittedTools:
+def fit_tools(settings: CompactSettings, budget: Budget, tools: Sequence[BaseTool]) -> FittedTools:
     """`tools` less the least needed ones while their schemas leave the opening pack short of its floor."""
     kept = list(tools)
     dropped: list[str] = []
@@ -79,7 +79,7 @@ def fit_tools(settings: Settings, budget: Budget, tools: Sequence[BaseTool]) -> 
     return FittedTools(kept, room, cost, tuple(dropped))
 
 
-def opening_room(settings: Settings, role: str, workspace: Path, model: str | None = None) -> FittedTools:
+def opening_room(settings: CompactSettings, role: str, workspace: Path, model: str | None = None) -> FittedTools:
     """The tools and room `role`'s first request in `workspace` gets, as the worker computes them."""
     skills = {s.name: s.body for s in discover_skills(workspace)}
     ctx = ToolContext(workspace=workspace, settings=settings, skills=skills.get if skills else None)

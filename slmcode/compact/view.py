@@ -37,7 +37,7 @@ from slmcode.compact.pairs import cut_at_or_before, cut_points, ensure_pairs, re
 from slmcode.compact.prompts import ELIDED_TOOL_RESULT
 from slmcode.compact.resume import prior_brief, resume_allowance, resume_message, resume_overhead
 from slmcode.compact.rungs import condensed_brief
-from slmcode.config import Settings
+from slmcode.compact.settings import CompactSettings
 
 # The resume block of a live drop takes at most this share of the room: the kept results need the rest. (The
 # ladder's rungs, run when a request is over budget, allow it twice as much.)
@@ -140,7 +140,7 @@ def render_view(
 def request_view(
     messages: Sequence[BaseMessage],
     *,
-    settings: Settings,
+    settings: CompactSettings,
     limits: Limits,
     carryover: Carryover | None = None,
     counter: TokenCounter | None = None,
@@ -179,7 +179,7 @@ def request_view(
 
 
 def make_pre_model_hook(
-    settings: Settings, *, window: int | None = None, keep: int | None = None, room: int | None = None
+    settings: CompactSettings, *, window: int | None = None, keep: int | None = None, room: int | None = None
 ) -> Callable[[Mapping[str, Any]], dict[str, list[BaseMessage]]]:
     """The hook for a worker on a model with a `window`-token context. It reads state["messages"] and, when
     present, state["carryover"] (a Carryover or its dict; change it only between worker runs, since the

@@ -12,7 +12,6 @@ from pathlib import Path
 
 from slmcode.budget.compute import compute_budget
 from slmcode.budget.tokens import TokenCounter, default_counter
-from slmcode.config import Settings
 from slmcode.errors import RepoMapError
 from slmcode.packs import prompts
 from slmcode.packs.derived import derived_files
@@ -32,6 +31,7 @@ from slmcode.packs.section_text import (
 )
 from slmcode.packs.sections import SECTION_ORDER, Section, section, separator_tokens, share_caps
 from slmcode.packs.selection import render_excerpts, select_excerpts, select_signatures
+from slmcode.packs.settings import PackSettings
 from slmcode.packs.skills import discover_skills, select_skills
 from slmcode.packs.taskpack import MapEntry, TaskPack, join_sections
 from slmcode.state import Task
@@ -40,7 +40,7 @@ from slmcode.tools.sandbox import readable
 MAX_FIT_ROUNDS = 4  # joins can cost a token or two more than their parts; shrink the code and re-fit
 
 
-def load_repo_index(workspace: Path, settings: Settings) -> tuple[SymbolIndex | None, str]:
+def load_repo_index(workspace: Path, settings: PackSettings) -> tuple[SymbolIndex | None, str]:
     """The workspace's symbol index, or None and the reason it could not be built."""
     try:
         return load_index(workspace, settings), ""
@@ -53,7 +53,7 @@ def load_repo_index(workspace: Path, settings: Settings) -> tuple[SymbolIndex | 
 def build_pack(
     role: str,
     *,
-    settings: Settings,
+    settings: PackSettings,
     workspace: Path,
     query: str,
     system_prompt: str,

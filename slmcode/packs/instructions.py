@@ -21,8 +21,8 @@ from pathlib import Path
 import pathspec
 import yaml
 
-from slmcode.config import Settings
 from slmcode.packs import prompts
+from slmcode.packs.settings import PackSettings
 from slmcode.tools.filenames import shown_name
 
 INSTRUCTION_FILES: tuple[str, ...] = ("AGENTS.md", "CLAUDE.md", "AGENT.md", ".cursorrules")
@@ -147,7 +147,7 @@ class _Source:
     gated: str
 
 
-def _sources(workspace: Path, settings: Settings, scope: Sequence[str]) -> list[_Source]:
+def _sources(workspace: Path, settings: PackSettings, scope: Sequence[str]) -> list[_Source]:
     """Each instruction file once, in priority order, split into its ungated and its applicable gated text."""
     root = workspace.resolve()
     seen_paths: set[str] = set()
@@ -205,7 +205,7 @@ def _capped(
     return rendered, total
 
 
-def load_instructions(workspace: Path, settings: Settings, paths_in_scope: Sequence[str] = ()) -> Instructions:
+def load_instructions(workspace: Path, settings: PackSettings, paths_in_scope: Sequence[str] = ()) -> Instructions:
     """The project's instructions that apply to `paths_in_scope` (all of them when the scope is empty).
 
     Ungated text is capped first and alone, so the stable prefix never depends on the task's scope; gated

@@ -17,10 +17,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from slmcode.config import Settings
 from slmcode.packs.embed import EMBEDDER_NAME, cosine, embed, tfidf_scores
 from slmcode.packs.embedcache import EmbeddingCacheError, cached_embeddings
 from slmcode.packs.lexical import terms
+from slmcode.packs.settings import PackSettings
 
 MEMORY_FILES: tuple[str, ...] = (".slmcode/MEMORY.md",)
 SUMMARY_DIRS: tuple[str, ...] = (".slmcode/sessions",)
@@ -141,7 +141,7 @@ def rank(query: str, chunks: Sequence[Chunk], scores: Sequence[float], threshold
     return hits[:MAX_HITS]
 
 
-def retrieve(workspace: Path, query: str, settings: Settings) -> Retrieval:
+def retrieve(workspace: Path, query: str, settings: PackSettings) -> Retrieval:
     """The memory chunks relevant to `query`, best first; nothing when retrieval is off or nothing is relevant."""
     if not settings.embedding_enabled:
         return Retrieval((), "off", 0.0, 0.0, "embedding_enabled is off")

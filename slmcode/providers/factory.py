@@ -12,10 +12,10 @@ from dataclasses import dataclass
 from langchain_openai import ChatOpenAI
 
 from slmcode.budget.compute import Budget, compute_budget
-from slmcode.config import Settings
 from slmcode.errors import EndpointError
 from slmcode.providers.guard import GuardedChat
 from slmcode.providers.llama_dialect import ChatLlamaCppPython
+from slmcode.providers.settings import ProviderSettings
 
 EMBEDDED = "embedded"
 
@@ -41,7 +41,7 @@ def no_server() -> EndpointError:
     )
 
 
-def bind_role(settings: Settings, role: str, *, require_server: bool = True) -> RoleBinding:
+def bind_role(settings: ProviderSettings, role: str, *, require_server: bool = True) -> RoleBinding:
     """The role's model, server and temperature. Budgets need only the model: they pass require_server=False
     (base_url "" then), and building a client for it raises."""
     override = settings.roles.get(role)
@@ -53,7 +53,7 @@ def bind_role(settings: Settings, role: str, *, require_server: bool = True) -> 
     return RoleBinding(role=role, model=model, base_url=base_url.rstrip("/"), temperature=temperature)
 
 
-def chat_client(settings: Settings, binding: RoleBinding, budget: Budget, *, max_tokens: int | None = None
+def chat_client(settings: ProviderSettings, binding: RoleBinding, budget: Budget, *, max_tokens: int | None = None
                 ) -> ChatOpenAI:
     """A chat model for a resolved role (providers.roles holds one per role per run)."""
     if not binding.base_url:
@@ -74,7 +74,7 @@ def chat_client(settings: Settings, binding: RoleBinding, budget: Budget, *, max
     )
 
 
-def chat_model(settings: Settings, role: str, *, max_tokens: int | None = None) -> ChatOpenAI:
+def chat_model(settings: ProviderSettings, role: str, *, max_tokens: int | None = None) -> ChatOpenAI:
     """The role's chat model outside a run (a run asks its role table)."""
     binding = bind_role(settings, role)
     return chat_client(settings, binding, compute_budget(settings, role, binding.model), max_tokens=max_tokens)

@@ -10,7 +10,6 @@ from functools import partial
 from pathlib import Path
 
 from slmcode.budget.tokens import TokenCounter, default_counter
-from slmcode.config import Settings
 from slmcode.errors import RepoMapError
 from slmcode.packs.repomap.cache import (
     FAILED,
@@ -34,6 +33,7 @@ from slmcode.packs.repomap.parse import parse_files
 from slmcode.packs.repomap.query import query_identifiers
 from slmcode.packs.repomap.rank import prepared_graph, rank_symbols
 from slmcode.packs.repomap.render import fit_map
+from slmcode.packs.settings import PackSettings
 
 __all__ = ["load_index", "map_budget", "query_identifiers", "render_map"]
 
@@ -78,7 +78,7 @@ def _reconcile(
 
 
 def load_index(
-    workspace: Path, settings: Settings, on_progress: Callable[[int, int], None] | None = None
+    workspace: Path, settings: PackSettings, on_progress: Callable[[int, int], None] | None = None
 ) -> SymbolIndex:
     """The workspace's symbol index, parsing only what the cache does not already hold, with its reference
     graph (read from the cache when no file changed, else built and stored).

@@ -1,0 +1,18 @@
+"""The slice of the settings a pack reads: the budget's, plus instructions, retrieval, skills and the repo map."""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from slmcode.budget.settings import BudgetSettings
+
+
+class PackSettings(BudgetSettings, Protocol):
+    include_readme: bool
+    embedding_enabled: bool
+    retrieval_min_score: float | None
+    skill_max_expanded: int
+    pinned_skills: list[str]
+    repomap_tokens: int
+    repomap_max_file_bytes: int
+    identifier_only_roles: list[str]
