@@ -190,7 +190,7 @@ def test_a_full_run_through_langgraph_dev_with_a_clarify_interrupt(client: Any, 
     assert {"corrector", "tester", "qa"} <= set(phases) and phases[-1] == "learn"
     with TraceStore.for_workspace(repo) as trace:
         kinds = {e.kind for e in trace.timeline(thread_id)}
-    assert {"phase", "pack", "tool", "verdict"} <= kinds
+    assert {"phase", "pack", "tool_call", "verdict"} <= kinds
 
 
 def run_error(client: Any, thread_id: str, context: dict[str, Any], workspace: str) -> str:

@@ -10,9 +10,17 @@ import pytest
 
 from slmcode import api
 from slmcode.nodes.prompts import SYSTEM
+from slmcode.providers import tool_grammar
 from slmcode.providers.tool_grammar import NEW_FILE_PATTERN, constrain_tools, shown_files
 from tests.fake_llm import FakeLLM, Reply, system_text
 from tests.graph.scenario import make_repo, python_on_path
+
+
+@pytest.fixture(autouse=True)
+def fresh_memory() -> None:
+    """The next-step memory lives in the process (keyed by the conversation's opening): an earlier run of the same
+    task in this pytest process would otherwise make these runs look half done."""
+    tool_grammar._DONE.clear()
 
 
 @pytest.fixture
