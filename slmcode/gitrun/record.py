@@ -13,7 +13,7 @@ from pydantic import BaseModel
 
 from slmcode.errors import GitRunError
 from slmcode.store.atomic import atomic_write_text
-from slmcode.store.paths import prepare_state_folder, state_dir
+from slmcode.store.paths import GITRUN_DIR, prepare_state_folder, state_dir, state_path
 
 GitMode = Literal["branch", "in-place"]
 RunState = Literal["running", "finished", "accepted", "undone"]
@@ -40,7 +40,7 @@ class RunRecord(BaseModel):
 
 
 def records_dir(workspace: Path) -> Path:
-    return state_dir(workspace) / "gitrun"
+    return state_path(workspace, GITRUN_DIR)
 
 
 def record_path(workspace: Path, run_id: str) -> Path:
