@@ -22,9 +22,10 @@ from typing import Any, Literal
 
 from langchain_core.language_models import LanguageModelInput
 from langchain_openai import ChatOpenAI
+from pydantic import PrivateAttr
 
 from slmcode.providers.prompts import TOOL_RESULT_AS_USER
-from slmcode.providers.tool_grammar import EDITING_ROLES, constrain_tools, next_step
+from slmcode.providers.tool_grammar import EDITING_ROLES, StepMemory, constrain_tools, next_step
 
 Payload = dict[str, Any]
 Message = dict[str, Any]
@@ -78,12 +79,13 @@ def adapt_tool_choice(tools: list[Any], tool_choice: Any) -> Any:
     return tool_choice
 
 
-def adapt_payload(payload: Payload, role: str = "") -> Payload:
+def adapt_payload(payload: Payload, role: str = "", steps: StepMemory | None = None) -> Payload:
     """The request rewritten for llama-cpp-python's server; the input is left untouched. A worker's or
-    corrector's next step may be chosen for it (providers/tool_grammar.py: read, then edit, each shown file)."""
+    corrector's next step may be chosen for it (providers/tool_grammar.py: read, then edit, each shown file),
+    remembered in `steps`, the client's memory."""
     adapted = dict(payload)
-    step = next_step(adapted["tools"], list(adapted.get("messages") or [])) if (
-        role in EDITING_ROLES and adapted.get("tools")) else None
+    step = next_step(adapted["tools"], list(adapted.get("messages") or []), steps) if (
+        role in EDITING_ROLES and adapted.get("tools") and steps is not None) else None
     if step is not None:
         adapted["tools"], adapted["tool_choice"] = step
     if "messages" in adapted:
@@ -105,8 +107,12 @@ class ChatLlamaCppPython(ChatOpenAI):
     """ChatOpenAI speaking llama-cpp-python's dialect; everything else (retries, parsing) is ChatOpenAI's."""
 
     disable_streaming: bool | Literal["tool_calling"] = "tool_calling"
+    # What each of this client's conversations has read and edited (tool_grammar.StepMemory): the role table
+    # makes a client per role per run, so the memory is the run's.
+    _steps: StepMemory = PrivateAttr(default_factory=StepMemory)
 
     def _get_request_payload(
         self, input_: LanguageModelInput, *, stop: list[str] | None = None, **kwargs: Any
     ) -> Payload:
-        return adapt_payload(super()._get_request_payload(input_, stop=stop, **kwargs), getattr(self, "role", ""))
+        payload = super()._get_request_payload(input_, stop=stop, **kwargs)
+        return adapt_payload(payload, getattr(self, "role", ""), self._steps)

@@ -18,6 +18,7 @@ import copy
 import hashlib
 import json
 import re
+import threading
 from collections import OrderedDict
 from typing import Any
 
@@ -110,37 +111,47 @@ def _progress(messages: list[dict[str, Any]]) -> tuple[set[str], set[str]]:
 
 
 # A 2K window drops old rounds from the request, and with them the calls that read or edited a file: what each
-# conversation (keyed by its opening pack) has done is kept here, a small bounded memory of this process. After
-# a crash it is empty again: the worker then re-reads a file, which changes nothing.
-_DONE: OrderedDict[str, tuple[set[str], set[str]]] = OrderedDict()
+# conversation (keyed by its opening pack) has done is kept in a StepMemory, which the chat client holds. The role
+# table makes one client per role per run, so a second run of the same task in a long-lived process (the
+# LangGraph server, the API) starts afresh. After a crash it is empty again: the worker then re-reads a file,
+# which changes nothing.
 MAX_CONVERSATIONS = 64
 TASK_LINE = re.compile(r"^Task \S+: ")
 
 
 def _conversation_key(messages: list[dict[str, Any]], files: dict[str, list[str]]) -> str:
-    """What stays put while old rounds go: the system prompt, the task's id line and the files shown. (Two runs
-    of one task in one process share it: the second then gets the model's free choice, as before this.)"""
+    """What stays put while old rounds go: the system prompt, the task's id line and the files shown."""
     texts = _texts(messages)
     task_lines = sorted({line for text in texts for line in text.splitlines() if TASK_LINE.match(line)})
     return hashlib.sha256("\n".join([*texts[:1], *task_lines, *sorted(files)]).encode()).hexdigest()
 
 
-def _remembered(messages: list[dict[str, Any]], files: dict[str, list[str]]) -> tuple[set[str], set[str]]:
-    key = _conversation_key(messages, files)
-    read, edited = _DONE.pop(key, (set(), set()))
-    now_read, now_edited = _progress(messages)
-    _DONE[key] = (read | now_read, edited | now_edited)
-    while len(_DONE) > MAX_CONVERSATIONS:
-        _DONE.popitem(last=False)
-    return _DONE[key]
+class StepMemory:
+    """Paths read and edited per conversation, bounded; one per chat client (so per role per run). The run's
+    parallel workers share the client, each under its own task line; the lock keeps their updates whole."""
+
+    def __init__(self) -> None:
+        self._done: OrderedDict[str, tuple[set[str], set[str]]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def remembered(self, messages: list[dict[str, Any]], files: dict[str, list[str]]) -> tuple[set[str], set[str]]:
+        key = _conversation_key(messages, files)
+        now_read, now_edited = _progress(messages)
+        with self._lock:
+            read, edited = self._done.pop(key, (set(), set()))
+            self._done[key] = (read | now_read, edited | now_edited)
+            while len(self._done) > MAX_CONVERSATIONS:
+                self._done.popitem(last=False)
+            return self._done[key]
 
 
-def next_step(tools: list[dict[str, Any]], messages: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], Any] | None:
+def next_step(tools: list[dict[str, Any]], messages: list[dict[str, Any]], memory: StepMemory
+              ) -> tuple[list[dict[str, Any]], Any] | None:
     """The one tool (narrowed to one file) and the named tool_choice for the next step, or None: model's choice."""
     files = shown_files(_texts(messages))
     if not files:
         return None
-    read, edited = _remembered(messages, files)
+    read, edited = memory.remembered(messages, files)
     todo = [path for path in files if path not in edited]
     if not todo:
         return None

@@ -10,17 +10,9 @@ import pytest
 
 from slmcode import api
 from slmcode.nodes.prompts import SYSTEM
-from slmcode.providers import tool_grammar
 from slmcode.providers.tool_grammar import NEW_FILE_PATTERN, constrain_tools, shown_files
 from tests.fake_llm import FakeLLM, Reply, system_text
 from tests.graph.scenario import make_repo, python_on_path
-
-
-@pytest.fixture(autouse=True)
-def fresh_memory() -> None:
-    """The next-step memory lives in the process (keyed by the conversation's opening): an earlier run of the same
-    task in this pytest process would otherwise make these runs look half done."""
-    tool_grammar._DONE.clear()
 
 
 @pytest.fixture
@@ -43,6 +35,20 @@ def test_the_first_step_is_reading_a_shown_file_and_nothing_else(fake_llm: FakeL
     assert first["tool_choice"] == {"type": "function", "function": {"name": "ws_read"}}
     assert [t["function"]["name"] for t in first["tools"]] == ["ws_read"]
     assert first["tools"][0]["function"]["parameters"]["properties"]["path"]["enum"] == ["tests/test_ops.py"]
+
+
+def test_a_second_run_of_the_same_task_in_one_process_is_led_again(fake_llm: FakeLLM, repo: Path) -> None:
+    """The LangGraph server and the API run many tasks in one process: what one run read must not make the next
+    run of the same task look half done (it would be told to edit a file it has not read)."""
+    from tests.fake_llm import tool_call
+
+    fake_llm.on(SYSTEM["worker"], Reply(tool_calls=[tool_call("ws_read", path="tests/test_ops.py")]),
+                Reply(content="Done."))
+    first_worker_request(fake_llm, repo, "llama-cpp-python")
+    fake_llm.requests.clear()
+    again = first_worker_request(fake_llm, repo, "llama-cpp-python")
+    assert again["tool_choice"] == {"type": "function", "function": {"name": "ws_read"}}
+    assert again["tools"][0]["function"]["parameters"]["properties"]["path"]["enum"] == ["tests/test_ops.py"]
 
 
 def test_other_servers_get_the_schemas_as_they_are(fake_llm: FakeLLM, repo: Path) -> None:
