@@ -23,7 +23,8 @@ from slmcode.packs.repomap.model import FileSymbols, Symbol
 from slmcode.store.paths import cache_file
 
 # Bump when the extraction or the payload changes: old rows are then dropped, not misread.
-FORMAT_VERSION = "8"  # 6: references as a JSON list, paths as bytes; 7: names apart from definitions; 8: JS objects
+FORMAT_VERSION = "9"  # 6: references as a JSON list, paths as bytes; 7: names apart from definitions; 8: JS objects
+# 9: JavaScript exported tables and function-valued class fields
 OK = "ok"
 FAILED = "failed"
 

@@ -3,9 +3,10 @@
 Each wheel ships its own queries/tags.scm and we use it as is. Our own .scm in ./queries/ only fill a gap:
 a language whose wheel ships no tags.scm (Kotlin), or definitions a wheel's tags.scm leaves out that
 ctags reports (`<language>-extra.scm`: Java constructors, enums and records; JavaScript private methods,
-constructors and module-level objects; TypeScript enums and type aliases; Go interface methods; Rust trait
-method signatures and associated types). TypeScript's tags.scm holds only what TypeScript adds to
-JavaScript, so TypeScript and TSX read JavaScript's tags.scm first, as the grammar itself extends it.
+constructors, module-level and exported objects, function-valued class fields; TypeScript enums and type
+aliases; Go interface methods; Rust trait method signatures and associated types). TypeScript's tags.scm
+holds only what TypeScript adds to JavaScript, so TypeScript and TSX read JavaScript's tags.scm first, as the
+grammar itself extends it; JavaScript alone reads javascript-fields.scm (TypeScript names that node otherwise).
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ LANGUAGES: tuple[LanguageSpec, ...] = (
     LanguageSpec("go", (".go",), "tree_sitter_go", "language", ("tree_sitter_go",), ("go-extra.scm",)),
     LanguageSpec(
         "javascript", (".js", ".jsx", ".mjs", ".cjs"), "tree_sitter_javascript", "language",
-        ("tree_sitter_javascript",), ("javascript-extra.scm",),
+        ("tree_sitter_javascript",), ("javascript-extra.scm", "javascript-fields.scm"),
     ),
     LanguageSpec(
         "typescript", (".ts", ".mts", ".cts"), "tree_sitter_typescript", "language_typescript",

@@ -59,6 +59,29 @@ def test_javascript_module_level_objects_and_their_entries_but_no_local_ones() -
     ]
 
 
+@pytest.mark.parametrize("path", ["panel.js", "panel.ts"])
+def test_javascript_exported_tables_and_function_fields_but_no_foreign_or_local_objects(path: str) -> None:
+    source = (
+        "class Panel {\n  onClick = () => { this.n++ }\n  count = 0\n  get size() { return 1 }\n}\n"
+        "Panel.prototype.render = function () {}\n"
+        "exports.parse = (text) => text\n"
+        "module.exports = { parse: exports.parse, Panel }\n"
+        "module.exports.LIMITS = { max: 3 }\n"
+        "app.config = { debug: true }\n"
+        "function build() { const opts = { a: 1 }; return opts }\n"
+    )
+    symbols = Extractor().extract(path, source.encode())
+    assert [(s.name, s.kind, s.start) for s in symbols.definitions] == [
+        ("Panel", "class", 1),
+        ("onClick", "method", 2),  # a field holding a function; `count` holds a number: no definition
+        ("size", "method", 4),
+        ("render", "function", 6),
+        ("parse", "function", 7),
+        ("LIMITS", "object", 9),  # module.exports = {...} names what is defined above: no definition
+        ("build", "function", 11),  # app.config belongs to another module; opts is local
+    ]
+
+
 def test_typescript_reads_javascript_tags_and_its_own() -> None:
     assert definitions("store.ts") == [
         ("Reader", "interface", 1, 3),

@@ -13,3 +13,10 @@
 ; An object-valued entry of such a module-level object, `const LEVELS = { warn: { ... } }`: a table's rows.
 (program (lexical_declaration (variable_declarator value: (object
   (pair key: (property_identifier) @name value: (object)) @definition.object))))
+; A table a CommonJS module exports by name, `exports.LIMITS = { ... }` or `module.exports.LIMITS = { ... }`: as
+; `const LIMITS = { ... }` above. Not `module.exports = { a, b }`, a list of names defined elsewhere in the file
+; (ctags lists one such in 18 of npm's lib as a class named exports), nor `app.config = {}`, another module's.
+(program (expression_statement (assignment_expression
+  left: (member_expression object: (_) @_owner property: (property_identifier) @name)
+  right: (object)) @definition.object)
+  (#match? @_owner "^(exports|module[.]exports)$"))
