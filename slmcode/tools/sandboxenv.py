@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import shutil
 import tempfile
 from collections.abc import Iterable, Mapping
 from pathlib import Path
@@ -21,13 +22,38 @@ QUIET_ENV = {"GIT_PAGER": "cat", "PAGER": "cat", "GIT_TERMINAL_PROMPT": "0", "NO
              "PYTHONDONTWRITEBYTECODE": "1", "GOPROXY": "off", "CARGO_NET_OFFLINE": "true"}
 
 
+SCRATCH_PREFIX = "slmcode-scratch-"
+OWNER_FILE = "workspace"  # the workspace a scratch folder serves, so a sweep can tell when it is gone
+
+
 def scratch_dir(workspace: Path) -> Path:
     """A private HOME/TMPDIR per workspace, outside it, kept between commands of a run (caches stay warm)."""
     digest = hashlib.sha256(str(workspace).encode("utf-8", "surrogateescape")).hexdigest()[:16]
-    path = Path(tempfile.gettempdir()) / f"slmcode-scratch-{digest}"
+    path = Path(tempfile.gettempdir()) / f"{SCRATCH_PREFIX}{digest}"
+    if not path.is_dir():
+        sweep_scratch(path.parent)  # only when a folder is made: commands in a known workspace pay nothing
     (path / "home").mkdir(parents=True, exist_ok=True, mode=0o700)
     os.chmod(path, 0o700)
+    owner = path / OWNER_FILE
+    if not owner.exists():
+        owner.write_text(str(workspace), encoding="utf-8", errors="surrogateescape")
     return path
+
+
+def sweep_scratch(temp: Path) -> int:
+    """Remove the scratch folders of workspaces that no longer exist (a test's or a worktree's temporary folder):
+    one per workspace would otherwise pile up in the temp folder for ever. Folders without an owner record
+    (made before it existed, or being made) are left alone. Returns how many went."""
+    gone = 0
+    for folder in temp.glob(f"{SCRATCH_PREFIX}*"):
+        try:
+            owner = (folder / OWNER_FILE).read_text(encoding="utf-8", errors="surrogateescape")
+        except OSError:
+            continue
+        if owner and not os.path.isdir(owner):
+            shutil.rmtree(folder, ignore_errors=True)
+            gone += 1
+    return gone
 
 
 def real_home() -> str:
