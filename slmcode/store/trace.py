@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import socket
 import sqlite3
 import threading
@@ -25,72 +24,17 @@ from urllib.parse import quote
 
 import sqlite_utils
 
-from slmcode.errors import RunNotFoundError
 from slmcode.redact import redacted
 from slmcode.store.paths import TRACE, prepare_state_folder, state_path
-from slmcode.store.trace_rows import (
-    PACK_TEXT_LIMIT,
-    Event,
-    PackRow,
-    RunRow,
-    clip,
-    encode_data,
-    event_from_row,
-    now,
-    pack_from_row,
-    run_from_row,
-)
+from slmcode.store.trace_reads import TraceReads
+from slmcode.store.trace_rows import PACK_TEXT_LIMIT, Event, PackRow, RunRow, clip, create_schema, encode_data, now
 
 __all__ = ["Event", "PackRow", "RunRow", "TraceStore"]
 
 BUSY_TIMEOUT_S = 30.0
-RESUMABLE = ("running", "interrupted")
-LATEST_FIRST = "ORDER BY started DESC, rowid DESC"  # rowid: runs started in the same millisecond
 
 
-def create_schema(db: sqlite_utils.Database) -> None:
-    db.enable_wal()
-    db["runs"].create(
-        {
-            "run_id": str,
-            "query": str,
-            "workspace": str,
-            "model": str,
-            "settings": str,
-            "status": str,
-            "outcome": str,
-            "started": str,
-            "finished": str,
-            "pid": int,
-            "host": str,
-        },
-        pk="run_id",
-        if_not_exists=True,
-    )
-    db["events"].create(
-        {"run_id": str, "seq": int, "ts": str, "kind": str, "role": str, "task_id": str, "data": str},
-        pk=("run_id", "seq"),
-        if_not_exists=True,
-    )
-    db["packs"].create(
-        {
-            "run_id": str,
-            "seq": int,
-            "role": str,
-            "task_id": str,
-            "tokens": int,
-            "budget": int,
-            "sections": str,
-            "hash": str,
-            "text": str,
-        },
-        pk=("run_id", "seq"),
-        if_not_exists=True,
-    )
-    db["packs"].create_index(["run_id", "role", "task_id"], if_not_exists=True)
-
-
-class TraceStore:
+class TraceStore(TraceReads):
     """Records and replays runs. Cheap to create: nothing touches the disk until the first write.
 
     One connection per store, opened on first use and shared by the store's threads under a lock.
@@ -149,7 +93,7 @@ class TraceStore:
                 raise
             conn.execute("COMMIT")
 
-    def _rows(self, sql: str, params: tuple[Any, ...] = ()) -> list[dict[str, Any]]:
+    def _rows(self, sql: str, params: tuple[Any, ...] = ()) -> list[dict[str, Any]]:  # what TraceReads asks
         if self._conn is None and not self.path.exists():
             return []  # reading never creates a trace file in someone's workspace
         with self._connection() as conn:
@@ -277,64 +221,3 @@ class TraceStore:
     def record_verdict(self, run_id: str, *, task_id: str | None, criterion: str, status: str, evidence: str) -> None:
         data = {"criterion": criterion, "status": status, "evidence": evidence}
         self.record_event(run_id, "verdict", data, task_id=task_id)
-
-    # -- reading ---------------------------------------------------------------------------------------
-
-    def runs(self) -> list[RunRow]:
-        """Every run, the latest first."""
-        rows = self._rows(f"SELECT * FROM runs {LATEST_FIRST}")
-        return [run_from_row(r) for r in rows]
-
-    def run(self, run_id: str) -> RunRow:
-        """One run by its id or a unique prefix of it; RunNotFoundError otherwise."""
-        rows = self._rows(
-            f"SELECT * FROM runs WHERE run_id = ? OR run_id LIKE ? ESCAPE '\\' {LATEST_FIRST}",
-            (run_id, _like_prefix(run_id)),
-        )
-        exact = [r for r in rows if r["run_id"] == run_id]
-        if exact or len(rows) == 1:
-            return run_from_row((exact or rows)[0])
-        if rows:
-            raise RunNotFoundError(f"run id '{run_id}' is ambiguous: {', '.join(r['run_id'] for r in rows[:5])}")
-        raise RunNotFoundError(f"no run '{run_id}' in {self.path}")
-
-    def latest_unfinished(self) -> str | None:
-        """The latest run that neither finished nor failed: what `slmcode resume` continues by default."""
-        rows = self._rows(f"SELECT run_id FROM runs WHERE status IN (?, ?) {LATEST_FIRST} LIMIT 1", RESUMABLE)
-        return rows[0]["run_id"] if rows else None
-
-    def timeline(self, run_id: str, after: int = 0) -> list[Event]:
-        """The run's events in order; `after`: only those past that sequence number (a live view's poll)."""
-        rows = self._rows("SELECT * FROM events WHERE run_id = ? AND seq > ? ORDER BY seq", (run_id, after))
-        return [event_from_row(r) for r in rows]
-
-    def tokens_by_run(self) -> dict[str, int]:
-        """Prompt plus completion tokens of every run's model calls, summed in SQL (the runs list of the web
-        view would otherwise decode every event of every run)."""
-        rows = self._rows(
-            "SELECT run_id, SUM(COALESCE(json_extract(data, '$.prompt_tokens'), 0) + "
-            "COALESCE(json_extract(data, '$.completion_tokens'), 0)) AS tokens "
-            "FROM events WHERE kind = 'model_call' GROUP BY run_id"
-        )
-        return {r["run_id"]: int(r["tokens"] or 0) for r in rows}
-
-    def pack_roles(self, run_id: str) -> list[str]:
-        """The roles that received a pack in the run, in name order."""
-        rows = self._rows("SELECT DISTINCT role FROM packs WHERE run_id = ? ORDER BY role", (run_id,))
-        return [r["role"] for r in rows]
-
-    def pack(self, run_id: str, role: str, task_id: str | None = None) -> PackRow | None:
-        """The last pack `role` received in the run (for `task_id`, when given)."""
-        sql = "SELECT p.*, e.ts FROM packs p JOIN events e USING (run_id, seq) WHERE p.run_id = ? AND p.role = ?"
-        params: tuple[Any, ...] = (run_id, role)
-        if task_id is not None:
-            sql += " AND p.task_id = ?"
-            params += (task_id,)
-        rows = self._rows(sql + " ORDER BY p.seq DESC LIMIT 1", params)
-        if not rows:
-            return None
-        return pack_from_row(rows[0])
-
-
-def _like_prefix(prefix: str) -> str:
-    return re.sub(r"([\\%_])", r"\\\1", prefix) + "%"

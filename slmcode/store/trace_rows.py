@@ -1,5 +1,5 @@
-"""What the trace store holds (runs, timeline events, packs) and how values are bounded and redacted
-before they are written: one huge tool output or a secret in the settings must never reach the file."""
+"""What the trace store holds (its tables: runs, timeline events, packs; their rows) and how values are bounded
+and redacted before they are written: one huge tool output or a secret in the settings must never reach the file."""
 
 from __future__ import annotations
 
@@ -7,6 +7,8 @@ import json
 from dataclasses import dataclass, fields
 from datetime import UTC, datetime
 from typing import Any
+
+import sqlite_utils
 
 TEXT_LIMIT = 4_000  # evidence, summaries, each string inside event data
 PACK_TEXT_LIMIT = 64_000
@@ -96,3 +98,45 @@ def event_from_row(row: dict[str, Any]) -> Event:
 def pack_from_row(row: dict[str, Any]) -> PackRow:
     sections = [(str(name), int(tokens)) for name, tokens in json.loads(row["sections"])]
     return PackRow(**_columns(PackRow, row) | {"sections": sections})
+
+
+def create_schema(db: sqlite_utils.Database) -> None:
+    db.enable_wal()
+    db["runs"].create(
+        {
+            "run_id": str,
+            "query": str,
+            "workspace": str,
+            "model": str,
+            "settings": str,
+            "status": str,
+            "outcome": str,
+            "started": str,
+            "finished": str,
+            "pid": int,
+            "host": str,
+        },
+        pk="run_id",
+        if_not_exists=True,
+    )
+    db["events"].create(
+        {"run_id": str, "seq": int, "ts": str, "kind": str, "role": str, "task_id": str, "data": str},
+        pk=("run_id", "seq"),
+        if_not_exists=True,
+    )
+    db["packs"].create(
+        {
+            "run_id": str,
+            "seq": int,
+            "role": str,
+            "task_id": str,
+            "tokens": int,
+            "budget": int,
+            "sections": str,
+            "hash": str,
+            "text": str,
+        },
+        pk=("run_id", "seq"),
+        if_not_exists=True,
+    )
+    db["packs"].create_index(["run_id", "role", "task_id"], if_not_exists=True)
