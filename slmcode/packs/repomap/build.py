@@ -5,6 +5,7 @@ render the map for a query.
 from __future__ import annotations
 
 import hashlib
+import sqlite3
 from collections.abc import Callable, Sequence
 from functools import partial
 from pathlib import Path
@@ -22,17 +23,19 @@ from slmcode.packs.repomap.cache import (
     path_key,
     read_graph,
     read_rows,
+    read_tables,
     write_graph,
     write_rows,
 )
 from slmcode.packs.repomap.discover import Candidate, discover
 from slmcode.packs.repomap.fitted import map_key, store_map, stored_map
-from slmcode.packs.repomap.graph import ReferenceGraph
+from slmcode.packs.repomap.graph import ReferenceGraph, graph_from_tables
 from slmcode.packs.repomap.model import FileSymbols, RepoMap, SymbolIndex
 from slmcode.packs.repomap.parse import parse_files
 from slmcode.packs.repomap.query import query_identifiers
-from slmcode.packs.repomap.rank import prepared_graph, rank_symbols
+from slmcode.packs.repomap.rank import rank_symbols, with_base_rank
 from slmcode.packs.repomap.render import fit_map
+from slmcode.packs.repomap.tables import NameTables, changed_files, patched_tables, tables_from_files
 from slmcode.packs.settings import PackSettings
 
 __all__ = ["load_index", "map_budget", "query_identifiers", "render_map"]
@@ -103,14 +106,7 @@ def load_index(
             if stored is not None:
                 index.graph = _graph_or_none(stored)
             if index.graph is None:
-                # A row whose names this version cannot read (an older build's, under the same format
-                # number) would break the graph: parse its file again.
-                unreadable = [by_path[path] for path in index.files if not _readable(index, path)]
-                for path, row in parse_files(workspace, unreadable):
-                    _add(index, path, row)
-                    written[path] = row
-                version = _version(index, {**rows, **written})
-                write_graph(conn, version, prepared_graph(index).to_bytes())
+                version = _store_graph(conn, workspace, index, {**rows, **written}, written, by_path)
             index.version, index.workspace = version, workspace
             write_rows(
                 conn,
@@ -121,6 +117,49 @@ def load_index(
         raise RepoMapError(f"repo map of {workspace}: {exc}") from None
     index.skipped = dict(sorted(index.skipped.items()))
     return index
+
+
+def _patched(conn: sqlite3.Connection, index: SymbolIndex, paths: list[str], digests: list[str]) -> NameTables | None:
+    """The last graph's name tables patched with the files changed since; None when there are none or when
+    most files changed (building from every file is then as quick)."""
+    data = read_tables(conn)
+    try:
+        old = NameTables.from_bytes(data) if data is not None else None
+        if old is None or len(changed_files(old, paths, digests)) * 2 > len(paths):
+            return None
+        return patched_tables(old, paths, digests, index.files.names)
+    except (ValueError, KeyError, TypeError, OSError):
+        return None  # stored tables or a changed file's row this version cannot read: build from every file
+    finally:
+        index.files.drop_names()
+
+
+def _store_graph(
+    conn: sqlite3.Connection,
+    workspace: Path,
+    index: SymbolIndex,
+    rows: dict[str, FileRow],
+    written: dict[str, FileRow],
+    by_path: dict[str, Candidate],
+) -> str:
+    """Build the index's graph (by patching the last one's name tables when few files changed), store it with
+    its tables, and return the index version. `rows` and `written` take the rows of files parsed again."""
+    paths = list(index.files)
+    tables = _patched(conn, index, paths, [rows[path].digest for path in paths])
+    if tables is None:
+        # A row whose names this version cannot read (an older build's, under the same format number) would
+        # break the graph: parse its file again.
+        unreadable = [by_path[path] for path in index.files if not _readable(index, path)]
+        for path, row in parse_files(workspace, unreadable):
+            _add(index, path, row)
+            written[path] = rows[path] = row
+        paths = list(index.files)
+        tables = tables_from_files(paths, [rows[path].digest for path in paths], [index.files.names(p) for p in paths])
+        index.files.drop_names()
+    index.graph = with_base_rank(graph_from_tables(tables))
+    version = _version(index, rows)
+    write_graph(conn, version, index.graph.to_bytes(), tables.to_bytes())
+    return version
 
 
 def _version(index: SymbolIndex, rows: dict[str, FileRow]) -> str:

@@ -35,6 +35,7 @@ CREATE TABLE IF NOT EXISTS files (
     outcome TEXT NOT NULL, payload TEXT, names TEXT
 );
 CREATE TABLE IF NOT EXISTS graphs (version TEXT PRIMARY KEY, data BLOB NOT NULL);
+CREATE TABLE IF NOT EXISTS name_tables (version TEXT PRIMARY KEY, data BLOB NOT NULL);
 """
 
 
@@ -106,7 +107,10 @@ def open_cache(workspace: Path) -> Iterator[sqlite3.Connection]:
             conn.executescript(SCHEMA)
             row = conn.execute("SELECT value FROM meta WHERE key = 'format'").fetchone()
             if row is None or row[0] != FORMAT_VERSION:  # the table may have other columns too: start afresh
-                conn.executescript("DROP TABLE IF EXISTS files; DROP TABLE IF EXISTS graphs;" + SCHEMA)
+                conn.executescript(
+                    "DROP TABLE IF EXISTS files; DROP TABLE IF EXISTS graphs; DROP TABLE IF EXISTS name_tables;"
+                    + SCHEMA
+                )
                 conn.execute("INSERT OR REPLACE INTO meta VALUES ('format', ?)", (FORMAT_VERSION,))
         yield conn
     except sqlite3.Error as exc:
@@ -164,8 +168,18 @@ def read_graph(conn: sqlite3.Connection, version: str) -> bytes | None:
     return row[0] if row else None
 
 
-def write_graph(conn: sqlite3.Connection, version: str, data: bytes) -> None:
-    """Keep the graph of this index version only: an older one is never asked for again."""
+def read_tables(conn: sqlite3.Connection) -> bytes | None:
+    """The name tables of the last graph built, whatever its version: what a patch starts from."""
+    row = conn.execute("SELECT data FROM name_tables").fetchone()
+    return row[0] if row else None
+
+
+def write_graph(conn: sqlite3.Connection, version: str, data: bytes, tables: bytes | None = None) -> None:
+    """Keep the graph of this index version only, with the name tables it was built from: an older graph is
+    never asked for again, and the next patch starts from these tables."""
     with conn:
         conn.execute("DELETE FROM graphs")
         conn.execute("INSERT INTO graphs VALUES (?, ?)", (version, data))
+        conn.execute("DELETE FROM name_tables")
+        if tables is not None:
+            conn.execute("INSERT INTO name_tables VALUES (?, ?)", (version, tables))

@@ -19,11 +19,11 @@ import re
 from collections.abc import Collection
 from dataclasses import dataclass, fields
 from functools import cached_property
-from itertools import repeat
 
 import numpy as np
 
 from slmcode.packs.repomap.model import SymbolIndex
+from slmcode.packs.repomap.tables import NameTables, tables_from_files
 
 MENTIONED_WEIGHT = 10.0
 DESCRIPTIVE_WEIGHT = 10.0
@@ -106,33 +106,33 @@ def build_graph(index: SymbolIndex) -> ReferenceGraph:
     nodes = list(index.files)
     per_file = [index.files.names(path) for path in nodes]
     index.files.drop_names()
-    names = sorted({name for defined, _, _, _ in per_file for name in defined})
-    ids = {name: i for i, name in enumerate(names)}
+    return graph_from_tables(tables_from_files(nodes, [""] * len(nodes), per_file))
+
+
+def graph_from_tables(tables: NameTables) -> ReferenceGraph:
+    """The graph of the files the tables hold: integer arithmetic only, names looked up by id."""
+    nodes = list(tables.paths)
+    # The defined ids, ascending (so sorted as their names are); a count, not a sort.
+    name_vocab = np.flatnonzero(np.bincount(tables.def_vocab, minlength=len(tables.vocab)))
+    names = [tables.vocab[i] for i in name_vocab.tolist()]
+    name_of = np.full(len(tables.vocab), -1, dtype=np.int64)  # -1: a name no file defines
+    name_of[name_vocab] = np.arange(len(names))
     n_files, n_names = len(nodes), max(1, len(names))
-    sizes = [len(defined) for defined, _, _, _ in per_file]
+    sizes = tables.def_sizes
     def_file = np.repeat(np.arange(n_files, dtype=np.int64), sizes)
-    def_name = _ints([ids[name] for defined, _, _, _ in per_file for name in defined])
-    def_start = _ints([start for _, starts, _, _ in per_file for start in starts])
-    def_local = np.concatenate([np.arange(size, dtype=np.int64) for size in sizes]) if sizes else _ints([])
+    def_name = name_of[tables.def_vocab]
+    def_start = tables.def_start
+    def_local = np.arange(len(def_file), dtype=np.int64) - np.repeat(np.cumsum(sizes) - sizes, sizes)
     # Who defines what: the distinct (name, file) pairs, grouped by name.
     pairs = np.unique(def_name * n_files + def_file)
     definer_files = pairs % max(1, n_files)
     definer_count = np.bincount(pairs // max(1, n_files), minlength=len(names))
     definer_start = np.concatenate([[0], np.cumsum(definer_count)]).astype(np.int64)
     # Every reference to a defined name, weighted; then one row per file defining it (not the user itself).
-    # Every reference first (-1: a name no file defines), then the defined ones kept: one lookup per reference
-    # in C (map), not a Python loop; the same rows in the same order.
-    ref_name, ref_count, ref_sizes = [], [], []
-    for _, _, refs, counts in per_file:
-        if len(refs) != len(counts):
-            raise ValueError("a file's references and counts disagree")
-        ref_name.extend(map(ids.get, refs, repeat(-1)))
-        ref_count.extend(counts)
-        ref_sizes.append(len(refs))
-    all_names = _ints(ref_name)
+    all_names = name_of[tables.ref_vocab]
     defined = all_names >= 0
-    users = np.repeat(np.arange(n_files, dtype=np.int64), ref_sizes)[defined]
-    refs, counts = all_names[defined], np.asarray(ref_count, dtype=np.float64)[defined]
+    users = np.repeat(np.arange(n_files, dtype=np.int64), tables.ref_sizes)[defined]
+    refs, counts = all_names[defined], tables.ref_count.astype(np.float64)[defined]
     spread = definer_count[refs] if len(refs) else _ints([])
     kept = (spread >= 1) & (spread <= MAX_DEFINERS)
     users, refs, counts, spread = users[kept], refs[kept], counts[kept], spread[kept]

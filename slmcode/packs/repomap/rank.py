@@ -52,13 +52,17 @@ def pagerank(
     return rank
 
 
+def with_base_rank(graph: ReferenceGraph) -> ReferenceGraph:
+    """The graph with its query-free ranking computed."""
+    weights = np.bincount(graph.carry_edge, weights=graph.carry_weight, minlength=len(graph.edge_user))
+    graph.base_rank = pagerank(graph, np.zeros(len(graph.nodes)), weights)
+    return graph
+
+
 def prepared_graph(index: SymbolIndex) -> ReferenceGraph:
     """The index's graph with its query-free ranking, built here when the index came without one."""
     if index.graph is None:
-        graph = build_graph(index)
-        weights = np.bincount(graph.carry_edge, weights=graph.carry_weight, minlength=len(graph.edge_user))
-        graph.base_rank = pagerank(graph, np.zeros(len(graph.nodes)), weights)
-        index.graph = graph
+        index.graph = with_base_rank(build_graph(index))
     return index.graph
 
 
