@@ -28,7 +28,7 @@ from slmcode.packs.repomap.cache import (
     write_rows,
 )
 from slmcode.packs.repomap.discover import Candidate, discover
-from slmcode.packs.repomap.fitted import map_key, store_map, stored_map
+from slmcode.packs.repomap.fitted import map_key, remembered_counts, store_counts, store_map, stored_map
 from slmcode.packs.repomap.graph import ReferenceGraph, graph_from_tables
 from slmcode.packs.repomap.model import FileSymbols, RepoMap, SymbolIndex
 from slmcode.packs.repomap.parse import parse_files
@@ -227,7 +227,10 @@ def render_map(
         return found
     # Each symbol costs at least a token: more than the budget's count can never fit.
     ranked = rank_symbols(index, query=query, focus_files=focus_files, limit=max(0, budget_tokens))
-    fitted = fit_map(ranked, budget_tokens, counter)
-    if reusable:
-        store_map(index, index.workspace, key, fitted)
+    if not reusable:
+        return fit_map(ranked, budget_tokens, counter)
+    counts = remembered_counts(index.workspace, default_counter())
+    fitted = fit_map(ranked, budget_tokens, counts)
+    store_map(index, index.workspace, key, fitted)
+    store_counts(index.workspace, counts)
     return fitted

@@ -9,11 +9,16 @@ counted and fits, so the budget holds even where token counts are not additive.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Protocol
 
-from slmcode.budget.tokens import TokenCounter, default_counter
+from slmcode.budget.tokens import default_counter
 from slmcode.packs.fitting import largest_fitting
 from slmcode.packs.repomap.model import RankedSymbol, RepoMap
 from slmcode.packs.repomap.prompts import FILE_LINE, MAP_HEADER, SYMBOL_LINE
+
+
+class Counts(Protocol):  # a TokenCounter, or one that remembers counts (fitted.RememberedCounts)
+    def count(self, text: str) -> int: ...
 
 
 def chosen_files(chosen: Sequence[RankedSymbol]) -> list[str]:
@@ -43,7 +48,7 @@ def render_text(chosen: Sequence[RankedSymbol], header: str = MAP_HEADER) -> str
 
 
 def fit_map(
-    ranked: Sequence[RankedSymbol], budget_tokens: int, counter: TokenCounter | None = None, header: str = MAP_HEADER
+    ranked: Sequence[RankedSymbol], budget_tokens: int, counter: Counts | None = None, header: str = MAP_HEADER
 ) -> RepoMap:
     """The longest ranked prefix whose rendering fits `budget_tokens` (an empty map when nothing fits);
     `header` opens it (empty when another part of the map already said what a map is)."""

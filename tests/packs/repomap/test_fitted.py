@@ -5,7 +5,11 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
+import pytest
+
+from slmcode.budget.tokens import TokenCounter, default_counter
 from slmcode.config import Settings
+from slmcode.packs.repomap import build
 from slmcode.packs.repomap.build import load_index, render_map
 from slmcode.packs.repomap.cache import cache_path
 from slmcode.packs.repomap.model import SymbolIndex
@@ -34,3 +38,25 @@ def test_an_edited_file_is_never_shown_from_an_older_map(tmp_path: Path) -> None
     shown = render_map(load_index(tmp_path, Settings())).text
     assert "def log(message, level):" in shown and "def log(message):" not in shown
     assert stored_maps(tmp_path) == 1  # the older version's map is dropped with it
+
+
+def test_after_an_edit_outside_the_map_its_texts_are_not_counted_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    project(tmp_path)
+    (tmp_path / "notes").mkdir()
+    (tmp_path / "notes/scratch.py").write_text("print(1)\n")
+    counted: list[str] = []
+    real = default_counter()
+    spy = TokenCounter(real.name, lambda text: counted.append(text) or real.encode(text))  # type: ignore[misc]
+    monkeypatch.setattr(build, "default_counter", lambda: spy)
+    first = render_map(load_index(tmp_path, Settings()), budget_tokens=60)
+    assert counted  # fitted: every text it tried was counted
+    counted.clear()
+    (tmp_path / "notes/scratch.py").write_text("print(2)\n")  # a new index version; nothing of it on the map
+    again = render_map(load_index(tmp_path, Settings()), budget_tokens=60)
+    assert again.text == first.text and again.tokens == first.tokens == real.count(first.text)
+    assert counted == []  # the same texts tried: their counts read back, the tokenizer never asked
+    (tmp_path / "app/util.py").write_text("def log(message, level):\n    print(message)\n")
+    shown = render_map(load_index(tmp_path, Settings()), budget_tokens=60)
+    assert counted and shown.tokens == real.count(shown.text) <= 60  # a new text is counted for real
