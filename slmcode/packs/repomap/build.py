@@ -99,7 +99,7 @@ def load_index(
             by_path = {c.path: c for c in found.files}
             for path, row in unchanged + refreshed:
                 _add(index, path, row)
-            parsed = parse_files(workspace, to_parse, on_progress, lambda path, row: _add(index, path, row))
+            parsed = parse_files(workspace, to_parse, on_progress, partial(_add_parsed, index))
             written = dict(refreshed + parsed)
             version = _version(index, {**rows, **written})
             stored = read_graph(conn, version)
@@ -130,8 +130,6 @@ def _patched(conn: sqlite3.Connection, index: SymbolIndex, paths: list[str], dig
         return patched_tables(old, paths, digests, index.files.names)
     except (ValueError, KeyError, TypeError, OSError):
         return None  # stored tables or a changed file's row this version cannot read: build from every file
-    finally:
-        index.files.drop_names()
 
 
 def _store_graph(
@@ -155,7 +153,7 @@ def _store_graph(
             written[path] = rows[path] = row
         paths = list(index.files)
         tables = tables_from_files(paths, [rows[path].digest for path in paths], [index.files.names(p) for p in paths])
-        index.files.drop_names()
+    index.files.drop_names()
     index.graph = with_base_rank(graph_from_tables(tables))
     version = _version(index, rows)
     write_graph(conn, version, index.graph.to_bytes(), tables.to_bytes())
@@ -202,6 +200,14 @@ def _add(index: SymbolIndex, path: str, row: FileRow) -> None:
         index.parse_failures += 1
     elif row.outcome != OK:
         index.skipped[row.outcome] = index.skipped.get(row.outcome, 0) + 1
+
+
+def _add_parsed(index: SymbolIndex, path: str, row: FileRow) -> None:
+    """Count a freshly parsed file in, its names decoded now: the graph reads every changed file's names, and
+    in a cold build this runs beside the parse workers instead of after them."""
+    _add(index, path, row)
+    if path in index.files:
+        index.files.names(path)
 
 
 def map_budget(base_tokens: int, files_in_pack: int) -> int:
