@@ -69,6 +69,7 @@ def test_javascript_exported_tables_and_function_fields_but_no_foreign_or_local_
         "module.exports.LIMITS = { max: 3 }\n"
         "app.config = { debug: true }\n"
         "function build() { const opts = { a: 1 }; return opts }\n"
+        "const api = {\n  get(path) { return path },\n  post: function (path) { return path },\n}\n"
     )
     symbols = Extractor().extract(path, source.encode())
     assert [(s.name, s.kind, s.start) for s in symbols.definitions] == [
@@ -79,6 +80,9 @@ def test_javascript_exported_tables_and_function_fields_but_no_foreign_or_local_
         ("parse", "function", 7),
         ("LIMITS", "object", 9),  # module.exports = {...} names what is defined above: no definition
         ("build", "function", 11),  # app.config belongs to another module; opts is local
+        ("api", "object", 12),
+        ("get", "method", 13),  # an object literal's methods, either spelling
+        ("post", "method", 14),
     ]
 
 
