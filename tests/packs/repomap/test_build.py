@@ -11,7 +11,8 @@ import pytest
 
 from slmcode.config import Settings
 from slmcode.errors import RepoMapError
-from slmcode.packs.repomap.build import load_index, map_budget
+from slmcode.packs.repomap import parse
+from slmcode.packs.repomap.build import load_index, map_budget, render_map
 from slmcode.packs.repomap.cache import cache_path
 from tests.packs.repomap.fixtures import SOURCES
 
@@ -151,3 +152,27 @@ def test_a_cache_from_an_older_format_is_rebuilt(tmp_path: Path) -> None:
     conn.close()
     assert build(tmp_path)[0] == {"a.py": ["alpha"]}
     assert build(tmp_path) == ({"a.py": ["alpha"]}, [])  # and the new rows are read back
+
+
+def test_a_build_in_parse_workers_equals_a_build_in_this_process(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Every fixture language, many times over with different names: enough files for the workers.
+    files = {
+        f"pkg{i}/{path}": text.replace("Store", f"Store{i}").replace("load", f"load{i}")
+        for i in range(12)
+        for path, text in SOURCES.items()
+    }
+    built = {}
+    for workers in (2, 1):
+        root = tmp_path / f"w{workers}"
+        write(root, files)
+        monkeypatch.setattr(parse, "_workers", lambda workers=workers: workers)
+        index = load_index(root, Settings())
+        built[workers] = (
+            {path: index.files[path] for path in index.files},
+            index.graph.to_bytes(),
+            render_map(index, query="load3 Store7", budget_tokens=400).text,
+        )
+    assert len(built[2][0]) == len(files) >= parse.PARALLEL_MIN_FILES
+    assert built[2] == built[1]
