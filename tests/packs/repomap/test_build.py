@@ -169,10 +169,15 @@ def test_a_build_in_parse_workers_equals_a_build_in_this_process(
         write(root, files)
         monkeypatch.setattr(parse, "_workers", lambda workers=workers: workers)
         index = load_index(root, Settings())
+        parsed_again: list[tuple[int, int]] = []
+        warm = load_index(root, Settings(), lambda *done, seen=parsed_again: seen.append(done))  # stored rows
+        assert parsed_again == []  # each row was stored under its own file: nothing to parse again
         built[workers] = (
             {path: index.files[path] for path in index.files},
+            {path: warm.files[path] for path in warm.files},
             index.graph.to_bytes(),
             render_map(index, query="load3 Store7", budget_tokens=400).text,
         )
     assert len(built[2][0]) == len(files) >= parse.PARALLEL_MIN_FILES
     assert built[2] == built[1]
+    assert built[2][0] == built[2][1]
