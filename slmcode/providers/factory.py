@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from langchain_openai import ChatOpenAI
 
-from slmcode.budget.compute import Budget, compute_budget
+from slmcode.budget.compute import Budget
 from slmcode.errors import EndpointError
 from slmcode.providers.guard import GuardedChat
 from slmcode.providers.llama_dialect import ChatLlamaCppPython
@@ -72,9 +72,3 @@ def chat_client(settings: ProviderSettings, binding: RoleBinding, budget: Budget
         max_retries=settings.request_retries,
         extra_body={"max_tokens": cap},
     )
-
-
-def chat_model(settings: ProviderSettings, role: str, *, max_tokens: int | None = None) -> ChatOpenAI:
-    """The role's chat model outside a run (a run asks its role table)."""
-    binding = bind_role(settings, role)
-    return chat_client(settings, binding, compute_budget(settings, role, binding.model), max_tokens=max_tokens)

@@ -14,7 +14,7 @@ from slmcode.budget.tokens import count_tokens
 from slmcode.config import Settings
 from slmcode.errors import EndpointError, RequestTooLargeError
 from slmcode.nodes.prompts import SYSTEM
-from slmcode.providers.factory import chat_model
+from slmcode.providers.roles import RoleTable
 from tests.fake_llm import FakeLLM, Reply
 from tests.faults.harness import (
     MODEL,
@@ -110,7 +110,7 @@ def test_a_1_mb_task_through_the_api_never_sends_an_oversized_request(repo: Path
 
 
 def test_a_request_over_the_window_is_refused_before_it_is_sent(fake_llm: FakeLLM) -> None:
-    model = chat_model(Settings(base_url=fake_llm.url, model=MODEL), "worker")
+    model = RoleTable(Settings(base_url=fake_llm.url, model=MODEL)).client("worker")
     with pytest.raises(RequestTooLargeError, match=r"a worker request of \d+ tokens exceeds the prompt limit of 6144"):
         model.invoke([HumanMessage("word " * 8000)])
     assert fake_llm.requests == []

@@ -18,7 +18,7 @@ from pydantic import BaseModel
 
 from slmcode.config import Settings
 from slmcode.providers.embedded import EmbeddedServer, embedded_server
-from slmcode.providers.factory import chat_model
+from slmcode.providers.roles import RoleTable
 from slmcode.providers.structured import Structured, ask_structured
 
 pytest.importorskip("llama_cpp")
@@ -74,7 +74,7 @@ def test_the_server_serves_the_bundled_model_with_the_profile_window(server: Emb
 
 
 def test_structured_output_is_schema_valid_at_the_first_answer_with_constrained_decoding(settings: Settings) -> None:
-    model = chat_model(settings, "planner", max_tokens=60)
+    model = RoleTable(settings).client("planner", max_tokens=60)
     result = ask_structured(model, [HumanMessage("Ann is 30 years old. Describe her.")], Person, max_retries=0)
     assert isinstance(result, Structured), result
     assert result.calls[0].constrained
@@ -82,7 +82,7 @@ def test_structured_output_is_schema_valid_at_the_first_answer_with_constrained_
 
 
 def test_the_model_calls_a_bound_tool_with_arguments_that_fit_its_schema(settings: Settings) -> None:
-    model = chat_model(settings, "worker", max_tokens=60).bind_tools([read_file], tool_choice="required")
+    model = RoleTable(settings).client("worker", max_tokens=60).bind_tools([read_file], tool_choice="required")
     answer = model.invoke([SystemMessage("You are a coding agent."), HumanMessage("Show me README.md")])
     assert isinstance(answer, AIMessage)
     assert [call["name"] for call in answer.tool_calls] == ["read_file"]
@@ -90,7 +90,7 @@ def test_the_model_calls_a_bound_tool_with_arguments_that_fit_its_schema(setting
 
 
 def test_tools_bound_without_a_choice_still_reach_the_model(settings: Settings) -> None:
-    model = chat_model(settings, "worker", max_tokens=60).bind_tools([read_file])
+    model = RoleTable(settings).client("worker", max_tokens=60).bind_tools([read_file])
     answer = model.invoke([SystemMessage("You are a coding agent."), HumanMessage("Read the file README.md")])
     assert answer.usage_metadata is not None
     # Ignored tools leave a ~25-token prompt; seen, they add the template's function-calling preamble.
@@ -98,7 +98,7 @@ def test_tools_bound_without_a_choice_still_reach_the_model(settings: Settings) 
 
 
 def test_a_tool_result_reaches_the_prompt(settings: Settings) -> None:
-    model = chat_model(settings, "worker", max_tokens=1)
+    model = RoleTable(settings).client("worker", max_tokens=1)
     call = AIMessage("", tool_calls=[{"name": "read_file", "args": {"path": "README.md"}, "id": "c1"}])
     opening = [SystemMessage("You are a coding agent."), HumanMessage("Read README.md"), call]
     short = model.invoke([*opening, ToolMessage("ok", tool_call_id="c1")])
@@ -114,7 +114,7 @@ def test_code_reaches_the_model_verbatim_not_html_escaped(server: EmbeddedServer
     def tokens(text: str) -> int:
         return len(httpx.post(f"{root}/extras/tokenize", json={"input": text}, timeout=60).json()["tokens"])
 
-    model = chat_model(settings, "worker", max_tokens=1)
+    model = RoleTable(settings).client("worker", max_tokens=1)
     with_code = model.invoke([HumanMessage("Review:\n" + code)]).usage_metadata
     without = model.invoke([HumanMessage("Review:\n")]).usage_metadata
     assert with_code is not None and without is not None
@@ -124,7 +124,8 @@ def test_code_reaches_the_model_verbatim_not_html_escaped(server: EmbeddedServer
 
 
 def test_the_response_cap_is_honoured(settings: Settings) -> None:
-    answer = chat_model(settings, "worker", max_tokens=5).invoke([HumanMessage("Write a long story about a cat.")])
+    capped = RoleTable(settings).client("worker", max_tokens=5)
+    answer = capped.invoke([HumanMessage("Write a long story about a cat.")])
     assert answer.usage_metadata is not None
     assert answer.usage_metadata["output_tokens"] <= 5
 

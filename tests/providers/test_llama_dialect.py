@@ -6,8 +6,8 @@ from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 from pydantic import BaseModel
 
 from slmcode.config import Settings
-from slmcode.providers.factory import chat_model
 from slmcode.providers.llama_dialect import ChatLlamaCppPython, adapt_payload
+from slmcode.providers.roles import RoleTable
 from slmcode.providers.structured import schema_format
 from tests.fake_llm import FakeLLM
 
@@ -61,8 +61,8 @@ def test_max_completion_tokens_travels_as_max_tokens() -> None:
 
 
 def test_the_factory_speaks_the_dialect_only_to_the_embedded_server() -> None:
-    plain = chat_model(Settings(base_url="http://127.0.0.1:9/v1"), "worker")
-    llama = chat_model(Settings(base_url="http://127.0.0.1:9/v1", server_dialect="llama-cpp-python"), "worker")
+    plain = RoleTable(Settings(base_url="http://127.0.0.1:9/v1")).client("worker")
+    llama = RoleTable(Settings(base_url="http://127.0.0.1:9/v1", server_dialect="llama-cpp-python")).client("worker")
     assert not isinstance(plain, ChatLlamaCppPython)
     assert isinstance(llama, ChatLlamaCppPython)
 
@@ -72,7 +72,7 @@ def test_the_client_sends_the_rewritten_request(fake_llm: FakeLLM) -> None:
     settings = Settings(base_url=fake_llm.url, server_dialect="llama-cpp-python")
     call = AIMessage("", tool_calls=[{"name": "read_file", "args": {"path": "a"}, "id": "c1"}])
     conversation = [HumanMessage("read a"), call, ToolMessage("alpha", tool_call_id="c1")]
-    chat_model(settings, "worker").bind_tools([READ]).invoke(conversation)
+    RoleTable(settings).client("worker").bind_tools([READ]).invoke(conversation)
     sent = fake_llm.requests[-1]
     assert sent["tool_choice"] == "auto"
     assert sent["stream"] is False

@@ -6,7 +6,7 @@ from langchain_core.messages import HumanMessage
 from pydantic import BaseModel, Field
 
 from slmcode.config import Settings
-from slmcode.providers.factory import chat_model
+from slmcode.providers.roles import RoleTable
 from slmcode.providers.structured import Structured, StructuredFailure, ask_structured, extract_json
 from tests.fake_llm import FakeLLM, Reply
 
@@ -17,7 +17,7 @@ class Plan(BaseModel):
 
 
 def model_for(fake: FakeLLM, **overrides: object):
-    return chat_model(Settings(base_url=fake.url, model="fake-model", request_retries=0, **overrides), "planner")
+    return RoleTable(Settings(base_url=fake.url, model="fake-model", request_retries=0, **overrides)).client("planner")
 
 
 def ask(fake: FakeLLM, max_retries: int = 2, mode: str = "auto") -> Structured[Plan] | StructuredFailure:
