@@ -21,11 +21,10 @@ from typing import Any
 # refactor removed is skipped. The saver runs on LangGraph's executor thread; with durability="sync" (api.run)
 # each step waits for it, so its time is part of the iteration too.
 STEP_PARTS = (
-    ("slmcode.compact.view", "request_view", "pre-model hook (request view)"),
-    ("slmcode.nodes.worker", "compact_transcript", "compaction ladder"),
-    ("slmcode.nodes.worker", "chat_model", "chat model built"),
+    ("slmcode.nodes.model_request", "request_view", "pre-model hook (request view)"),
+        ("slmcode.providers.roles", "RoleTable.client", "chat client (role table)"),
     ("slmcode.nodes.worker", "make_tools", "tool set built"),
-    ("slmcode.nodes.worker", "repair_tool_calls", "tool-call repair"),
+    ("slmcode.nodes.model_request", "repair_tool_calls", "tool-call repair"),
     ("slmcode.nodes.worker", "run_tool_call", "the tool itself"),
     ("slmcode.store.journal", "recorded", "journal lookup"),
     ("slmcode.store.journal", "record", "journal write"),

@@ -1,4 +1,5 @@
-"""RunState, the typed state of one run, and its items (Task, Criterion, Verdict, ...) with reducers.
+"""RunState, the typed state of one run, and its items (Task, Criterion, Verdict, ...) with reducers; WorkerInput,
+the Send payload a worker branch carries from step to step.
 
 Items are pydantic models so they validate on the way in and round-trip through every checkpointer
 (the serializer stores them as plain data). Lists that several parallel workers update use reducers
@@ -8,7 +9,7 @@ keyed by id, so two workers never overwrite each other's task.
 from __future__ import annotations
 
 import operator
-from typing import Annotated, Literal
+from typing import Annotated, Literal, NotRequired
 
 from langchain_core.messages import AnyMessage
 from langgraph.graph.message import add_messages
@@ -124,3 +125,18 @@ class RunState(TypedDict, total=False):
     outcome: str
     answer: str  # a single specialist's answer (`run --agent`): the explorer's explanation, the planner's plan
     aborted: bool  # a slot with fail_mode abort failed: the run ends
+
+
+class WorkerInput(TypedDict):
+    """What a worker branch carries from step to step (the Send payload)."""
+
+    run_id: str
+    query: str
+    task: Task
+    role: str  # worker | corrector | tester
+    length: int  # messages of the conversation so far, in the conversation store
+    turn: int
+    result_bytes: NotRequired[int]  # one tool result's inline allowance, set by the worker step for its tools
+    ladder: NotRequired[dict]  # the compaction ladder's LadderState between this branch's requests
+    refunds: NotRequired[int]  # turns given back in a row after recoverable provider errors (nodes.refund)
+    messages: NotRequired[list[AnyMessage]]  # a branch checkpointed before the store: its conversation, carried

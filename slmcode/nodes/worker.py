@@ -17,58 +17,30 @@ from __future__ import annotations
 import dataclasses
 import functools
 import time
-from typing import NotRequired
 
-import openai
-from langchain_core.messages import AIMessage, AnyMessage, BaseMessage, HumanMessage, ToolMessage
-from langchain_core.tools import BaseTool
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
 from langgraph.runtime import Runtime
 from langgraph.types import Command, Send, interrupt
-from typing_extensions import TypedDict
 
-from slmcode.budget.room import WorkerRoom, limits_for
-from slmcode.compact.ladder import LadderState
 from slmcode.compact.offload import offload_tool_output
-from slmcode.compact.rungs import Compactor
 from slmcode.compact.toolfit import FittedTools, fit_tools
-from slmcode.compact.view import RequestView, request_view
-from slmcode.config import Settings
-from slmcode.errors import EndpointError, RequestTooLargeError
 from slmcode.memory.before_images import keep_before_image
 from slmcode.memory.conversations import store_for
 from slmcode.nodes.agent_fields import allowed_tools
 from slmcode.nodes.disk_changes import net_changes
-from slmcode.nodes.llm import note_model_call, pack_for
+from slmcode.nodes.llm import pack_for
 from slmcode.nodes.mcp_tools import mcp_tools
-from slmcode.nodes.prompts import CORRECT, EXPLORE, NUDGE_NO_TOOLS, OVERFLOW_GIVE_UP, TURN_LIMIT, WORK
+from slmcode.nodes.model_request import call_model
+from slmcode.nodes.prompts import CORRECT, EXPLORE, NUDGE_NO_TOOLS, TURN_LIMIT, WORK
 from slmcode.nodes.quality import gates_of, quality_of
-from slmcode.nodes.refund import MAX_REFUNDS, Refund, rate_limited
+from slmcode.nodes.refund import Refund
 from slmcode.nodes.solo import role_tools
 from slmcode.nodes.transcript import files_changed, files_read, render_failures, touched_path
 from slmcode.packs.skills import discover_skills
-from slmcode.providers.roles import RoleTable
 from slmcode.run_context import RunContext, emit, roles_of, settings_of, stream, trace_of, workspace_of
-from slmcode.state import Task
+from slmcode.state import Task, WorkerInput
 from slmcode.tools.context import ToolContext
-from slmcode.tools.repair import repair_tool_calls
 from slmcode.tools.toolset import make_tools, run_tool_call
-
-OVERFLOW_SHRINKS = (1.0, 0.75, 0.5)  # request sizes tried when the server says a request is too long
-
-
-class WorkerInput(TypedDict):
-    """What a worker branch carries from step to step (the Send payload)."""
-
-    run_id: str
-    query: str
-    task: Task
-    role: str  # worker | corrector | tester
-    length: int  # messages of the conversation so far, in the conversation store
-    turn: int
-    result_bytes: NotRequired[int]  # one tool result's inline allowance, set by the worker step for its tools
-    ladder: NotRequired[dict]  # the compaction ladder's LadderState between this branch's requests
-    refunds: NotRequired[int]  # turns given back in a row after recoverable provider errors (nodes.refund)
-    messages: NotRequired[list[AnyMessage]]  # a branch checkpointed before the store: its conversation, carried
 
 
 def conversation_key(task: Task) -> str:
@@ -132,83 +104,6 @@ def request_tools(runtime: Runtime[RunContext], payload: WorkerInput, ctx: ToolC
     return fit_tools(seat.settings, seat.budget, role_tools(role, allowed_tools(runtime, role, tools)))
 
 
-def request_for(messages: list[BaseMessage], settings: Settings, room: WorkerRoom, shrink: float = 1.0,
-                ladder: LadderState | None = None, roles: RoleTable | None = None) -> RequestView:
-    """The request view, from the one compaction entry point: the pre-model hook's elision, and the ladder (with
-    the compactor model and the breaker state `ladder`) if it is still over the room. `shrink` < 1 after the
-    server said a request was too long."""
-    limits = limits_for(settings, room=max(1, int(room.room * shrink)))
-    return request_view(messages, settings=settings, limits=limits, summarize=_compactor(roles or RoleTable(settings)),
-                        ladder_state=ladder)
-
-
-def fit_request(messages: list[BaseMessage], settings: Settings, room: WorkerRoom,
-                shrink: float = 1.0) -> list[BaseMessage]:
-    return request_for(messages, settings, room, shrink).messages
-
-
-def _call_model(runtime: Runtime[RunContext], payload: WorkerInput, messages: list[BaseMessage],
-                tools: list[BaseTool], room: WorkerRoom) -> tuple[AIMessage, LadderState]:
-    """The model's answer, and the ladder state after the request it answered."""
-    settings, role, roles = settings_of(runtime), payload["role"], roles_of(runtime)
-    model = roles.client(role).bind_tools(tools)
-    started = time.perf_counter()
-    answer = None
-    ladder = LadderState(**payload.get("ladder", {}))
-    for shrink in OVERFLOW_SHRINKS:
-        try:
-            view = request_for(messages, settings, room, shrink, ladder, roles)
-            ladder = view.ladder.state if view.ladder is not None else ladder
-            answer = model.invoke(view.messages)
-            # How this request cut the stored conversation: the web view marks what the model did not see.
-            emit(runtime, payload["run_id"], "view", role=role, task_id=payload["task"].id,
-                 conversation=_store_key(payload), stored=len(messages), sent=len(view.messages),
-                 elided=view.cuts.elided, dropped_to=view.cuts.dropped_to,
-                 rungs=[r.name for r in view.ladder.rungs if r.accepted] if view.ladder else [])
-            break
-        except RequestTooLargeError:
-            # Our own guard counted the fitted view a few tokens over (a view and its payload are counted a little
-            # differently: 1,067 of 1,066 tokens stopped the embedded demo's corrector): compact harder, as below.
-            emit(runtime, payload["run_id"], "overflow", role=role, task_id=payload["task"].id, shrink=shrink,
-                 source="guard")
-        except openai.BadRequestError as exc:
-            # The server counts with its own tokenizer; when it says the request is too long, compact harder.
-            if "context" not in str(exc).lower() and "too long" not in str(exc).lower():
-                raise EndpointError(f"the model server refused a {role} request: {exc.message}") from None
-            emit(runtime, payload["run_id"], "overflow", role=role, task_id=payload["task"].id, shrink=shrink)
-        except (openai.APIConnectionError, openai.APITimeoutError) as exc:
-            raise EndpointError(f"model server unreachable during {role} {payload['task'].id}: {exc}") from None
-        except openai.RateLimitError as exc:  # recoverable: the turn is given back (nodes.refund)
-            if payload.get("refunds", 0) >= MAX_REFUNDS:
-                raise EndpointError(f"the model server rate-limited {MAX_REFUNDS + 1} {role} requests in a row "
-                                    f"({exc.status_code}): {exc.message}") from None
-            raise rate_limited(exc, payload.get("refunds", 0)) from None
-        except openai.APIStatusError as exc:  # a 5xx: the run stops here, its checkpoint kept for `slmcode resume`
-            raise EndpointError(f"the model server failed a {role} request ({exc.status_code}): {exc.message}"
-                                ) from None
-    if answer is None:
-        return AIMessage(content=OVERFLOW_GIVE_UP), ladder
-    latency = (time.perf_counter() - started) * 1000
-    usage = answer.usage_metadata or {}
-    note_model_call(runtime, payload["run_id"], role=role, task_id=payload["task"].id, latency_ms=latency,
-                    prompt_tokens=usage.get("input_tokens"), completion_tokens=usage.get("output_tokens"), ok=True)
-    assert isinstance(answer, AIMessage)
-    # Repairs malformed arguments and turns calls written as text (no native tool calling) into real ones.
-    return repair_tool_calls(answer, tools), ladder
-
-
-def _compactor(roles: RoleTable) -> Compactor:
-    """The ladder's LLM rung reaches the compactor role's model through this; a failure is the ladder's to count."""
-
-    def ask(prompt: str) -> str:
-        try:
-            return str(roles.client("compactor").invoke([HumanMessage(prompt)]).content)
-        except openai.APIError as exc:
-            raise EndpointError(f"compactor: {exc.__class__.__name__}") from None
-
-    return Compactor(ask, roles["compactor"].budget.available)
-
-
 def work(payload: WorkerInput, runtime: Runtime[RunContext]) -> Command:
     """One model step for one task: start the conversation on the first turn, then ask for the next action."""
     task, role = payload["task"], payload["role"]
@@ -218,7 +113,7 @@ def work(payload: WorkerInput, runtime: Runtime[RunContext]) -> Command:
     known = len(messages) if "length" in payload else 0
     messages = messages or _opening(runtime, payload, fitted)
     try:
-        answer, ladder = _call_model(runtime, payload, messages, tools, room)
+        answer, ladder = call_model(runtime, payload, messages, tools, room, _store_key(payload))
     except Refund as refund:  # the same step again, with the same turn number: this one does not count
         refunds = payload.get("refunds", 0) + 1
         emit(runtime, payload["run_id"], "refund", role=role, task_id=task.id, turn=payload["turn"],

@@ -14,9 +14,9 @@ from slmcode.budget.compute import compute_budget
 from slmcode.budget.room import schema_tokens, worker_room
 from slmcode.budget.tokens import count_message_tokens
 from slmcode.config import Settings
-from slmcode.nodes.worker import fit_request
+from slmcode.nodes.model_request import fit_request
 from slmcode.providers.embedded import embedded_server
-from slmcode.providers.factory import chat_model
+from slmcode.providers.roles import RoleTable
 from slmcode.store.trace import TraceStore
 from slmcode.tools.context import ToolContext
 from slmcode.tools.toolset import make_tools
@@ -62,6 +62,6 @@ def test_a_transcript_that_would_overflow_is_compacted_before_it_is_sent(tmp_pat
     view = fit_request(messages, settings, worker_room(settings, budget, schema_tokens(tools)))
     with embedded_server(settings) as server:
         live = settings.model_copy(update={"base_url": server.base_url, "server_dialect": "llama-cpp-python"})
-        answer = chat_model(live, "worker", max_tokens=8).bind_tools(tools).invoke(view)
+        answer = RoleTable(live).client("worker", max_tokens=8).bind_tools(tools).invoke(view)
     prompt_tokens = answer.usage_metadata["input_tokens"]
     assert prompt_tokens <= budget.window - budget.reserve_response, prompt_tokens
