@@ -12,14 +12,8 @@ from slmcode import api
 from slmcode.nodes.prompts import SYSTEM
 from slmcode.view import result_table
 from tests.fake_llm import FakeLLM, Reply, tool_call
-from tests.graph.scenario import MULTIPLY_END, TEST_DIVIDE, script_planning
+from tests.graph.scenario import DIVIDE, MULTIPLY_END, TEST_DIVIDE, script_planning
 
-DIVIDE = '''
-
-def divide(a: float, b: float) -> float:
-    """Return a divided by b."""
-    return a / b
-'''
 MARK = "    # TODO divide\n"
 
 

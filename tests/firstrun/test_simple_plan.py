@@ -12,28 +12,14 @@ from slmcode import api
 from slmcode.nodes.prompts import SYSTEM
 from slmcode.nodes.simple_task import parse_simple
 from tests.fake_llm import FakeLLM, Reply, system_text, tool_call
-from tests.graph.scenario import MULTIPLY_END, TEST_DIVIDE, js
+from tests.graph.scenario import divide_worker_replies, js
 
 TASK = "Add a divide operation to calc/ops.py with a test"
 PLANNING = ("clarify", "scope_judge", "planner", "splitter")
-DIVIDE = '''
-
-def divide(a: float, b: float) -> float:
-    """Return a divided by b."""
-    return a / b
-'''
 
 
 def script_team(fake: FakeLLM) -> None:
-    fake.on(SYSTEM["worker"],
-            Reply(tool_calls=[tool_call("ws_read", path="calc/ops.py")]),
-            Reply(tool_calls=[tool_call("ws_edit", path="calc/ops.py", old_str=MULTIPLY_END,
-                                        new_str=MULTIPLY_END + DIVIDE)]),
-            Reply(tool_calls=[tool_call("ws_read", path="tests/test_ops.py")]),
-            Reply(tool_calls=[tool_call("ws_edit", path="tests/test_ops.py",
-                                        old_str="    assert ops.multiply(4, 3) == 12\n",
-                                        new_str="    assert ops.multiply(4, 3) == 12\n" + TEST_DIVIDE)]),
-            Reply(content="Added divide and its test."))
+    fake.on(SYSTEM["worker"], *divide_worker_replies())
     fake.on(SYSTEM["reviewer"], js({"approve": True, "notes": []}))
     fake.on(SYSTEM["tester"], Reply(tool_calls=[tool_call("ws_shell", command="python -m pytest -q")]),
             Reply(content="Tests pass."))

@@ -12,14 +12,8 @@ from slmcode import api
 from slmcode.memory.flywheel import read_memory
 from slmcode.nodes.prompts import SYSTEM
 from tests.fake_llm import FakeLLM, Reply, tool_call
-from tests.graph.scenario import MULTIPLY_END, TEST_DIVIDE, js, make_repo, script_planning
+from tests.graph.scenario import divide_worker_replies, js, make_repo, script_planning
 
-DIVIDE = '''
-
-def divide(a: float, b: float) -> float:
-    """Return a divided by b."""
-    return a / b
-'''
 SPECIFIC = "python -m pytest -q -k divide"  # selects no test before the change: exit 5, a real test of it
 
 
@@ -58,15 +52,7 @@ def test_a_check_that_fails_before_the_change_passes_after_it_and_teaches_a_grou
                                                  "Run python -m pytest -q -k NAME to check one operation.",
                                                  "Write good code."]}))
     script_planning(fake_llm)
-    fake_llm.on(SYSTEM["worker"],
-                Reply(tool_calls=[tool_call("ws_read", path="calc/ops.py")]),
-                Reply(tool_calls=[tool_call("ws_edit", path="calc/ops.py", old_str=MULTIPLY_END,
-                                            new_str=MULTIPLY_END + DIVIDE)]),
-                Reply(tool_calls=[tool_call("ws_read", path="tests/test_ops.py")]),
-                Reply(tool_calls=[tool_call("ws_edit", path="tests/test_ops.py",
-                                            old_str="    assert ops.multiply(4, 3) == 12\n",
-                                            new_str="    assert ops.multiply(4, 3) == 12\n" + TEST_DIVIDE)]),
-                Reply(content="Added divide and its test."))
+    fake_llm.on(SYSTEM["worker"], *divide_worker_replies())
     fake_llm.on(SYSTEM["tester"], Reply(tool_calls=[tool_call("ws_shell", command="python -m pytest -q")]),
                 Reply(content="Tests pass."))
     result = run(fake_llm, repo)

@@ -11,14 +11,8 @@ from slmcode import api
 from slmcode.nodes.prompts import SYSTEM
 from slmcode.store.trace import TraceStore
 from tests.fake_llm import FakeLLM, Reply, tool_call
-from tests.graph.scenario import MULTIPLY_END, TEST_DIVIDE, js, script_planning
+from tests.graph.scenario import DIVIDE, MULTIPLY_END, TEST_DIVIDE, js, script_planning
 
-DIVIDE = '''
-
-def divide(a: float, b: float) -> float:
-    """Return a divided by b."""
-    return a / b
-'''
 MODULO_STUB = '''
 
 def modulo(a: float, b: float) -> float:

@@ -20,6 +20,7 @@ def divide(a: float, b: float) -> float:
     """Return a divided by b."""
     return a * b
 '''
+DIVIDE = DIVIDE_BUGGY.replace("a * b", "a / b")
 MULTIPLY_END = '''    """Return the product of a and b."""
     return a * b
 '''
@@ -70,6 +71,18 @@ def script_planning(fake: FakeLLM) -> None:
     fake.on(SYSTEM["learn"], js({"lessons": ["Run python -m pytest -q after every edit in calc/."]}))
     fake.on(SYSTEM["reviewer"], js({"approve": True, "notes": []}))
     fake.on(SYSTEM["escalate"], js({"decision": "give_up", "guidance": ""}))
+
+
+def divide_worker_replies() -> list[Reply]:
+    """A worker that adds a correct divide to calc/ops.py and its test, reading each file first."""
+    return [Reply(tool_calls=[tool_call("ws_read", path="calc/ops.py")]),
+            Reply(tool_calls=[tool_call("ws_edit", path="calc/ops.py", old_str=MULTIPLY_END,
+                                        new_str=MULTIPLY_END + DIVIDE)]),
+            Reply(tool_calls=[tool_call("ws_read", path="tests/test_ops.py")]),
+            Reply(tool_calls=[tool_call("ws_edit", path="tests/test_ops.py",
+                                        old_str="    assert ops.multiply(4, 3) == 12\n",
+                                        new_str="    assert ops.multiply(4, 3) == 12\n" + TEST_DIVIDE)]),
+            Reply(content="Added divide and its test.")]
 
 
 def script_buggy_worker_then_fix(fake: FakeLLM, *, fix: bool = True) -> None:

@@ -8,14 +8,8 @@ from pathlib import Path
 from slmcode import api
 from slmcode.nodes.prompts import SYSTEM
 from tests.fake_llm import FakeLLM, Reply, tool_call
-from tests.graph.scenario import MULTIPLY_END, TEST_DIVIDE, script_planning
+from tests.graph.scenario import DIVIDE, MULTIPLY_END, TEST_DIVIDE, script_planning
 
-DIVIDE = '''
-
-def divide(a: float, b: float) -> float:
-    """Return a divided by b."""
-    return a / b
-'''
 OLD_TEST = "    assert ops.multiply(4, 3) == 12\n"
 
 
