@@ -16,6 +16,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from slmcode.errors import ConfigError
+from slmcode.store.paths import CONFIG_FILE, state_path, user_state_dir
 
 ENV_PREFIX = "SLMCODE_"
 DEFAULT_SOURCE = "default"
@@ -203,11 +204,11 @@ class LoadedSettings(BaseModel):
 
 
 def user_config_path() -> Path:
-    return Path(os.environ.get("SLMCODE_HOME", Path.home() / ".slmcode")) / "config.yaml"
+    return user_state_dir() / CONFIG_FILE
 
 
 def project_config_path(workspace: Path) -> Path:
-    return workspace / ".slmcode" / "config.yaml"
+    return state_path(workspace, CONFIG_FILE)
 
 
 def _describe_error(err: dict[str, Any]) -> tuple[str, str]:

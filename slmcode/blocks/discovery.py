@@ -13,9 +13,10 @@ from pathlib import Path
 from slmcode.blocks.loader import block_files, load_block_file
 from slmcode.blocks.schema import Block
 from slmcode.errors import BlockError
+from slmcode.store.paths import BLOCKS_DIR, STATE_DIR, user_state_dir
 
 BUILTIN_DIR = Path(__file__).parent / "builtin"
-PROJECT_BLOCKS = Path(".slmcode") / "blocks"
+PROJECT_BLOCKS = Path(STATE_DIR) / BLOCKS_DIR
 PATH_ENV = "SLMCODE_BLOCKS_PATH"
 
 
@@ -54,11 +55,11 @@ class Catalog:
 
 def layers(workspace: Path | str, environ: Mapping[str, str] | None = None) -> list[Layer]:
     environ = os.environ if environ is None else environ
-    home = Path(environ["SLMCODE_HOME"]) if environ.get("SLMCODE_HOME") else Path.home() / ".slmcode"
+    home = user_state_dir(environ)
     extra = [Path(p) for p in environ.get(PATH_ENV, "").split(os.pathsep) if p]
     return [
         Layer("project", Path(workspace) / PROJECT_BLOCKS),
-        Layer("user", home / "blocks"),
+        Layer("user", home / BLOCKS_DIR),
         *(Layer("path", folder) for folder in extra),
         Layer("builtin", BUILTIN_DIR),
     ]

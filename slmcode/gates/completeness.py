@@ -7,9 +7,10 @@ import re
 from collections.abc import Sequence
 
 from slmcode.gates.verdict import GateVerdict
+from slmcode.store.paths import STATE_DIR
 
 GATE = "completeness"
-HARNESS_STATE = (".slmcode/", ".git/")
+HARNESS_STATE = (f"{STATE_DIR}/", ".git/")
 
 
 def _clean(path: str) -> str:

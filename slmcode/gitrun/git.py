@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from slmcode.errors import GitRunError
+from slmcode.store.paths import STATE_DIR
 
 SAFE_CONFIG = (
     "core.hooksPath=/dev/null", "core.fsmonitor=false", "commit.gpgsign=false", "tag.gpgsign=false",
@@ -25,7 +26,7 @@ IDENTITY = {"GIT_AUTHOR_NAME": "slmcode", "GIT_AUTHOR_EMAIL": "slmcode@localhost
 DROPPED_ENV = ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_CONFIG", "GIT_CONFIG_PARAMETERS",
                "GIT_CONFIG_COUNT", "GIT_EXTERNAL_DIFF", "GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "GIT_SSH_COMMAND")
 # Where the harness's own state lives: never staged, never counted as the user's uncommitted work.
-OUTSIDE = ":(exclude).slmcode"
+OUTSIDE = f":(exclude){STATE_DIR}"
 
 
 class Git:

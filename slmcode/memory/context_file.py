@@ -11,7 +11,6 @@ import re
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
-CONTEXT_FILE = "CONTEXT.md"
 TOUCHED_HEADING = "## Touched areas"
 RUNS_HEADING = "## Recent runs"
 MAX_TOUCHED = 30

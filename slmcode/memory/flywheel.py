@@ -12,14 +12,12 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from slmcode.compact.gate import accept_compaction
-from slmcode.memory.context_file import CONTEXT_FILE, merged_context, parse_context, run_entry
+from slmcode.memory.context_file import merged_context, parse_context, run_entry
 from slmcode.memory.files import memory_lock, read_text, sweep_stale_temps
-from slmcode.memory.lessons import MEMORY_FILE, drop_lesson, parse_memory, updated_memory
+from slmcode.memory.lessons import drop_lesson, parse_memory, updated_memory
 from slmcode.memory.sessions import SessionSnapshot, write_snapshot
 from slmcode.memory.skills_store import (
     LEARNED_DIR,
-    SKILL_FILE,
-    SKILLS_INDEX,
     LearnedSkill,
     learned_skills,
     render_index,
@@ -27,7 +25,7 @@ from slmcode.memory.skills_store import (
     skill_slug,
 )
 from slmcode.store.atomic import atomic_write_text
-from slmcode.store.paths import state_dir
+from slmcode.store.paths import CONTEXT_FILE, MEMORY_FILE, SKILL_FILE, SKILLS_INDEX, state_dir
 
 Convention = tuple[str, str, str]  # (name, description, body)
 

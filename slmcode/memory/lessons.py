@@ -13,7 +13,6 @@ import hashlib
 import re
 from collections.abc import Sequence
 
-MEMORY_FILE = "MEMORY.md"
 LESSONS_HEADING = "## Lessons"
 MAX_LESSONS = 40
 MAX_LESSON_CHARS = 300

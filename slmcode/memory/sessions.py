@@ -14,9 +14,7 @@ from pydantic import BaseModel, Field, ValidationError
 
 from slmcode.errors import RunNotFoundError
 from slmcode.store.atomic import atomic_write_text
-from slmcode.store.paths import state_dir
-
-SESSIONS_DIR = "sessions"
+from slmcode.store.paths import SESSIONS_DIR, state_dir
 
 
 class SessionSnapshot(BaseModel):

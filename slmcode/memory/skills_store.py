@@ -12,9 +12,10 @@ from pathlib import Path
 
 import yaml
 
-SKILLS_INDEX = "SKILLS.md"
-LEARNED_DIR = Path("skills") / "learned"
-SKILL_FILE = "SKILL.md"
+from slmcode.store import paths
+from slmcode.store.paths import SKILL_FILE, SKILLS_DIR
+
+LEARNED_DIR = Path(SKILLS_DIR) / paths.LEARNED_DIR
 MAX_NAME_CHARS = 48
 MAX_DESCRIPTION_CHARS = 200
 MAX_BODY_CHARS = 4000

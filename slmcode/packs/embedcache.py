@@ -14,7 +14,8 @@ from pathlib import Path
 
 import sqlite_utils
 
-CACHE_FILE = ".slmcode/cache/embeddings.sqlite"
+from slmcode.store.paths import EMBEDDINGS, cache_file
+
 TABLE = "embeddings"
 
 
@@ -41,7 +42,7 @@ def cached_embeddings(
     workspace: Path, embedder: str, texts: Sequence[str], embed: Callable[[str], list[float]]
 ) -> list[list[float]]:
     """Vectors for `texts`, in order; the missing ones are computed and stored."""
-    path = workspace / CACHE_FILE
+    path = cache_file(workspace, EMBEDDINGS)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         db = sqlite_utils.Database(path)

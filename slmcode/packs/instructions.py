@@ -23,11 +23,12 @@ import yaml
 
 from slmcode.packs import prompts
 from slmcode.packs.settings import PackSettings
+from slmcode.store.paths import PROJECT_NOTES, STATE_DIR
 from slmcode.tools.filenames import shown_name
 
 INSTRUCTION_FILES: tuple[str, ...] = ("AGENTS.md", "CLAUDE.md", "AGENT.md", ".cursorrules")
 CURSOR_RULES_DIR = ".cursor/rules"
-LATE_FILES: tuple[str, ...] = (".slmcode/AGENTS.md", ".slmcode/PROJECT.md")
+LATE_FILES: tuple[str, ...] = tuple(f"{STATE_DIR}/{name}" for name in PROJECT_NOTES)
 README = "README.md"
 MAX_FILE_BYTES = 4000
 MAX_TOTAL_BYTES = 12000

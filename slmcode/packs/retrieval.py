@@ -21,10 +21,11 @@ from slmcode.packs.embed import EMBEDDER_NAME, cosine, embed, tfidf_scores
 from slmcode.packs.embedcache import EmbeddingCacheError, cached_embeddings
 from slmcode.packs.lexical import terms
 from slmcode.packs.settings import PackSettings
+from slmcode.store.paths import LEARNED_DIR, MEMORY_FILE, SESSIONS_DIR, SKILL_FILE, SKILLS_DIR, STATE_DIR
 
-MEMORY_FILES: tuple[str, ...] = (".slmcode/MEMORY.md",)
-SUMMARY_DIRS: tuple[str, ...] = (".slmcode/sessions",)
-LEARNED_SKILLS_DIR = ".slmcode/skills/learned"
+MEMORY_FILES: tuple[str, ...] = (f"{STATE_DIR}/{MEMORY_FILE}",)
+SUMMARY_DIRS: tuple[str, ...] = (f"{STATE_DIR}/{SESSIONS_DIR}",)
+LEARNED_SKILLS_DIR = f"{STATE_DIR}/{SKILLS_DIR}/{LEARNED_DIR}"
 # Calibrated on random queries against memory-like corpora (tests/packs/test_retrieval.py measures them):
 # unrelated text scores below 0.1 under both rankers; a query sharing two content words scores above 0.2.
 ABSOLUTE_FLOOR = {"hashing": 0.16, "tfidf": 0.12}
@@ -67,7 +68,7 @@ def memory_files(workspace: Path) -> list[str]:
             found += sorted(p.relative_to(workspace).as_posix() for p in root.glob("*.json") if p.is_file())
     learned = workspace / LEARNED_SKILLS_DIR
     if learned.is_dir():
-        found += sorted(p.relative_to(workspace).as_posix() for p in learned.rglob("SKILL.md") if p.is_file())
+        found += sorted(p.relative_to(workspace).as_posix() for p in learned.rglob(SKILL_FILE) if p.is_file())
     return found
 
 

@@ -15,10 +15,9 @@ from pathlib import Path
 import yaml
 
 from slmcode.packs.lexical import terms
+from slmcode.store.paths import LEARNED_DIR, SKILL_FILE, SKILLS_DIR, STATE_DIR
 
-SKILLS_DIR = ".slmcode/skills"
-LEARNED_DIR = "learned"
-SKILL_FILE = "SKILL.md"
+SKILLS_FOLDER = f"{STATE_DIR}/{SKILLS_DIR}"
 MATCH_SCORE = 0.12  # below this a skill is not a match: no card in the task's part of the pack
 EXPAND_SCORE = 0.45  # at or above this a match earns its full body
 NAME_BONUS = 0.3  # the query names every word of the skill's name
@@ -71,7 +70,7 @@ def parse_skill(text: str, fallback_name: str, path: str, learned: bool) -> Skil
 
 def discover_skills(workspace: Path) -> list[Skill]:
     """Every skill of the workspace, sorted by name; a project skill wins over a learned one of the same name."""
-    root = workspace / SKILLS_DIR
+    root = workspace / SKILLS_FOLDER
     if not root.is_dir():
         return []
     found: dict[str, Skill] = {}

@@ -7,6 +7,8 @@ own `.gitignore` (`*`): nothing of it (checkpoints, the trace, run files) may re
 
 from __future__ import annotations
 
+import os
+from collections.abc import Mapping
 from pathlib import Path
 
 from slmcode.store.atomic import atomic_write_text
@@ -25,6 +27,27 @@ DRY_RUN_DIR = "dry-run"
 RUNS_DIR = "runs"
 MCP_DIR = "mcp"
 GITRUN_DIR = "gitrun"
+EMBEDDINGS = "embeddings.sqlite"  # in CACHE_DIR
+
+# What a workspace knows, some written by runs and some by its people (the same names under the user's folder
+# for config and blocks).
+CONFIG_FILE = "config.yaml"
+BLOCKS_DIR = "blocks"
+MEMORY_FILE = "MEMORY.md"
+CONTEXT_FILE = "CONTEXT.md"
+SESSIONS_DIR = "sessions"
+SKILLS_DIR = "skills"
+LEARNED_DIR = "learned"  # in SKILLS_DIR: the skills runs wrote
+SKILL_FILE = "SKILL.md"
+SKILLS_INDEX = "SKILLS.md"
+PROJECT_NOTES = ("AGENTS.md", "PROJECT.md")  # instructions kept in the state folder, read after the root's
+HOME_ENV = "SLMCODE_HOME"
+
+
+def user_state_dir(environ: Mapping[str, str] | None = None) -> Path:
+    """The user's own folder (config, blocks): $SLMCODE_HOME, else ~/.slmcode."""
+    environ = os.environ if environ is None else environ
+    return Path(environ[HOME_ENV]) if environ.get(HOME_ENV) else Path.home() / STATE_DIR
 
 
 def state_dir(workspace: Path | str) -> Path:

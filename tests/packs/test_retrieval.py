@@ -9,8 +9,8 @@ from pathlib import Path
 
 from slmcode.config import Settings
 from slmcode.packs.embed import cosine, embed, tfidf_scores
-from slmcode.packs.embedcache import CACHE_FILE
 from slmcode.packs.retrieval import ABSOLUTE_FLOOR, chunk_sections, load_corpus, retrieve
+from slmcode.store.paths import EMBEDDINGS, cache_file
 
 MEMORY = """# Lessons
 
@@ -106,14 +106,14 @@ def test_off_unless_enabled_and_vectors_are_cached(tmp_path: Path) -> None:
     workspace = memory_workspace(tmp_path)
     assert retrieve(workspace, "alembic migration", Settings()).method == "off"
     first = retrieve(workspace, "alembic migration", ON)
-    assert (workspace / CACHE_FILE).is_file()
+    assert cache_file(workspace, EMBEDDINGS).is_file()
     assert retrieve(workspace, "alembic migration", ON) == first
 
 
 def test_a_broken_cache_falls_back_to_tfidf_and_says_so(tmp_path: Path) -> None:
     workspace = memory_workspace(tmp_path)
-    (workspace / CACHE_FILE).parent.mkdir(parents=True)
-    (workspace / CACHE_FILE).write_bytes(b"this is not a database" * 100)
+    cache_file(workspace, EMBEDDINGS).parent.mkdir(parents=True)
+    cache_file(workspace, EMBEDDINGS).write_bytes(b"this is not a database" * 100)
     result = retrieve(workspace, "the alembic migration fails the schema check", ON)
     assert result.method == "tfidf" and "TF-IDF" in result.note
     assert result.hits[0].source.endswith("Database migrations")
