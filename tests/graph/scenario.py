@@ -73,11 +73,11 @@ def script_planning(fake: FakeLLM) -> None:
     fake.on(SYSTEM["escalate"], js({"decision": "give_up", "guidance": ""}))
 
 
-def divide_worker_replies() -> list[Reply]:
-    """A worker that adds a correct divide to calc/ops.py and its test, reading each file first."""
+def divide_worker_replies(divide: str = DIVIDE) -> list[Reply]:
+    """A worker that adds `divide` (correct by default) to calc/ops.py and its test, reading each file first."""
     return [Reply(tool_calls=[tool_call("ws_read", path="calc/ops.py")]),
             Reply(tool_calls=[tool_call("ws_edit", path="calc/ops.py", old_str=MULTIPLY_END,
-                                        new_str=MULTIPLY_END + DIVIDE)]),
+                                        new_str=MULTIPLY_END + divide)]),
             Reply(tool_calls=[tool_call("ws_read", path="tests/test_ops.py")]),
             Reply(tool_calls=[tool_call("ws_edit", path="tests/test_ops.py",
                                         old_str="    assert ops.multiply(4, 3) == 12\n",
@@ -88,13 +88,7 @@ def divide_worker_replies() -> list[Reply]:
 def script_buggy_worker_then_fix(fake: FakeLLM, *, fix: bool = True) -> None:
     """The worker adds divide with a bug and its test; the corrector fixes the bug (or, fix=False, gives up)."""
     fake.on(SYSTEM["worker"],
-            Reply(tool_calls=[tool_call("ws_read", path="calc/ops.py")]),
-            Reply(tool_calls=[tool_call("ws_edit", path="calc/ops.py", old_str=MULTIPLY_END,
-                                        new_str=MULTIPLY_END + DIVIDE_BUGGY)]),
-            Reply(tool_calls=[tool_call("ws_read", path="tests/test_ops.py")]),
-            Reply(tool_calls=[tool_call("ws_edit", path="tests/test_ops.py",
-                                        old_str="    assert ops.multiply(4, 3) == 12\n",
-                                        new_str="    assert ops.multiply(4, 3) == 12\n" + TEST_DIVIDE)]),
+            *divide_worker_replies(DIVIDE_BUGGY)[:-1],
             Reply(tool_calls=[tool_call("ws_read", path="calc/cli.py")]),
             Reply(tool_calls=[tool_call("ws_edit", path="calc/cli.py", old_str='"multiply": ops.multiply}',
                                         new_str='"multiply": ops.multiply, "divide": ops.divide}')]),
