@@ -21,6 +21,8 @@ def serve(
     """Serve a web view of the runs on 127.0.0.1; open the printed URL (it carries the access token)."""
     from slmcode.web.server import make_server, server_url
 
+    if not 0 <= port <= 65535:
+        raise SlmcodeError(f"--port: expected a port from 0 to 65535 (0: any free port), got {port}")
     try:
         server = make_server(workspace, port)
     except OSError as exc:
