@@ -22,6 +22,13 @@ ENV_PREFIX = "SLMCODE_"
 DEFAULT_SOURCE = "default"
 
 
+def _http_url(url: str | None) -> str | None:
+    """A model server's URL must be http(s)://host...: 'localhost:11434/v1' would start a run that fails later."""
+    if url and (urlsplit(url.strip()).scheme not in ("http", "https") or not urlsplit(url.strip()).hostname):
+        raise ValueError("an http:// or https:// URL of the model server, e.g. http://127.0.0.1:11434/v1")
+    return url
+
+
 class RoleModel(BaseModel):
     """Which model serves one role; unset fields fall back to the top-level settings."""
 
@@ -29,6 +36,8 @@ class RoleModel(BaseModel):
     model: str | None = None
     base_url: str | None = None
     temperature: float | None = None
+
+    _base_url = field_validator("base_url")(_http_url)
 
 
 class ProfileOverride(BaseModel):
@@ -117,6 +126,7 @@ class Settings(BaseModel):
     structured_output: Literal["auto", "json_schema", "prompt"] = "auto"
     # llama-cpp-python (the embedded server) needs requests rewritten: providers/llama_dialect.py.
     server_dialect: Literal["openai", "llama-cpp-python"] = "openai"
+    _base_url = field_validator("base_url")(_http_url)
 
     # Context window and budget.
     context_limit: int | None = Field(default=None, gt=0)

@@ -124,3 +124,24 @@ def test_resume_or_trace_without_a_run_says_so(args: list[str], says: str, repo:
     done = slmcode_here(*args, "-w", repo)
     assert done.code == 2
     assert says in done.error_line()
+
+
+@pytest.mark.parametrize("url", ["localhost:11434/v1", "notaurl", "ftp://127.0.0.1:9/v1"])
+@pytest.mark.parametrize("command", ["run", "doctor"])
+def test_a_base_url_that_is_not_an_http_url_is_refused_before_a_run_starts(url: str, command: str,
+                                                                           repo: Path) -> None:
+    # Before: the run started, was recorded interrupted, and said 'model server unreachable: Connection error'.
+    args = [a if a != "http://127.0.0.1:9/v1" else url for a in COMMANDS[command]]
+    done = slmcode_here(*args, "-w", repo)
+    assert done.code == 2
+    line = done.error_line()
+    assert "key 'base_url': expected an http:// or https:// URL" in line and url in line
+    assert not (repo / ".slmcode" / "runs").exists()
+
+
+def test_a_role_base_url_that_is_not_an_http_url_names_the_file_and_key(repo: Path) -> None:
+    (repo / ".slmcode").mkdir(exist_ok=True)
+    (repo / ".slmcode" / "config.yaml").write_text("roles:\n  worker:\n    base_url: localhost:11434/v1\n")
+    done = slmcode_here(*COMMANDS["run"], "-w", repo)
+    assert done.code == 2
+    assert "config.yaml: key 'roles.worker.base_url': expected an http" in done.error_line()
