@@ -10,7 +10,6 @@ import typer
 from rich.table import Table
 
 from slmcode.commands.common import JsonOpt, WorkspaceOpt, console, print_json
-from slmcode.state import Criterion
 
 app = typer.Typer()
 task_app = typer.Typer(help="Edit the plan of a run waiting for plan approval (then `slmcode resume RUN`).")
@@ -95,6 +94,8 @@ AfterOpt = Annotated[list[str] | None, typer.Option("--after", help="A task id i
 def _fields(title: str | None, description: str | None, files: list[str] | None, criteria: list[str] | None,
             checks: list[str] | None, after: list[str] | None) -> dict[str, Any]:
     """The fields an option names; a repeated option replaces the whole list."""
+    from slmcode.state import Criterion  # state imports LangGraph (0.5 s): only the commands that need it pay
+
     fields: dict[str, Any] = {"title": title, "description": description, "focus_files": files, "depends_on": after}
     if criteria is not None or checks is not None:
         fields["criteria"] = [Criterion(text=c) for c in criteria or []] + [
