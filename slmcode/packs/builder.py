@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from slmcode.budget.compute import compute_budget
 from slmcode.budget.tokens import TokenCounter, default_counter
@@ -30,12 +31,14 @@ from slmcode.packs.section_text import (
     task_text,
 )
 from slmcode.packs.sections import SECTION_ORDER, Section, section, separator_tokens, share_caps
-from slmcode.packs.selection import render_excerpts, select_excerpts, select_signatures
+from slmcode.packs.selection import MENTION_LINES, render_excerpts, select_excerpts, select_signatures
 from slmcode.packs.settings import PackSettings
 from slmcode.packs.skills import discover_skills, select_skills
 from slmcode.packs.taskpack import MapEntry, TaskPack, join_sections
-from slmcode.state import Task
 from slmcode.tools.sandbox import readable
+
+if TYPE_CHECKING:  # a type only: slmcode.state imports LangGraph, which a pack (`slmcode pack`) never needs
+    from slmcode.state import Task
 
 MAX_FIT_ROUNDS = 4  # joins can cost a token or two more than their parts; shrink the code and re-fit
 
@@ -124,7 +127,9 @@ def build_pack(
     if index is not None and stable is not None and has_task_map(map_base, settings.repomap_tokens):
         # The task's map takes what the map's budget has left once the pack's file bodies are counted.
         excerpts, _ = _code(sources, candidates, max(0, room), identifier_only, counter)
-        budget = task_map_budget(map_base, len({e.path for e in excerpts}), built["map"].tokens)
+        # A file only mentioned by its best line is not a body the map can shrink for.
+        bodies = {e.path for e in excerpts if e.end - e.start + 1 > MENTION_LINES}
+        budget = task_map_budget(map_base, len(bodies), built["map"].tokens)
         excerpts, _ = _code(sources, candidates, max(0, room - budget), identifier_only, counter)
         heading = counter.count(prompts.HEADINGS["task_map"] + "\n")
         task, reason = task_map(index, query=search_text, focus_files=focus, stable=stable,

@@ -38,6 +38,9 @@ GRAPH_SEEDS = 3  # the best spans whose references are followed
 GRAPH_WEIGHT = 0.3  # a linked span gains this share of the best span's score
 CORE_LINES = 24  # a longer span is first offered as this many lines around its best-matching lines
 REST_SHARE = 0.5  # the rest of a split span ranks at this share of its core
+# The share of a core above its best-matching lines: of the changed lines a core missed by a few lines, more were
+# below it than above (the line that names the thing leads into the code that handles it).
+CORE_ABOVE = 0.35
 _IDENTIFIER_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
@@ -56,6 +59,7 @@ class Candidate:
     window: Window
     score: float
     glimpse: Window | None = None  # the lines to show when only a little of the file fits; None: the window
+    best_line: int = 0  # the span's line with the most query weight; 0: its first line
 
 
 def read_sources(
@@ -107,14 +111,18 @@ def _normalise(values: Sequence[float]) -> list[float]:
     return [v / top if top > 0 else 0.0 for v in values]
 
 
-def _glimpse(hits: QueryHits, span: Window, weights: Mapping[str, float]) -> Window:
-    """At most GLIMPSE_LINES of the span, centred on its line with the most query weight (the first such)."""
-    if span.size <= GLIMPSE_LINES:
-        return span
+def _best_line(hits: QueryHits, span: Window, weights: Mapping[str, float]) -> int:
+    """The span's line with the most query weight (the first such)."""
     lines = hits.hit_lines[bisect_left(hits.hit_lines, span.start) : bisect_right(hits.hit_lines, span.end)]
     # A line without a query term weighs 0: of those, the span's first line is the one max() would pick.
     weighed = [(sum(weights.get(t, 0.0) for t in hits.on_line[n]), -n) for n in lines]
-    best = -max([*weighed, (0.0, -span.start)])[1]
+    return -max([*weighed, (0.0, -span.start)])[1]
+
+
+def _glimpse(span: Window, best: int) -> Window:
+    """At most GLIMPSE_LINES of the span, centred on its best line."""
+    if span.size <= GLIMPSE_LINES:
+        return span
     start = max(span.start, min(best - GLIMPSE_LINES // 2, span.end - GLIMPSE_LINES + 1))
     return Window(start, start + GLIMPSE_LINES - 1)
 
@@ -168,8 +176,8 @@ def rank_candidates(sources: Sequence[SourceFile], query: str, focus_files: Sequ
     best_in_file: dict[str, float] = {}
     for (source, span), score in zip(units, scores, strict=True):
         if score > 0:
-            glimpse = _glimpse(hits[source.path], span, weights)
-            candidates.extend(_split(source.path, span, glimpse, score))
+            best = _best_line(hits[source.path], span, weights)
+            candidates.extend(_split(source.path, span, _glimpse(span, best), best, score))
             best_in_file[source.path] = max(best_in_file.get(source.path, 0.0), score)
     for source in sources:  # the header of a file with a hit: imports and constants a fix often touches
         header = header_window(len(source.lines), source.symbols)
@@ -222,13 +230,14 @@ def _linked(units: Sequence[tuple[SourceFile, Window]], scores: Sequence[float])
     return raised
 
 
-def _split(path: str, span: Window, glimpse: Window, score: float) -> list[Candidate]:
+def _split(path: str, span: Window, glimpse: Window, best: int, score: float) -> list[Candidate]:
     """A long span as its core around the best-matching lines, then the rest of it, ranked lower: a whole
     40-line definition cost a small pack a third of its code for the few lines that matched."""
     if span.size <= CORE_LINES:
-        return [Candidate(path, span, round(score, 9), glimpse)]
+        return [Candidate(path, span, round(score, 9), glimpse, best)]
     middle = (glimpse.start + glimpse.end) // 2
-    start = max(span.start, min(middle - CORE_LINES // 2, span.end - CORE_LINES + 1))
+    start = max(span.start, min(middle - int(CORE_LINES * CORE_ABOVE), span.end - CORE_LINES + 1))
     core = Window(start, start + CORE_LINES - 1)
-    return [Candidate(path, core, round(score, 9), glimpse), Candidate(path, span, round(score * REST_SHARE, 9))]
+    return [Candidate(path, core, round(score, 9), glimpse, best),
+            Candidate(path, span, round(score * REST_SHARE, 9))]
 

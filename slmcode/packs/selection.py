@@ -1,6 +1,7 @@
-"""Which candidate spans make it into a pack: a glimpse of each of the best files first, then whole spans best
-first, merged with what is already taken from the same file, and the last one cut with a marker rather than
-dropped. Files are shown in the order they were first chosen, each under one header with its windows by line.
+"""Which candidate spans make it into a pack: a glimpse of each of the best files first, a one-line mention of the
+next few that rank close to the best, then whole spans best first, merged with what is already taken from the same
+file, and the last one cut with a marker rather than dropped. Files are shown in the order they were first chosen,
+each under one header with its windows by line.
 """
 
 from __future__ import annotations
@@ -27,6 +28,15 @@ MIN_USEFUL_TOKENS = 40  # below this, a remainder holds no useful code
 BREADTH_SHARE = 0.3
 # Two windows of a file this few lines apart are shown as one: a fix often sits just between two shown spans.
 BRIDGE_LINES = 8
+# After the glimpses, a mention of the next best files: the line that matched best, within this further share of
+# the budget. It says where else to look for a fifth of a glimpse's tokens: a small pack showed the changed file at
+# all in only three fixes of four when its glimpses were its only breadth.
+MENTION_LINES = 1
+MENTION_SHARE = 0.1
+MENTION_FILES = 6  # at most this many: past the first few, a mention seldom names the file to change
+# Only files whose best span scores at least this share of the best one: a mention of a file that barely matched
+# (a build script, a typings test) cost the deeper windows their last lines and found nothing (tuning half).
+MENTION_FLOOR = 0.35
 
 
 def _cost(path: str, lines: Sequence[str], windows: Sequence[Window], counter: TokenCounter) -> int:
@@ -43,8 +53,10 @@ def select_excerpts(
     """Excerpts filling at most `budget` tokens.
 
     Breadth: each file's best candidate, as its glimpse, files by their best candidate, within `breadth_share`
-    of the budget. Depth: every candidate whole, best first, while it fits; one that does not fit shows its
-    glimpse if that fits, else it is cut to what is left (when it cannot be cut there, the next one is tried).
+    of the budget. Mentions: the best line of the next files while their best candidate scores at least
+    MENTION_FLOOR of the best one, within MENTION_SHARE more (none when `breadth_share` is 0). Depth: every
+    candidate whole, best first, while it fits; one that does not fit shows its glimpse if that fits, else it is
+    cut to what is left (when it cannot be cut there, the next one is tried).
     """
     by_path = {s.path: s for s in sources}
     chosen: dict[str, list[Window]] = {}
@@ -61,12 +73,24 @@ def select_excerpts(
         return False
 
     usable = [c for c in candidates if c.path in by_path]
-    breadth = int(budget * (BREADTH_SHARE if breadth_share is None else breadth_share))
+    share = BREADTH_SHARE if breadth_share is None else breadth_share
     for candidate in usable:
         if candidate.path in chosen:
             continue
-        if not take(candidate.path, candidate.glimpse or candidate.window, breadth):
+        if not take(candidate.path, candidate.glimpse or candidate.window, int(budget * share)):
             break
+    mentioned = 0
+    for candidate in usable:
+        if mentioned >= MENTION_FILES or not (MENTION_SHARE and share):  # no breadth asked: no mentions either
+            break
+        if candidate.score < MENTION_FLOOR * usable[0].score:
+            break
+        if candidate.path in chosen:
+            continue
+        if not take(candidate.path, _mention(candidate, len(by_path[candidate.path].lines)),
+                    int(budget * (share + MENTION_SHARE))):
+            break
+        mentioned += 1
     cut: tuple[str, Window, int] | None = None  # path, the head shown, the lines cut after it
     for candidate in usable:
         if budget - sum(costs.values()) < MIN_USEFUL_TOKENS:
@@ -94,6 +118,12 @@ def select_excerpts(
         for cut_lines in [cuts.get(path, {}).get(w.end, 0)]
         for text in [render_lines(by_path[path].lines, w, cut_lines)]
     ]
+
+
+def _mention(candidate: Candidate, total_lines: int) -> Window:
+    """The candidate's best line, and the ones after it up to MENTION_LINES in all."""
+    first = candidate.best_line or candidate.window.start
+    return Window(first, max(first, min(total_lines, first + MENTION_LINES - 1)))
 
 
 def _cut(

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from slmcode.budget.tokens import default_counter
+from slmcode.packs import selection
 from slmcode.packs.excerpts import Window, fit_cut, merge_windows, render_file
 from slmcode.packs.localize import Candidate, SourceFile, rank_candidates
 from slmcode.packs.repomap.model import Symbol
@@ -137,3 +140,29 @@ def test_breadth_gives_a_second_file_a_glimpse_of_its_matching_lines() -> None:
     assert sum(e.tokens for e in glimpsed) <= 400
     depth_only = select_excerpts(sources, candidates, budget=400, counter=counter, breadth_share=0.0)
     assert not any(e.path == "shop/notes.py" for e in depth_only)  # the first file's spans took it all
+
+
+def test_a_small_pack_mentions_more_files_by_their_best_matching_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    counter = default_counter()
+    lines: list[str] = []
+    symbols = []
+    for n in range(8):  # eight matching spans: the first file's glimpse and spans would fill a small pack alone
+        symbols.append(Symbol("shop/pricing.py", f"discount_{n}", "function", len(lines) + 1, len(lines) + 8, ""))
+        lines += [f"def discount_{n}(order):", *(f"    apply_discount(order, rate_{n}_{k})" for k in range(7))]
+    others = []  # five files that match nearly as well, each on one line
+    for k in range(5):
+        text = [f"# note {n} of file {k}" for n in range(1, 61)]
+        text[29] = f"    total_{k} = apply_discount(checkout_{k}, rounding)"
+        others.append(SourceFile(f"shop/notes_{k}.py", tuple(text), ()))
+    sources = [SourceFile("shop/pricing.py", tuple(lines), tuple(symbols)), *others]
+    candidates = rank_candidates(sources, "apply_discount rounds the wrong way in checkout")
+    monkeypatch.setattr(selection, "MENTION_SHARE", 0.0)
+    glimpses_only = {e.path for e in select_excerpts(sources, candidates, budget=500, counter=counter)}
+    monkeypatch.setattr(selection, "MENTION_SHARE", 0.1)
+    shown = select_excerpts(sources, candidates, budget=500, counter=counter)
+    mentioned = [e for e in shown if e.path not in glimpses_only]
+    assert len(mentioned) >= 2
+    for excerpt in mentioned:  # the line that matched
+        assert (excerpt.start, excerpt.end) == (30, 30)
+        assert numbered(excerpt.text)[30].endswith("= apply_discount(checkout_" + excerpt.path[-4] + ", rounding)")
+    assert sum(e.tokens for e in shown) <= 500

@@ -97,3 +97,13 @@ def test_the_words_asking_for_a_fix_do_not_pull_in_code_that_mentions_fixes() ->
     candidates = rank_candidates(sources, "Fix send request timeout (#3116)")
     files = list(dict.fromkeys(c.path for c in candidates))
     assert files == ["net/client.py", "net/config.py"]  # the file full of "fix" and "#3116" is not offered
+
+
+def test_a_long_spans_first_window_shows_more_of_what_follows_the_matched_line() -> None:
+    lines = [f"    step_{n} = compute(step_{n - 1})" for n in range(1, 41)]
+    lines[0] = "def pipeline(data):"
+    lines[19] = "    overflow_guard = clamp_overflow(step_19)"
+    sources = [source("core/pipeline.py", lines, [("pipeline", 1, 40)])]
+    first = rank_candidates(sources, "clamp overflow guard is wrong")[0].window
+    assert first.start <= 20 <= first.end and first.size < 40  # a core of the span, around the line that matched
+    assert first.end - 20 > 20 - first.start  # the code it leads into, more than the code before it
