@@ -73,8 +73,7 @@ def pack(
 ) -> None:
     """Render the context pack a role would receive for a query (its size as a run gives it)."""
     from slmcode.compact.toolfit import opening_room
-    from slmcode.nodes.llm import TOOL_ROLES
-    from slmcode.nodes.prompts import tool_contract
+    from slmcode.nodes.prompts import TOOL_ROLES, tool_contract
     from slmcode.packs.builder import build_pack
     from slmcode.packs.prompts import PREVIEW_SYSTEM_PROMPT
 

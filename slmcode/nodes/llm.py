@@ -17,7 +17,7 @@ from slmcode.budget.tokens import count_tokens
 from slmcode.config import Settings
 from slmcode.errors import RepoMapError
 from slmcode.memory.flywheel import read_memory
-from slmcode.nodes.prompts import SYSTEM, TOOL_CONTRACT, tool_contract
+from slmcode.nodes.prompts import SYSTEM, TOOL_CONTRACT, TOOL_ROLES, tool_contract
 from slmcode.packs.builder import build_pack
 from slmcode.packs.repomap.build import load_index
 from slmcode.packs.repomap.model import SymbolIndex
@@ -28,7 +28,6 @@ from slmcode.state import RunState, Task
 
 T = TypeVar("T", bound=BaseModel)
 REASK_ALLOWANCE = 250  # tokens of a clipped invalid answer and the re-ask message
-TOOL_ROLES = frozenset({"worker", "corrector", "tester", "explorer"})
 
 
 @dataclass(frozen=True)

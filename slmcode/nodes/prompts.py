@@ -66,6 +66,7 @@ def tool_contract(names: list[str] | None = None) -> str:
 
 
 TOOL_CONTRACT = tool_contract()
+TOOL_ROLES = frozenset({"worker", "corrector", "tester", "explorer"})  # the roles whose requests carry tools
 
 CLARIFY = (
     "Request: {query}\n\nList the requirements this request implies (at most 6), and at most 3 questions about what "

@@ -4,11 +4,14 @@ Pure functions; every list is rendered in a fixed order."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from slmcode.packs import prompts
 from slmcode.packs.retrieval import Hit
 from slmcode.packs.skills import Skill, SkillMatch
-from slmcode.state import Task
+
+if TYPE_CHECKING:  # a type only: slmcode.state imports LangGraph, which a pack (`slmcode pack`) never needs
+    from slmcode.state import Task
 
 
 def task_text(query: str, task: Task | None) -> str:
