@@ -68,3 +68,9 @@ class RequestTooLargeError(SlmcodeError):
 class PlanEditError(SlmcodeError, ValueError):
     """An edit of a plan waiting for approval is unusable (unknown task id, empty title, dependency cycle), or
     the run is not waiting for one; a ValueError too, for API callers."""
+
+
+def not_utf8(path: object, exc: UnicodeDecodeError) -> str:
+    """A text file of the user's that is not UTF-8, as one line naming the file, the line and the byte."""
+    line = exc.object[: exc.start].count(b"\n") + 1
+    return f"{path}: line {line}: byte 0x{exc.object[exc.start]:02x} is not UTF-8 (save the file as UTF-8)"

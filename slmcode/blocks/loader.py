@@ -10,7 +10,7 @@ import yaml
 from pydantic import ValidationError
 
 from slmcode.blocks.schema import API_VERSION, KINDS, MODELS, Block, PipelineBlock
-from slmcode.errors import BlockError
+from slmcode.errors import BlockError, not_utf8
 
 BLOCK_SUFFIXES = (".yaml", ".yml")
 
@@ -116,6 +116,8 @@ def load_block_file(path: Path) -> list[Block]:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise BlockError(f"{path}: cannot read ({exc.strerror})") from None
+    except UnicodeDecodeError as exc:
+        raise BlockError(not_utf8(path, exc)) from None
     return parse_blocks(text, str(path))
 
 

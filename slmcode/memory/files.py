@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from slmcode.errors import MemoryLockError
+from slmcode.errors import MemoryLockError, WorkspaceError, not_utf8
 from slmcode.store.atomic import TEMP_SUFFIX
 from slmcode.store.paths import prepare_state_folder, state_dir
 
@@ -28,6 +28,8 @@ def read_text(path: Path) -> str:
         return path.read_text(encoding="utf-8")
     except FileNotFoundError:
         return ""
+    except UnicodeDecodeError as exc:  # hand-edited in another encoding: say so, never rewrite it
+        raise WorkspaceError(not_utf8(path, exc)) from None
 
 
 def temp_pattern(relative: str) -> str:

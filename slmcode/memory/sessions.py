@@ -46,7 +46,7 @@ def write_snapshot(workspace: Path | str, snapshot: SessionSnapshot) -> Path:
 def _load(path: Path) -> SessionSnapshot | None:
     try:
         return SessionSnapshot.model_validate_json(path.read_text(encoding="utf-8"))
-    except (OSError, ValidationError):
+    except (OSError, UnicodeDecodeError, ValidationError):
         return None  # a hand-edited or foreign file is not a session; listing goes on without it
 
 

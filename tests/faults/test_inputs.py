@@ -145,3 +145,34 @@ def test_a_role_base_url_that_is_not_an_http_url_names_the_file_and_key(repo: Pa
     done = slmcode_here(*COMMANDS["run"], "-w", repo)
     assert done.code == 2
     assert "config.yaml: key 'roles.worker.base_url': expected an http" in done.error_line()
+
+
+NOT_UTF8 = b"# Lessons\n- caf\xe9 is Latin-1\n"  # saved by an editor in Latin-1
+
+
+@pytest.mark.parametrize(("name", "args"), [
+    ("MEMORY.md", ["memory"]),
+    ("MEMORY.md", ["memory", "drop", "L1"]),
+    ("MEMORY.md", ["context"]),
+    ("CONTEXT.md", ["context", "--query", "divide"]),
+    ("blocks/mine.yaml", ["blocks", "list"]),
+    ("blocks/mine.yaml", ["compose", "Add divide"]),
+])
+def test_a_state_file_that_is_not_utf8_is_one_line_naming_file_line_and_byte(name: str, args: list[str],
+                                                                             repo: Path) -> None:
+    # Before: 'internal error: UnicodeDecodeError: ...' with exit 3.
+    target = repo / ".slmcode" / name
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_bytes(NOT_UTF8)
+    done = slmcode_here(*args, "-w", repo)
+    assert done.code == 2
+    assert done.error_line() == f"error: {target}: line 2: byte 0xe9 is not UTF-8 (save the file as UTF-8)"
+    assert target.read_bytes() == NOT_UTF8  # never rewritten
+
+
+def test_a_session_file_that_is_not_utf8_is_skipped_by_the_listing(repo: Path) -> None:
+    sessions = repo / ".slmcode" / "sessions"
+    sessions.mkdir(parents=True)
+    (sessions / "run-foreign.json").write_bytes(NOT_UTF8)
+    done = slmcode_here("session", "list", "-w", repo)
+    assert done.code == 0 and "No sessions yet" in done.out
