@@ -89,9 +89,11 @@ def _announce(event: dict[str, Any]) -> None:
 
 def _run_with_view(start: Any, workspace: Path, yes: bool, as_json: bool, pause_at_plan: bool = False) -> Any:
     from slmcode.commands.board import EXIT_WAITING, PlanPaused, show_paused
+    from slmcode.commands.interrupt import two_stage_interrupt
 
     try:
-        return _watched(start, workspace, yes, as_json, pause_at_plan and not yes)
+        with two_stage_interrupt():
+            return _watched(start, workspace, yes, as_json, pause_at_plan and not yes)
     except PlanPaused as paused:  # the run waits, checkpointed, for the user to look at the plan
         show_paused(paused.run_id, workspace, as_json)
         raise typer.Exit(EXIT_WAITING) from None

@@ -1,0 +1,64 @@
+"""Ctrl-C during `run` or `resume`: the first press stops the run after the step in flight, the second at once.
+
+LangGraph runs a node on a worker thread and, on KeyboardInterrupt, waits for it to finish: a model call in
+flight (up to request_timeout, with retries) held the terminal for minutes after Ctrl-C with nothing said.
+The first press now says so and stops the run the usual way (recorded interrupted, the checkpoint kept); a
+second press exits at once, as a kill would: every finished step is already checkpointed, `status` calls the
+run stopped and `resume` continues it. atexit callbacks run first, so an embedded model server stops too.
+Typer turns a KeyboardInterrupt into a silent exit 130, so the run's last line is printed here.
+"""
+
+from __future__ import annotations
+
+import atexit
+import os
+import signal
+import sys
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from types import FrameType
+
+EXIT_INTERRUPTED = 130
+STOPPING = ("stopping after the step in flight (a model call or a command may take a while); "
+            "Ctrl-C again stops at once")
+INTERRUPTED = "error: interrupted (`slmcode resume` continues the run from its last checkpoint)"
+STOPPED_NOW = "error: interrupted at once (`slmcode resume` continues the run from its last checkpoint)"
+
+
+@contextmanager
+def two_stage_interrupt() -> Iterator[None]:
+    """While a run goes on: the first SIGINT raises KeyboardInterrupt, the second exits with code 130."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    pressed = 0
+
+    def on_sigint(signum: int, frame: FrameType | None) -> None:
+        nonlocal pressed
+        pressed += 1
+        if pressed == 1:
+            _say(f"\n{STOPPING}")
+            raise KeyboardInterrupt
+        _say(STOPPED_NOW)
+        try:
+            atexit._run_exitfuncs()  # the embedded model server's stop, among others
+        finally:
+            os._exit(EXIT_INTERRUPTED)
+
+    previous = signal.signal(signal.SIGINT, on_sigint)
+    try:
+        yield
+    except KeyboardInterrupt:
+        _say(INTERRUPTED)  # typer turns KeyboardInterrupt into exit 130 and says nothing
+        raise
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def _say(line: str) -> None:
+    try:
+        sys.stderr.write(line + "\n")
+        sys.stderr.flush()
+    except (OSError, ValueError):  # a closed or broken stderr must not keep the run alive
+        pass
