@@ -32,6 +32,7 @@ from slmcode.nodes.approval import check_plan_answer
 from slmcode.redact import masked_urls
 from slmcode.run_context import RunContext
 from slmcode.runstate import (
+    checked_run_id,
     checked_task,
     flags_still_valid,
     one_line,
@@ -237,7 +238,7 @@ def run(query: str, workspace: str | Path = ".", *, run_id: str | None = None, e
 def _run(query: str, workspace: Path, run_id: str | None, ephemeral: bool,
          on_event: Callable[[Event], None] | None, answer: Answerer, settings: dict[str, Any]) -> RunResult:
     query = checked_task(query)
-    run_id = run_id or new_run_id()
+    run_id = checked_run_id(run_id) if run_id else new_run_id()
     overrides = {k: v for k, v in settings.items() if v is not None}
     with workspace_lock(workspace, run_id) as stale:
         # A task past its share of the window goes to a file; the run carries a preview and the file's path.

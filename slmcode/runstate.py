@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -14,10 +15,12 @@ from pathlib import Path
 from typing import Any
 
 from slmcode.config import ENV_PREFIX
-from slmcode.errors import RunNotFoundError, SlmcodeError, TaskError, WorkspaceError
+from slmcode.errors import ConfigError, RunNotFoundError, SlmcodeError, TaskError, WorkspaceError
 from slmcode.redact import without_secrets
 from slmcode.store.atomic import atomic_write_text
 from slmcode.store.paths import RUNS_DIR, state_dir
+
+RUN_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,99}")
 
 
 def one_line(exc: BaseException) -> str:
@@ -39,6 +42,13 @@ def checked_task(query: str) -> str:
     if not isinstance(query, str) or not query.strip():
         raise TaskError("the task is empty: say what to do, in plain words")
     return query
+
+
+def checked_run_id(run_id: str) -> str:
+    """A caller's run id names files under .slmcode and a git branch: '../x' or 'a/b' would write outside."""
+    if not isinstance(run_id, str) or not RUN_ID.fullmatch(run_id) or ".." in run_id or run_id.endswith(".lock"):
+        raise ConfigError(f"run_id: expected letters, digits, '-', '_' or '.' (at most 100, no '..'), got {run_id!r}")
+    return run_id
 
 
 def run_file_path(workspace: Path, run_id: str) -> Path:

@@ -176,3 +176,16 @@ def test_a_session_file_that_is_not_utf8_is_skipped_by_the_listing(repo: Path) -
     (sessions / "run-foreign.json").write_bytes(NOT_UTF8)
     done = slmcode_here("session", "list", "-w", repo)
     assert done.code == 0 and "No sessions yet" in done.out
+
+
+@pytest.mark.parametrize("run_id", ["../../outside", "a/b", "..", "/tmp/abs", "x.lock", "-flag"])
+def test_an_api_run_id_that_would_name_a_path_outside_slmcode_is_refused(run_id: str, repo: Path) -> None:
+    # Before: run_id='../../outside' wrote <repo>/outside.json (and a scratch folder) into the user's tree.
+    from slmcode import api
+    from slmcode.errors import ConfigError
+
+    before = tree_digest(repo)
+    with pytest.raises(ConfigError, match="run_id: expected letters, digits"):
+        api.run("Add divide", repo, run_id=run_id, base_url="http://127.0.0.1:9/v1")
+    assert tree_digest(repo) == before
+    assert not (repo / ".slmcode" / "runs").exists()
