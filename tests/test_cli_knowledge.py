@@ -38,6 +38,20 @@ def test_init_writes_the_detected_pack_and_says_why(go_repo: Path) -> None:
     assert (go_repo / ".slmcode/config.yaml").read_text() == "max_parallel: 3\nlanguage_pack: go\n"
 
 
+def test_init_keeps_the_users_comments_and_layout_in_config_yaml(go_repo: Path) -> None:
+    # Before: init rewrote the file with yaml.safe_dump; every comment the user wrote was lost.
+    config = go_repo / ".slmcode/config.yaml"
+    config.parent.mkdir()
+    mine = ("# my settings\nmodel: qwen2.5-coder:7b  # the good one\n\n"
+            "language_pack: python  # for now\nmax_parallel: 3\n")
+    config.write_text(mine)
+    invoke("init", "-w", str(go_repo))
+    assert config.read_text() == mine.replace("language_pack: python  # for now", "language_pack: go")
+    config.write_text("# no pack yet\nmax_parallel: 3")  # no final newline
+    invoke("init", "-w", str(go_repo), "--pack", "python")
+    assert config.read_text() == "# no pack yet\nmax_parallel: 3\nlanguage_pack: python\n"
+
+
 def test_apply_a_pack_copies_it_and_makes_it_active(go_repo: Path) -> None:
     out = invoke("blocks", "apply", "python", "-w", str(go_repo))
     assert "set language_pack: python" in out and "(was None)" not in out

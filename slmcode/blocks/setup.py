@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,6 +17,8 @@ from slmcode.blocks.schema import Block, PackBlock
 from slmcode.config import project_config_path, read_yaml_file
 from slmcode.errors import BlockError, WorkspaceError
 from slmcode.store.atomic import atomic_write_text
+
+LANGUAGE_PACK_LINE = re.compile(r"^language_pack[ \t]*:[^\n]*$", re.MULTILINE)
 
 
 @dataclass(frozen=True)
@@ -31,9 +34,27 @@ def set_language_pack(workspace: Path, pack: str | None) -> tuple[Path, str | No
     path = project_config_path(workspace)
     data = read_yaml_file(path) if path.is_file() else {}
     previous = data.get("language_pack")
-    data["language_pack"] = pack
-    atomic_write_text(path, yaml.safe_dump(data, sort_keys=False, allow_unicode=True))
+    text = path.read_text(encoding="utf-8") if path.is_file() else ""
+    atomic_write_text(path, _with_language_pack(text, data, pack))
     return path, previous
+
+
+def _with_language_pack(text: str, data: dict[str, object], pack: str | None) -> str:
+    """The config text with its one language_pack line set (or added): the user's comments, order and
+    spelling stay. A layout a line edit cannot handle (a flow mapping, a value over several lines) is
+    written again from the settings, as before."""
+    line = f"language_pack: {yaml.safe_dump(pack).splitlines()[0]}"
+    found = LANGUAGE_PACK_LINE.findall(text)
+    if len(found) == 1:
+        edited = LANGUAGE_PACK_LINE.sub(lambda _: line, text)
+    else:
+        edited = f"{text}{'' if not text or text.endswith(chr(10)) else chr(10)}{line}\n"
+    try:
+        if yaml.safe_load(edited) == {**data, "language_pack": pack}:
+            return edited
+    except yaml.YAMLError:
+        pass
+    return yaml.safe_dump({**data, "language_pack": pack}, sort_keys=False, allow_unicode=True)
 
 
 def init_workspace(workspace: Path, pack: str | None = None, environ: Mapping[str, str] | None = None) -> InitResult:
