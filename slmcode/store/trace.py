@@ -24,6 +24,7 @@ from urllib.parse import quote
 
 import sqlite_utils
 
+from slmcode.errors import WorkspaceError
 from slmcode.redact import redacted
 from slmcode.store.paths import TRACE, prepare_state_folder, state_path
 from slmcode.store.trace_reads import TraceReads
@@ -66,7 +67,11 @@ class TraceStore(TraceReads):
     def _connection(self) -> Iterator[sqlite3.Connection]:
         with self._lock:
             if self._conn is None:
-                self._conn = self._open()
+                try:
+                    self._conn = self._open()
+                except sqlite3.DatabaseError as exc:  # junk or a torn copy: say which of .slmcode's files
+                    raise WorkspaceError(f"{self.path}: {exc} (move it away and slmcode starts a new trace; "
+                                         "the runs it recorded go with it)") from None
             yield self._conn
 
     def _open(self) -> sqlite3.Connection:

@@ -189,3 +189,15 @@ def test_an_api_run_id_that_would_name_a_path_outside_slmcode_is_refused(run_id:
         api.run("Add divide", repo, run_id=run_id, base_url="http://127.0.0.1:9/v1")
     assert tree_digest(repo) == before
     assert not (repo / ".slmcode" / "runs").exists()
+
+
+@pytest.mark.parametrize("args", [["status"], ["trace"], ["board"], ["resume"]])
+def test_a_trace_file_that_is_not_a_database_is_named(args: list[str], repo: Path) -> None:
+    # Before: status and trace said 'a database in .slmcode failed: file is not a database' (which of five?).
+    trace = repo / ".slmcode" / "trace.sqlite"
+    trace.parent.mkdir(exist_ok=True)
+    trace.write_bytes(b"not sqlite" * 400)
+    done = slmcode_here(*args, "-w", repo)
+    assert done.code == 2
+    assert done.error_line().startswith(f"error: {trace}: file is not a database (move it away")
+    assert trace.read_bytes() == b"not sqlite" * 400
