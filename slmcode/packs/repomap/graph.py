@@ -13,8 +13,6 @@ name it mentions and a few array sums, not a rebuild; the cache keeps the arrays
 
 from __future__ import annotations
 
-import io
-import json
 import re
 from collections.abc import Collection
 from dataclasses import dataclass, fields
@@ -23,6 +21,7 @@ from functools import cached_property
 import numpy as np
 
 from slmcode.packs.repomap.model import SymbolIndex
+from slmcode.packs.repomap.npz import from_npz, to_npz
 from slmcode.packs.repomap.tables import NameTables, tables_from_files
 
 MENTIONED_WEIGHT = 10.0
@@ -68,19 +67,11 @@ class ReferenceGraph:
         return [] if i is None else self.definer_files[self.definer_start[i] : self.definer_start[i + 1]].tolist()
 
     def to_bytes(self) -> bytes:
-        arrays = {f.name: getattr(self, f.name) for f in fields(self) if f.name not in ("nodes", "names")}
-        # json escapes a surrogate (a file name that is not UTF-8) and reads it back as the same surrogate.
-        labels = json.dumps([self.nodes, self.names]).encode("ascii")
-        out = io.BytesIO()
-        np.savez(out, labels=np.frombuffer(labels, dtype=np.uint8), **arrays)
-        return out.getvalue()
+        return to_npz(self, ("nodes", "names"))
 
     @classmethod
     def from_bytes(cls, data: bytes) -> ReferenceGraph:
-        with np.load(io.BytesIO(data), allow_pickle=False) as stored:
-            nodes, names = json.loads(stored["labels"].tobytes())
-            arrays = {f.name: stored[f.name] for f in fields(cls) if f.name not in ("nodes", "names")}
-        return cls(nodes=nodes, names=names, **arrays)
+        return cls(**from_npz(cls, data, ("nodes", "names")))
 
 
 def identifier_weight(name: str, mentioned: Collection[str], definers: int) -> float:

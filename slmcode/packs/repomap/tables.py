@@ -9,14 +9,14 @@ so graph_from_tables gives the same graph, byte for byte (tests/packs/repomap/te
 
 from __future__ import annotations
 
-import io
-import json
 from bisect import bisect_left
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from itertools import chain
 
 import numpy as np
+
+from slmcode.packs.repomap.npz import from_npz, to_npz
 
 Names = tuple[list[str], list[int], list[str], list[int]]  # defined, their first lines, referenced, counts
 
@@ -34,19 +34,12 @@ class NameTables:
     ref_count: np.ndarray  # and how often the file spells it
 
     def to_bytes(self) -> bytes:
-        arrays = {f.name: getattr(self, f.name) for f in fields(self) if f.name not in _LABELS}
-        labels = json.dumps([self.paths, self.digests, self.vocab]).encode("ascii")  # surrogates escaped
-        out = io.BytesIO()
-        np.savez(out, labels=np.frombuffer(labels, dtype=np.uint8), **arrays)
-        return out.getvalue()
+        return to_npz(self, _LABELS)
 
     @classmethod
     def from_bytes(cls, data: bytes) -> NameTables:
-        with np.load(io.BytesIO(data), allow_pickle=False) as stored:
-            paths, digests, vocab = json.loads(stored["labels"].tobytes())
-            arrays = {f.name: stored[f.name] for f in fields(cls) if f.name not in _LABELS}
-        tables = cls(paths=paths, digests=digests, vocab=vocab, **arrays)
-        if not (len(paths) == len(digests) == len(tables.def_sizes) == len(tables.ref_sizes)):
+        tables = cls(**from_npz(cls, data, _LABELS))
+        if not (len(tables.paths) == len(tables.digests) == len(tables.def_sizes) == len(tables.ref_sizes)):
             raise ValueError("stored name tables disagree")
         return tables
 
