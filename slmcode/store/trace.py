@@ -70,6 +70,8 @@ class TraceStore(TraceReads):
                 try:
                     self._conn = self._open()
                 except sqlite3.DatabaseError as exc:  # junk or a torn copy: say which of .slmcode's files
+                    if isinstance(exc, sqlite3.OperationalError):  # locked, read-only, full: reported as before
+                        raise
                     raise WorkspaceError(f"{self.path}: {exc} (move it away and slmcode starts a new trace; "
                                          "the runs it recorded go with it)") from None
             yield self._conn

@@ -276,3 +276,20 @@ def test_api_refuses_an_empty_task_with_a_value_error(repo: Path) -> None:
     with pytest.raises(ValueError, match="the task is empty"):
         api.run("  ", repo, base_url="http://127.0.0.1:9/v1")
     assert not (repo / ".slmcode" / "runs").exists()
+
+
+@pytest.mark.parametrize("name", ["journal.sqlite", "conversations.sqlite"])
+def test_a_junk_run_database_is_named_and_resume_goes_on_once_it_is_moved_away(name: str, repo: Path,
+                                                                                 fake_llm: FakeLLM) -> None:
+    # Before: '<repo>/.slmcode: a database failed: file is not a database' (which of the folder's five?).
+    junk = repo / ".slmcode" / name
+    junk.parent.mkdir(exist_ok=True)
+    junk.write_bytes(b"not sqlite" * 500)
+    scripted(fake_llm)
+    done = slmcode_here(*run_args(repo, fake_llm.url))
+    assert done.code == 2
+    assert done.error_line() == f"error: {junk}: file is not a database (move it away and slmcode starts a new one)"
+    assert junk.read_bytes() == b"not sqlite" * 500
+    junk.rename(junk.with_suffix(".broken"))
+    again = assert_resume_answers(repo, fake_llm.url)  # the run goes on from its checkpoint
+    assert again.code in (0, 1) and "run resumed" in again.out
