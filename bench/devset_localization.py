@@ -147,7 +147,7 @@ def main() -> None:
     parser.add_argument("--aider", default="", metavar="PYTHON",
                         help="python of a venv with aider-chat: adds aider's RepoMap (bench/aider_repomap_shown.py)")
     parser.add_argument("--set", action="append", default=[], metavar="MODULE.NAME=VALUE",
-                        help="override a packs constant for this run, e.g. localize.TEST_WEIGHT=0.5 (for tuning)")
+                        help="override a packs constant for this run, e.g. priors.TEST_WEIGHT=0.5 (for tuning)")
     args = parser.parse_args()
     for assignment in args.set:
         target, _, value = assignment.partition("=")

@@ -18,7 +18,7 @@ from pathlib import Path
 from slmcode.packs import lexindex, priors
 from slmcode.packs.excerpts import Window
 from slmcode.packs.lexical import bm25_from_counts, split_identifier, terms
-from slmcode.packs.priors import TEST_WEIGHT, asks_for_tests, defined_in, header_window, is_test_path, spelled_names
+from slmcode.packs.priors import aside_weight, aside_weights, defined_in, header_window, spelled_names
 from slmcode.packs.repomap.model import Symbol, SymbolIndex
 from slmcode.packs.termlines import QueryHits, TermLines, held
 from slmcode.packs.units import symbol_units
@@ -155,7 +155,7 @@ def rank_candidates(sources: Sequence[SourceFile], query: str, focus_files: Sequ
     weights = {t: idf.get(t, 0.0) for t in dict.fromkeys(query_terms)}
     asked = set(query_terms)
     path_scores = {s.path: _path_match(s.path, asked) for s in sources}
-    tests_asked = asks_for_tests(query)
+    asides = aside_weights(query)
     scores: list[float] = []
     # Where each file defines a name the query names: few or none, where its symbols are many.
     named_at = {s.path: [sym.start for sym in s.symbols if sym.name in names] for s in sources}
@@ -171,8 +171,7 @@ def rank_candidates(sources: Sequence[SourceFile], query: str, focus_files: Sequ
             + CONTEXT_WEIGHT * file_prior
             + FOCUS_WEIGHT * (source.path in focus)
         )
-        test_weight = TEST_WEIGHT if is_test_path(source.path) and not tests_asked else 1.0
-        scores.append(score * test_weight)
+        scores.append(score * aside_weight(source.path, asides))
     scores = _linked(units, scores)
     candidates: list[Candidate] = []
     best_in_file: dict[str, float] = {}

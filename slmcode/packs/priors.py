@@ -2,7 +2,8 @@
 linked through the code to the spans that match best.
 
 - Tests: a fix is asked for in source; test files matched the query's words as well as the code they test and
-  took a third of a pack's code. They rank lower unless the task talks about tests.
+  took a third of a pack's code. They rank lower unless the task talks about tests. Documentation and examples
+  likewise (a `docs/conf.py` matched "version" and "docstring" requests) unless the task talks about them.
 - Header: the imports and constants above a file's first definition, a cheap glimpse that a change often
   touches (a new import, a new constant) and that a window around the best hit never reaches.
 - References: a query that shares no word with the lines to change still names the code around them; the
@@ -18,6 +19,7 @@ from slmcode.packs.excerpts import Window
 from slmcode.packs.repomap.model import Symbol
 
 TEST_WEIGHT = 0.3
+DOCS_WEIGHT = 0.5
 HEADER_LINES = 20  # at most this much of a header: a long license or import block is not worth more
 _TEST_PATH_RE = re.compile(
     r"(^|/)(tests?|__tests__|testing|testdata|test_?utils|spec|specs|fixtures?|e2e|benches)/"
@@ -27,6 +29,9 @@ _TEST_PATH_RE = re.compile(
 )
 _TEST_WORDS = frozenset({"test", "tests", "testing", "spec", "specs", "fixture", "fixtures", "e2e", "unittest",
                          "pytest", "jest", "vitest", "mocha", "junit", "conftest"})
+_DOCS_PATH_RE = re.compile(r"(^|/)(docs?|documentation|examples?|samples?|demos?)/", re.IGNORECASE)
+_DOCS_WORDS = frozenset({"doc", "docs", "documentation", "example", "examples", "sample", "samples", "demo", "demos",
+                         "readme", "sphinx", "mkdocs", "tutorial", "guide"})
 _IDENTIFIER_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 MIN_NAME_CHARS = 4  # shorter names (`id`, `get`, `run`) link everything to everything
 # Words that say a change is wanted, not where: "Fix ..." heads most fix requests and is rare in code, so its high
@@ -41,8 +46,17 @@ def is_test_path(path: str) -> bool:
     return _TEST_PATH_RE.search(path) is not None
 
 
-def asks_for_tests(query: str) -> bool:
-    return any(word.lower() in _TEST_WORDS for word in _IDENTIFIER_RE.findall(query))
+def aside_weights(query: str) -> tuple[float, float]:
+    """The weights of a test file and of a documentation or example file for this query: 1 where it asks for them."""
+    words = {word.lower() for word in _IDENTIFIER_RE.findall(query)}
+    return (1.0 if words & _TEST_WORDS else TEST_WEIGHT), (1.0 if words & _DOCS_WORDS else DOCS_WEIGHT)
+
+
+def aside_weight(path: str, weights: tuple[float, float]) -> float:
+    """How much a span of `path` counts, given aside_weights: tests and docs rank after the source they describe."""
+    if is_test_path(path):
+        return weights[0]
+    return weights[1] if _DOCS_PATH_RE.search(path) else 1.0
 
 
 def where_words(query: str) -> str:

@@ -37,6 +37,17 @@ def test_a_test_file_ranks_below_the_source_unless_the_task_is_about_tests() -> 
     assert by_path["tests/test_parse.py"] > best_test.score
 
 
+def test_documentation_ranks_below_the_code_it_describes_unless_the_task_is_about_docs() -> None:
+    """A docs/conf.py spells "version string" as often as the code that parses one: a fix ranks the code first."""
+    code = ["import re", "", "def parse_version(text):", '    """The number in a version string."""',
+            "    match = re.match(r'v?(\\d+)', text)", "    return match.group(1)", ""]
+    conf = ["# The short X.Y version string", "version = '1.0'", "# The full version string, including tags",
+            "release = version", ""]
+    sources = [source("shop/release.py", code, [("parse_version", 3, 6)]), source("docs/conf.py", conf, [])]
+    assert rank_candidates(sources, "wrong version string parsed")[0].path == "shop/release.py"
+    assert rank_candidates(sources, "docs: wrong version string shown")[0].path == "docs/conf.py"
+
+
 def test_a_file_with_a_hit_offers_its_header_of_imports_and_constants() -> None:
     sources = parser_pair()[:1]
     candidates = rank_candidates(sources, "parse_header splits headers wrong")
