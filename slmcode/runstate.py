@@ -41,6 +41,12 @@ def workspace_folder(path: str | Path) -> Path:
 def checked_task(query: str) -> str:
     if not isinstance(query, str) or not query.strip():
         raise TaskError("the task is empty: say what to do, in plain words")
+    try:
+        query.encode("utf-8")
+    except UnicodeEncodeError:  # bytes that are not UTF-8 on the command line (a Latin-1 terminal): U+FFFD each
+        escaped = all(not 0xD800 <= ord(c) <= 0xDFFF or 0xDC80 <= ord(c) <= 0xDCFF for c in query)
+        raw = query.encode("utf-8", "surrogateescape" if escaped else "replace")
+        query = raw.decode("utf-8", "replace")
     return query
 
 

@@ -201,3 +201,11 @@ def test_a_trace_file_that_is_not_a_database_is_named(args: list[str], repo: Pat
     assert done.code == 2
     assert done.error_line().startswith(f"error: {trace}: file is not a database (move it away")
     assert trace.read_bytes() == b"not sqlite" * 400
+
+
+def test_a_task_with_bytes_that_are_not_utf8_runs_with_replacement_characters(repo: Path) -> None:
+    # Before: 'internal error: UnicodeEncodeError: ... surrogates not allowed' (exit 3) from a Latin-1 terminal.
+    task = b"Add divide caf\xe9".decode("utf-8", "surrogateescape")  # what Python makes of such an argv
+    done = slmcode_here("run", task, "-w", repo, "--base-url", "http://127.0.0.1:9/v1")
+    assert done.code == 2 and "unreachable" in done.error_line()  # it got as far as the model server
+    assert "Add divide caf\ufffd" in done.out
