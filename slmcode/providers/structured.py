@@ -23,6 +23,13 @@ from pydantic import BaseModel, ValidationError
 from slmcode.errors import EndpointError
 from slmcode.providers.prompts import REASK, SCHEMA_INSTRUCTION
 
+# Statuses no re-ask can cure: the run stops at the first instead of every role failing its way to the worker.
+REFUSED = {
+    401: "is the api_key right?",
+    403: "is the api_key right?",
+    404: "does the server serve --model, and is --base-url its /v1 endpoint?",
+}
+
 T = TypeVar("T", bound=BaseModel)
 Mode = Literal["auto", "json_schema", "prompt"]
 
@@ -183,6 +190,9 @@ def ask_structured(
                 continue
             return StructuredFailure(f"the server refused the request: {exc.message}", calls)
         except openai.APIStatusError as exc:
+            if exc.status_code in REFUSED:  # not the model's answer: every later request gets the same
+                raise EndpointError(f"the model server refused the request ({exc.status_code}): {exc.message}; "
+                                    f"{REFUSED[exc.status_code]}") from None
             last_error = f"server error {exc.status_code}"
             calls.append(Call("", 0.0, None, None, constrained))
             continue

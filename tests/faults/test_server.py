@@ -97,3 +97,16 @@ def test_an_unreachable_server_names_it_and_resume_says_so_again(repo: Path) -> 
     assert done.code == 2 and "unreachable" in done.error_line()
     again = assert_resume_answers(repo, url, env=environment(SLMCODE_REQUEST_RETRIES="0"))
     assert again.code == 2 and "unreachable" in again.error_line()
+
+
+@pytest.mark.parametrize(("status", "hint"), [(404, "does the server serve --model"), (401, "is the api_key right?")])
+def test_a_refusal_no_reask_can_cure_stops_the_run_at_the_first_request(status: int, hint: str, repo: Path,
+                                                                        fake_llm: FakeLLM) -> None:
+    # Before: clarify, scope_judge, planner and splitter each re-asked and fell back (13 requests), then the
+    # worker's request failed with the same status.
+    fake_llm.default = Reply(body='{"error": {"message": "model \'other\' not found"}}', status=status)
+    done = slmcode_here(*run_args(repo, fake_llm.url), env=environment(SLMCODE_REQUEST_RETRIES="0"))
+    assert done.code == 2
+    line = done.error_line()
+    assert f"the model server refused the request ({status})" in line and hint in line
+    assert len(fake_llm.requests) == 1
