@@ -92,3 +92,10 @@ def test_unknown_run_and_missing_pack_are_one_line_and_exit_2(workspace: Path) -
     assert result.stderr.strip().count("\n") == 0 and "no run 'nope'" in result.stderr
     result = slmcode("trace", "--pack", "reviewer", "--workspace", str(workspace))
     assert result.returncode == 2 and "roles with packs: worker" in result.stderr
+
+
+def test_an_unknown_task_is_one_line_naming_the_tasks_not_an_empty_table(workspace: Path) -> None:
+    # Before: `trace --task t9` printed an empty timeline with exit 0, as if the task had done nothing.
+    result = slmcode("trace", "run-new", "--task", "t9", "--workspace", str(workspace))
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.strip() == "error: run run-new has no events for task 't9' (tasks with events: t1, t2)"

@@ -177,7 +177,11 @@ def trace(
             console.print(pack_header(found))
             console.print(found.text, markup=False, highlight=False)
         return
-    events = [e for e in store.timeline(run_id) if task is None or e.task_id == task]
+    timeline = store.timeline(run_id)
+    events = [e for e in timeline if task is None or e.task_id == task]
+    if task is not None and not events:  # a typo in the id printed an empty table, as if the task did nothing
+        tasks = ", ".join(sorted({e.task_id for e in timeline if e.task_id})) or "none"
+        raise SlmcodeError(f"run {run_id} has no events for task '{task}' (tasks with events: {tasks})")
     if as_json:
         print_json([asdict(e) for e in events])
     else:
