@@ -94,10 +94,31 @@ def open_cache(workspace: Path) -> Iterator[sqlite3.Connection]:
     """The workspace's cache, created on first use; any SQLite trouble becomes a RepoMapError."""
     path = cache_path(workspace)
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        conn = sqlite3.connect(path, timeout=10)
+        conn = _connect(path)
+    except sqlite3.DatabaseError as exc:
+        if isinstance(exc, sqlite3.OperationalError):  # locked, read-only, full: not the file's fault
+            raise RepoMapError(f"repo map cache {path}: {exc}") from None
+        # Junk or a torn file ('file is not a database'): a cache is only derived data, so it starts afresh
+        # instead of failing every map and pack until the user finds and deletes it.
+        for stale in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
+            stale.unlink(missing_ok=True)
+        try:
+            conn = _connect(path)
+        except (OSError, sqlite3.Error) as again:
+            raise RepoMapError(f"repo map cache {path}: {again}") from None
     except (OSError, sqlite3.Error) as exc:
         raise RepoMapError(f"repo map cache {path}: {exc}") from None
+    try:
+        yield conn
+    except sqlite3.Error as exc:
+        raise RepoMapError(f"repo map cache {path}: {exc}") from None
+    finally:
+        conn.close()
+
+
+def _connect(path: Path) -> sqlite3.Connection:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    conn = sqlite3.connect(path, timeout=10)
     try:
         # WAL, synchronous NORMAL (as store/walfile): a commit costs no fsync, of which a build after one edit made
         # three (~25 ms each here); a cache loses at most its last commit to a power cut, and is rebuilt.
@@ -112,11 +133,10 @@ def open_cache(workspace: Path) -> Iterator[sqlite3.Connection]:
                     + SCHEMA
                 )
                 conn.execute("INSERT OR REPLACE INTO meta VALUES ('format', ?)", (FORMAT_VERSION,))
-        yield conn
-    except sqlite3.Error as exc:
-        raise RepoMapError(f"repo map cache {path}: {exc}") from None
-    finally:
+    except BaseException:
         conn.close()
+        raise
+    return conn
 
 
 @dataclass(frozen=True)

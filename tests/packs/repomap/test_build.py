@@ -114,14 +114,20 @@ def test_many_files_parse_in_parallel_with_the_same_result(tmp_path: Path) -> No
     assert calls[-1] == (80, 80)
 
 
-def test_unusable_workspace_or_cache_raises_repo_map_error(tmp_path: Path) -> None:
+def test_an_unusable_workspace_raises_repo_map_error(tmp_path: Path) -> None:
     with pytest.raises(RepoMapError):
         load_index(tmp_path / "missing", Settings())
+
+
+def test_a_cache_that_is_not_a_database_is_built_afresh(tmp_path: Path) -> None:
+    # Before: RepoMapError on every map, pack and run (runs went on with no map at all) until the user found
+    # and deleted .slmcode/cache/repomap.sqlite; a cache is derived data, so it starts again.
     write(tmp_path, {"a.py": "def a(): pass\n"})
     cache_path(tmp_path).parent.mkdir(parents=True)
     cache_path(tmp_path).write_bytes(b"this is not a database" * 100)
-    with pytest.raises(RepoMapError, match="repo map cache"):
-        load_index(tmp_path, Settings())
+    index = load_index(tmp_path, Settings())
+    assert [s.name for s in index.files["a.py"].definitions] == ["a"]
+    assert cache_path(tmp_path).read_bytes().startswith(b"SQLite format 3")
 
 
 def test_map_budget_shrinks_per_file_down_to_a_quarter() -> None:
