@@ -38,6 +38,7 @@ from slmcode.runstate import (
     one_line,
     read_run_file,
     run_file_path,
+    run_named,
     state_errors,
     workspace_folder,
     write_run_file,
@@ -266,12 +267,14 @@ def resume(thread_id: str | None = None, workspace: str | Path = ".", *,
 
 def _resume(thread_id: str | None, workspace: Path, on_event: Callable[[Event], None] | None, answer: Answerer,
             settings: dict[str, Any]) -> RunResult:
-    run_id = thread_id or TraceStore.for_workspace(workspace).latest_unfinished()
+    with TraceStore.for_workspace(workspace) as trace:
+        run_id = run_named(trace, workspace, checked_run_id(thread_id)) if thread_id else trace.latest_unfinished()
     if run_id is None:
         raise RunNotFoundError(f"no unfinished run in {workspace} (`slmcode status` lists the runs)")
     run_file = run_file_path(workspace, run_id)
-    if not run_file.is_file():
-        raise RunNotFoundError(f"no run '{run_id}' in {workspace} (`slmcode status` lists the runs)")
+    if not run_file.is_file():  # the trace knows the run (a unique prefix names it, as for `trace`)
+        raise RunNotFoundError(f"run {run_id} cannot be resumed: its run file {run_file} is gone; start it again "
+                               "with `slmcode run`")
     saved = read_run_file(run_file)
     if saved.get("ephemeral"):
         raise RunNotFoundError(f"run '{run_id}' was ephemeral: it kept no checkpoints to resume from")

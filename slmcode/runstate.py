@@ -19,6 +19,7 @@ from slmcode.errors import ConfigError, RunNotFoundError, SlmcodeError, TaskErro
 from slmcode.redact import without_secrets
 from slmcode.store.atomic import atomic_write_text
 from slmcode.store.paths import RUNS_DIR, state_dir
+from slmcode.store.trace import TraceStore
 
 RUN_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,99}")
 
@@ -59,6 +60,18 @@ def checked_run_id(run_id: str) -> str:
 
 def run_file_path(workspace: Path, run_id: str) -> Path:
     return state_dir(workspace) / RUNS_DIR / f"{run_id}.json"
+
+
+def run_named(trace: TraceStore, workspace: Path, given: str) -> str:
+    """The run a user named by its id or a unique prefix (as `trace` takes it); one line for none or several."""
+    if run_file_path(workspace, given).is_file():
+        return given
+    try:
+        return trace.run(given).run_id
+    except RunNotFoundError as exc:
+        if "ambiguous" in str(exc):
+            raise
+        raise RunNotFoundError(f"no run '{given}' in {workspace} (`slmcode status` lists the runs)") from None
 
 
 def write_run_file(workspace: Path, run_id: str, query: str, overrides: dict[str, Any], ephemeral: bool) -> None:

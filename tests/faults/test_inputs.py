@@ -209,3 +209,20 @@ def test_a_task_with_bytes_that_are_not_utf8_runs_with_replacement_characters(re
     done = slmcode_here("run", task, "-w", repo, "--base-url", "http://127.0.0.1:9/v1")
     assert done.code == 2 and "unreachable" in done.error_line()  # it got as far as the model server
     assert "Add divide caf\ufffd" in done.out
+
+
+def test_resume_takes_a_unique_prefix_and_names_a_missing_run_file(repo: Path) -> None:
+    # Before: `resume PREFIX` said "no run 'PREFIX'" though `trace PREFIX` found it, and a run whose run file
+    # was removed was "no run 'ID'" while `slmcode status` listed it.
+    done = slmcode_here(*COMMANDS["run"], "-w", repo)  # recorded, failed before its first checkpoint
+    assert done.code == 2
+    (run_file,) = (repo / ".slmcode" / "runs").iterdir()
+    run_id = run_file.stem
+    by_prefix = slmcode_here("resume", run_id[:-2], "-w", repo)
+    assert by_prefix.code == 2 and "unreachable" in by_prefix.error_line()  # it got as far as the server
+    assert f"run resumed {run_id}" in by_prefix.out
+    run_file.unlink()
+    gone = slmcode_here("resume", run_id, "-w", repo)
+    assert gone.code == 2
+    assert gone.error_line() == (f"error: run {run_id} cannot be resumed: its run file {run_file} is gone; start it "
+                                 "again with `slmcode run`")
