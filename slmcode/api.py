@@ -222,9 +222,16 @@ def _has_checkpoint(saver: Any, config: dict[str, Any]) -> bool:
         return False
 
 
+CHECKPOINTS_GONE = "its checkpoints are gone (was .slmcode/checkpoints.sqlite removed?)"
+
+
 def _before_first_checkpoint(trace: TraceStore, run_id: str) -> str:
-    recorded = trace.run(run_id).outcome
-    return recorded if recorded.startswith("failed before") else "it stopped before its first checkpoint"
+    recorded = trace.run(run_id)
+    if recorded.outcome.startswith("failed before"):
+        return recorded.outcome
+    if recorded.outcome.startswith(("interrupted", CHECKPOINTS_GONE)):  # only a checkpointed run is interrupted
+        return CHECKPOINTS_GONE
+    return "it stopped before its first checkpoint"
 
 
 def run(query: str, workspace: str | Path = ".", *, run_id: str | None = None, ephemeral: bool = False,

@@ -293,3 +293,17 @@ def test_a_junk_run_database_is_named_and_resume_goes_on_once_it_is_moved_away(n
     junk.rename(junk.with_suffix(".broken"))
     again = assert_resume_answers(repo, fake_llm.url)  # the run goes on from its checkpoint
     assert again.code in (0, 1) and "run resumed" in again.out
+
+
+def test_resume_of_a_run_whose_checkpoints_were_removed_says_so(repo: Path, fake_llm: FakeLLM) -> None:
+    # Before: 'cannot be resumed: it stopped before its first checkpoint', for a run that had several.
+    scripted(fake_llm, fault=BROKEN, role="worker")
+    assert slmcode_here(*run_args(repo, fake_llm.url)).code == 2
+    assert runs_status(repo)[0]["status"] == "interrupted"
+    for saved in (repo / ".slmcode").glob("checkpoints.sqlite*"):
+        saved.unlink()
+    done = slmcode_here(*resume_args(repo, fake_llm.url))
+    assert done.code == 2
+    assert "cannot be resumed: its checkpoints are gone (was .slmcode/checkpoints.sqlite removed?)" in done.error_line()
+    again = slmcode_here(*resume_args(repo, fake_llm.url, runs_status(repo)[0]["run_id"]))
+    assert "cannot be resumed: its checkpoints are gone" in again.error_line()
