@@ -12,6 +12,7 @@ A streamable-HTTP server is already running; its URL was checked to be on loopba
 
 from __future__ import annotations
 
+import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from datetime import timedelta
@@ -27,6 +28,12 @@ from slmcode.config import McpServer, Settings
 from slmcode.store.paths import MCP_DIR, state_path
 from slmcode.tools import ossandbox
 from slmcode.tools.settings import ToolSettings
+
+# The mcp library logs a stdout line that is not JSON-RPC (a server's banner) with a full traceback; it went to
+# the user's terminal through logging's last resort. It belongs in the server's log, with its stderr.
+STDIO_LOG = logging.getLogger("mcp.client.stdio")
+STDIO_LOG.addHandler(logging.NullHandler())
+STDIO_LOG.propagate = False
 
 
 class ServerUnavailable(Exception):
@@ -75,10 +82,15 @@ async def open_session(workspace: Path, name: str, spec: McpServer, settings: Se
     log.parent.mkdir(parents=True, exist_ok=True)
     try:
         with log.open("a", encoding="utf-8") as errlog:
-            async with stdio_client(params, errlog=errlog) as (read, write), \
-                    ClientSession(read, write, read_timeout_seconds=wait) as session:
-                await session.initialize()
-                yield session
+            to_log = logging.StreamHandler(errlog)
+            STDIO_LOG.addHandler(to_log)
+            try:
+                async with stdio_client(params, errlog=errlog) as (read, write), \
+                        ClientSession(read, write, read_timeout_seconds=wait) as session:
+                    await session.initialize()
+                    yield session
+            finally:
+                STDIO_LOG.removeHandler(to_log)
     finally:  # the server has exited (bwrap's PID namespace ends with it): nothing can plant after this
         removed = jail.undo_new_protected()
         if removed:

@@ -124,3 +124,14 @@ def test_a_url_off_this_machine_is_refused_in_one_line(tmp_path: Path) -> None:
     assert result.returncode == 2
     assert result.stderr.strip().count("\n") == 0 and "Traceback" not in result.stderr
     assert "mcp_servers.web.url" in result.stderr and "on this machine" in result.stderr
+
+
+def test_a_server_that_prints_a_banner_on_stdout_puts_no_traceback_on_the_terminal(tmp_path: Path) -> None:
+    # Before: the mcp library's 'Failed to parse JSONRPC message from server' and its traceback reached stderr.
+    banner = "print('Welcome to my MCP server v1.0')"
+    write_config(tmp_path, mcp_servers={"noisy": {"command": sys.executable, "args": ["-c", banner]}})
+    result = slmcode("mcp", "list", "-w", str(tmp_path))
+    assert result.returncode == 2
+    assert "Traceback" not in result.stderr and "Failed to parse" not in result.stderr
+    assert "unreachable: MCP server noisy is unreachable" in result.stdout
+    assert "Failed to parse JSONRPC message from server" in (tmp_path / ".slmcode/mcp/noisy.log").read_text()
