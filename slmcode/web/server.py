@@ -18,7 +18,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import parse_qs, unquote, urlsplit
 
-from slmcode.errors import RunNotFoundError
+from slmcode.errors import RunNotFoundError, SlmcodeError
 from slmcode.store.trace import TraceStore
 from slmcode.web import approval, memory, patches, runs, stream, tasks
 from slmcode.web.assets import LIVE_SCRIPT, STYLE
@@ -121,6 +121,9 @@ class Handler(BaseHTTPRequestHandler):
         except sqlite3.OperationalError as exc:  # e.g. a run creating the trace this very moment
             self._send(HTTPStatus.SERVICE_UNAVAILABLE, "text/html",
                        page("Busy", f"<h1>The trace is busy</h1><p>{esc(exc)}: reload the page.</p>"))
+        except SlmcodeError as exc:  # a broken .slmcode file: its one line, as the CLI says it (was a traceback)
+            self._send(HTTPStatus.INTERNAL_SERVER_ERROR, "text/html",
+                       page("Error", f"<h1>slmcode cannot show this</h1><p>{esc(exc)}</p>"))
 
     do_HEAD = do_GET
 

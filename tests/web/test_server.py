@@ -6,13 +6,14 @@ from __future__ import annotations
 import http.client
 import threading
 import time
+from html import unescape
 from pathlib import Path
 
 from slmcode.config import Settings
 from slmcode.store.trace import TraceStore
 from slmcode.tools.context import ToolContext
 from slmcode.tools.workspace import ws_edit, ws_read
-from tests.web.conftest import Web
+from tests.web.conftest import Web, serving
 
 HOSTILE = '<script>alert("x")</script><img src=x onerror=alert(1)>'
 
@@ -213,3 +214,14 @@ def test_the_conversation_marks_what_the_last_request_left_out(web: Web) -> None
     assert "#2 task" in conversation and "→ ws_read({&#x27;path&#x27;: &#x27;f0.py&#x27;})" in conversation
     assert "ladder then ran on that request (microcompact)" in conversation
     assert "<script>alert" not in conversation
+
+
+def test_a_trace_that_is_not_a_database_is_a_page_naming_the_file(tmp_path: Path) -> None:
+    # Before: the request died with a traceback on the server's terminal and the browser got no answer.
+    trace = tmp_path / ".slmcode" / "trace.sqlite"
+    trace.parent.mkdir()
+    trace.write_bytes(b"not sqlite" * 400)
+    with serving(tmp_path) as web:
+        reply = web.get("/")
+    assert reply.status == 500
+    assert f"{trace}: file is not a database" in unescape(reply.text)
