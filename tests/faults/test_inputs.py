@@ -157,6 +157,7 @@ NOT_UTF8 = b"# Lessons\n- caf\xe9 is Latin-1\n"  # saved by an editor in Latin-1
     ("CONTEXT.md", ["context", "--query", "divide"]),
     ("blocks/mine.yaml", ["blocks", "list"]),
     ("blocks/mine.yaml", ["compose", "Add divide"]),
+    ("skills/learned/mine/SKILL.md", ["context"]),  # and by every run as it starts (read_memory)
 ])
 def test_a_state_file_that_is_not_utf8_is_one_line_naming_file_line_and_byte(name: str, args: list[str],
                                                                              repo: Path) -> None:
