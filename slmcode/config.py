@@ -15,7 +15,7 @@ from urllib.parse import urlsplit
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from slmcode.errors import ConfigError
+from slmcode.errors import ConfigError, not_utf8
 from slmcode.store.paths import CONFIG_FILE, state_path, user_state_dir
 
 ENV_PREFIX = "SLMCODE_"
@@ -24,7 +24,8 @@ DEFAULT_SOURCE = "default"
 
 def _http_url(url: str | None) -> str | None:
     """A model server's URL must be http(s)://host...: 'localhost:11434/v1' would start a run that fails later."""
-    if url and (urlsplit(url.strip()).scheme not in ("http", "https") or not urlsplit(url.strip()).hostname):
+    parts = urlsplit(url.strip()) if url else None
+    if parts is not None and (parts.scheme not in ("http", "https") or not parts.hostname):
         raise ValueError("an http:// or https:// URL of the model server, e.g. http://127.0.0.1:11434/v1")
     return url
 
@@ -248,9 +249,7 @@ def read_yaml_file(path: Path) -> dict[str, Any]:
     except OSError as exc:
         raise ConfigError(f"{path}: cannot read ({exc.strerror})") from None
     except UnicodeDecodeError as exc:
-        line = exc.object[: exc.start].count(b"\n") + 1
-        byte = exc.object[exc.start]
-        raise ConfigError(f"{path}: line {line}: byte 0x{byte:02x} is not UTF-8 (save the file as UTF-8)") from None
+        raise ConfigError(not_utf8(path, exc)) from None
     try:
         data = yaml.safe_load(text)
     except yaml.YAMLError as exc:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import yaml
 
-from slmcode.errors import WorkspaceError, not_utf8
+from slmcode.memory.files import read_text
 from slmcode.store import paths
 from slmcode.store.paths import SKILL_FILE, SKILLS_DIR
 
@@ -77,15 +77,8 @@ def learned_skills(state: Path) -> list[LearnedSkill]:
     folder = state / LEARNED_DIR
     if not folder.is_dir():
         return []
-    skills = [parse_skill(_skill_text(p), p) for p in sorted(folder.glob(f"*/{SKILL_FILE}"))]
+    skills = [parse_skill(read_text(p), p) for p in sorted(folder.glob(f"*/{SKILL_FILE}"))]
     return sorted(skills, key=lambda s: s.name)
-
-
-def _skill_text(path: Path) -> str:
-    try:
-        return path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:  # hand-edited in another encoding: say where, never rewrite it
-        raise WorkspaceError(not_utf8(path, exc)) from None
 
 
 def render_index(skills: list[LearnedSkill], state: Path) -> str:
