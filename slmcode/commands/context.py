@@ -18,6 +18,7 @@ from slmcode.commands.common import (
     print_json,
     settings_for,
 )
+from slmcode.commands.roles import RoleOpt, checked_role
 from slmcode.errors import SlmcodeError
 
 app = typer.Typer()
@@ -66,7 +67,7 @@ def pack(
     query: Annotated[str | None, typer.Option("--query", help="What the task is about.")] = None,
     query_file: Annotated[Path | None, typer.Option("--query-file", help="Read the query from a file.")] = None,
     budget_tokens: Annotated[int | None, typer.Option("--budget", min=1, help="Tokens (default: the role's).")] = None,
-    role: Annotated[str, typer.Option("--role", help="Role whose pack to render.")] = "worker",
+    role: RoleOpt = "worker",
     focus: Annotated[list[str] | None, typer.Option("--focus", help="A focus file (repeatable).")] = None,
     model: ModelOpt = None,
     as_json: JsonOpt = False,
@@ -87,6 +88,7 @@ def pack(
     if not workspace.is_dir():
         raise SlmcodeError(f"{workspace}: no such folder")
     settings = settings_for(workspace, model=model).settings
+    role = checked_role(role, settings, workspace)
     contract = ""
     if role in TOOL_ROLES:  # the room and the tool contract the role's first request really gets
         fitted = opening_room(settings, role, workspace.resolve())

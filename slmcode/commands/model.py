@@ -20,6 +20,7 @@ from slmcode.commands.common import (
     print_json,
     settings_for,
 )
+from slmcode.commands.roles import RoleOpt, checked_role
 from slmcode.config import Settings
 from slmcode.errors import SlmcodeError
 
@@ -83,7 +84,7 @@ def _worker_room(settings: Settings, role: str, workspace: Path) -> FittedTools 
 @app.command()
 def budget(
     model: ModelOpt = None,
-    role: Annotated[str, typer.Option("--role", help="Role whose share applies.")] = "worker",
+    role: RoleOpt = "worker",
     workspace: WorkspaceOpt = Path("."),
     as_json: JsonOpt = False,
 ) -> None:
@@ -92,6 +93,7 @@ def budget(
     from slmcode.budget.profiles import resolve_profile
 
     settings = settings_for(workspace, model=model).settings
+    role = checked_role(role, settings, workspace)
     profile = resolve_profile(settings.model, settings)
     result = compute_budget(settings, role, profile=profile)
     guess = profile.context_source == "default"

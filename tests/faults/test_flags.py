@@ -1,0 +1,35 @@
+"""A flag's value a user mistypes: an unknown --role, a --focus file that is not there, a --budget of zero.
+Each is exit 2 and one line naming the flag and what it expected, never a pack built without what was asked."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.faults.harness import slmcode_here
+from tests.graph.scenario import make_repo
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    return make_repo(tmp_path)
+
+
+@pytest.mark.parametrize("command", [["pack", "--query", "divide"], ["budget"]])
+def test_an_unknown_role_names_the_closest_and_every_known_role(command: list[str], repo: Path) -> None:
+    # Before: accepted silently, with the default share and a generic prompt no run ever builds.
+    done = slmcode_here(*command, "--role", "wroker", "-w", repo)
+    assert done.code == 2 and done.out == ""
+    line = done.error_line()
+    assert line.startswith("error: --role: unknown role 'wroker' (did you mean 'worker'? known roles: ")
+    assert all(f" {role}," in line for role in ("planner", "reviewer", "explorer", "context", "corrector"))
+
+
+def test_a_role_only_an_agent_block_names_is_known(repo: Path) -> None:
+    blocks = repo / ".slmcode" / "blocks"
+    blocks.mkdir(parents=True, exist_ok=True)
+    (blocks / "auditor.yaml").write_text("api_version: blocks/v1\nkind: agent\nid: auditor\nrole: security\n")
+    assert slmcode_here("pack", "--query", "divide", "--role", "security", "-w", repo).code == 0
+    typo = slmcode_here("budget", "--role", "securty", "-w", repo)
+    assert "did you mean 'security'?" in typo.error_line()
