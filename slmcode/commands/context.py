@@ -24,6 +24,25 @@ from slmcode.errors import SlmcodeError
 app = typer.Typer()
 
 
+def existing_focus(workspace: Path, focus: list[str] | None) -> list[str]:
+    """Each --focus as the workspace-relative file it names. A typo used to give, silently, a pack or map
+    without the file; a path outside the workspace is refused as a tool would refuse it."""
+    from slmcode.tools.sandbox import Refusal, resolve_path
+
+    found = []
+    for raw in focus or ():
+        try:
+            target = resolve_path(workspace, raw)
+        except Refusal as exc:
+            raise SlmcodeError(f"--focus: {str(exc).removeprefix('Error: ')}") from None
+        if target.real.is_dir():
+            raise SlmcodeError(f"--focus: {raw} is a folder; name a file")
+        if not target.real.is_file():
+            raise SlmcodeError(f"--focus: {raw}: no such file in {workspace.resolve()}")
+        found.append(target.rel)
+    return found
+
+
 @app.command("map")
 def repo_map(
     workspace: WorkspaceOpt = Path("."),
@@ -39,12 +58,13 @@ def repo_map(
     from slmcode.packs.repomap.progress import progress_reporter
 
     settings = settings_for(workspace).settings
+    focus = existing_focus(workspace, focus)
     with progress_reporter(err_console) as on_progress:
         index = load_index(workspace, settings, on_progress)
     budget = budget_tokens if budget_tokens is not None else settings.repomap_tokens
     if budget <= 0:
         raise SlmcodeError(f"--budget: expected a positive number of tokens, got {budget}")
-    result = render_map(index, query=query, focus_files=focus or (), budget_tokens=budget)
+    result = render_map(index, query=query, focus_files=focus, budget_tokens=budget)
     if as_json:
         symbols = [
             {"path": r.symbol.path, "name": r.symbol.name, "kind": r.symbol.kind, "start": r.symbol.start,
@@ -89,6 +109,7 @@ def pack(
         raise SlmcodeError(f"{workspace}: no such folder")
     settings = settings_for(workspace, model=model).settings
     role = checked_role(role, settings, workspace)
+    focus = existing_focus(workspace, focus)
     contract = ""
     if role in TOOL_ROLES:  # the room and the tool contract the role's first request really gets
         fitted = opening_room(settings, role, workspace.resolve())
@@ -101,7 +122,7 @@ def pack(
         query=query or "",
         system_prompt=PREVIEW_SYSTEM_PROMPT.format(role=role),
         tool_contract=contract,
-        focus_files=focus or [],
+        focus_files=focus,
         budget_tokens=budget_tokens,
     )
     if as_json:

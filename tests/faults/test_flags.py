@@ -33,3 +33,25 @@ def test_a_role_only_an_agent_block_names_is_known(repo: Path) -> None:
     assert slmcode_here("pack", "--query", "divide", "--role", "security", "-w", repo).code == 0
     typo = slmcode_here("budget", "--role", "securty", "-w", repo)
     assert "did you mean 'security'?" in typo.error_line()
+
+
+@pytest.mark.parametrize("command", [["pack", "--query", "divide"], ["map"]])
+@pytest.mark.parametrize(("focus", "says"), [
+    ("calc/missing.py", "--focus: calc/missing.py: no such file in {repo}"),
+    ("calc", "--focus: calc is a folder; name a file"),
+    ("../outside.py", "--focus: ../outside.py is outside the workspace"),
+])
+def test_a_focus_file_that_is_not_a_workspace_file_is_named(command: list[str], focus: str, says: str,
+                                                            repo: Path) -> None:
+    # Before: the pack (or map) was built without it, exit 0: a typo in a path went unnoticed.
+    (repo.parent / "outside.py").write_text("SECRET = 1\n")
+    done = slmcode_here(*command, "--focus", focus, "-w", repo)
+    assert done.code == 2 and done.out == ""
+    assert done.error_line().startswith("error: " + says.format(repo=repo.resolve()))
+
+
+def test_a_focus_file_given_by_its_full_path_is_the_workspace_file(repo: Path) -> None:
+    by_name = slmcode_here("pack", "--query", "divide", "--focus", "calc/ops.py", "-w", repo)
+    by_path = slmcode_here("pack", "--query", "divide", "--focus", str(repo / "calc" / "ops.py"), "-w", repo)
+    assert by_name.code == by_path.code == 0
+    assert "calc/ops.py" in by_name.out and by_path.out == by_name.out
