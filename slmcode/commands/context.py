@@ -24,6 +24,13 @@ from slmcode.errors import SlmcodeError
 app = typer.Typer()
 
 
+def positive_budget(budget: int | None) -> int | None:
+    """--budget as given: a positive number of tokens, or unset (the role's own)."""
+    if budget is not None and budget <= 0:
+        raise SlmcodeError(f"--budget: expected a positive number of tokens, got {budget}")
+    return budget
+
+
 def existing_focus(workspace: Path, focus: list[str] | None) -> list[str]:
     """Each --focus as the workspace-relative file it names. A typo used to give, silently, a pack or map
     without the file; a path outside the workspace is refused as a tool would refuse it."""
@@ -58,12 +65,10 @@ def repo_map(
     from slmcode.packs.repomap.progress import progress_reporter
 
     settings = settings_for(workspace).settings
+    budget = positive_budget(budget_tokens) or settings.repomap_tokens
     focus = existing_focus(workspace, focus)
     with progress_reporter(err_console) as on_progress:
         index = load_index(workspace, settings, on_progress)
-    budget = budget_tokens if budget_tokens is not None else settings.repomap_tokens
-    if budget <= 0:
-        raise SlmcodeError(f"--budget: expected a positive number of tokens, got {budget}")
     result = render_map(index, query=query, focus_files=focus, budget_tokens=budget)
     if as_json:
         symbols = [
@@ -86,7 +91,7 @@ def pack(
     workspace: WorkspaceOpt = Path("."),
     query: Annotated[str | None, typer.Option("--query", help="What the task is about.")] = None,
     query_file: Annotated[Path | None, typer.Option("--query-file", help="Read the query from a file.")] = None,
-    budget_tokens: Annotated[int | None, typer.Option("--budget", min=1, help="Tokens (default: the role's).")] = None,
+    budget_tokens: Annotated[int | None, typer.Option("--budget", help="Tokens (default: the role's).")] = None,
     role: RoleOpt = "worker",
     focus: Annotated[list[str] | None, typer.Option("--focus", help="A focus file (repeatable).")] = None,
     model: ModelOpt = None,
@@ -109,6 +114,7 @@ def pack(
         raise SlmcodeError(f"{workspace}: no such folder")
     settings = settings_for(workspace, model=model).settings
     role = checked_role(role, settings, workspace)
+    budget_tokens = positive_budget(budget_tokens)
     focus = existing_focus(workspace, focus)
     contract = ""
     if role in TOOL_ROLES:  # the room and the tool contract the role's first request really gets

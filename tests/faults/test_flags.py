@@ -55,3 +55,12 @@ def test_a_focus_file_given_by_its_full_path_is_the_workspace_file(repo: Path) -
     by_path = slmcode_here("pack", "--query", "divide", "--focus", str(repo / "calc" / "ops.py"), "-w", repo)
     assert by_name.code == by_path.code == 0
     assert "calc/ops.py" in by_name.out and by_path.out == by_name.out
+
+
+@pytest.mark.parametrize("command", [["pack", "--query", "divide"], ["map"]])
+@pytest.mark.parametrize("budget", ["0", "-5"])
+def test_a_budget_that_is_not_positive_is_one_line(command: list[str], budget: str, repo: Path) -> None:
+    # Before: pack drew typer's boxed usage error over several lines.
+    done = slmcode_here(*command, "--budget", budget, "-w", repo)
+    assert done.code == 2
+    assert done.error_line() == f"error: --budget: expected a positive number of tokens, got {budget}"
