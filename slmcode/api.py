@@ -39,8 +39,8 @@ from slmcode.runstate import (
     read_run_file,
     run_file_path,
     run_named,
+    run_workspace,
     state_errors,
-    workspace_folder,
     write_run_file,
 )
 from slmcode.state import QAResult, Task
@@ -238,7 +238,7 @@ def run(query: str, workspace: str | Path = ".", *, run_id: str | None = None, e
         on_event: Callable[[Event], None] | None = None, answer: Answerer = auto_answer,
         **settings: Any) -> RunResult:
     """Run the pipeline on `workspace` for `query`; settings are the same keys as config.yaml."""
-    workspace = workspace_folder(workspace)
+    workspace = run_workspace(workspace)
     with state_errors(workspace):
         return _run(query, workspace, run_id, ephemeral, on_event, answer, settings)
 
@@ -267,7 +267,7 @@ def resume(thread_id: str | None = None, workspace: str | Path = ".", *,
 
     New settings (a base_url, a model) apply to the rest of the run; the checkpointed plan stays.
     """
-    workspace = workspace_folder(workspace)
+    workspace = run_workspace(workspace)
     with state_errors(workspace):
         return _resume(thread_id, workspace, on_event, answer, settings)
 

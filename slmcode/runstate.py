@@ -39,6 +39,22 @@ def workspace_folder(path: str | Path) -> Path:
     return workspace
 
 
+def run_workspace(path: str | Path) -> Path:
+    """The folder a run works in: an existing folder whose path is UTF-8. A run records its workspace and
+    passes it on as text (the trace, the run's state, the model's requests), and a byte that is not UTF-8 in a
+    folder name broke the first of these with an internal error; other commands read such a folder fine."""
+    workspace = workspace_folder(path)
+    try:
+        str(workspace).encode("utf-8")
+    except UnicodeEncodeError:
+        # Python holds each such byte as a lone surrogate (U+DC80..U+DCFF): shown as the byte, \xff.
+        escaped = "".join(f"\\x{ord(c) - 0xDC00:02x}" if 0xDC80 <= ord(c) <= 0xDCFF else c for c in str(workspace))
+        shown = escaped.encode("utf-8", "backslashreplace").decode("utf-8")
+        raise WorkspaceError(f"workspace {shown}: its path is not UTF-8, which a run needs to record it; rename "
+                             "the folder") from None
+    return workspace
+
+
 def checked_task(query: str) -> str:
     if not isinstance(query, str) or not query.strip():
         raise TaskError("the task is empty: say what to do, in plain words")

@@ -4,6 +4,7 @@ not exist. Each is exit 2 and one line naming what and where; nothing is created
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -227,3 +228,18 @@ def test_resume_takes_a_unique_prefix_and_names_a_missing_run_file(repo: Path) -
     assert gone.code == 2
     assert gone.error_line() == (f"error: run {run_id} cannot be resumed: its run file {run_file} is gone; start it "
                                  "again with `slmcode run`")
+
+
+@pytest.mark.parametrize("command", ["run", "resume"])
+def test_a_workspace_whose_path_is_not_utf8_is_one_line_before_anything_is_written(command: str,
+                                                                                  tmp_path: Path) -> None:
+    # Before: run said 'internal error: UnicodeEncodeError: ... surrogates not allowed' (exit 3) as it recorded
+    # the run, after writing its run file.
+    folder = os.fsdecode(os.fsencode(tmp_path) + b"/caf\xe9")  # a folder named on a Latin-1 system
+    repo = make_repo(Path(folder))
+    before = tree_digest(repo)
+    done = slmcode_here(*COMMANDS[command], "-w", repo)
+    assert done.code == 2
+    assert done.error_line() == (f"error: workspace {tmp_path}/caf\\xe9/calculator: its path is not UTF-8, which a "
+                                 "run needs to record it; rename the folder")
+    assert tree_digest(repo) == before and not (repo / ".slmcode" / "runs").exists()
