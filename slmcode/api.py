@@ -21,7 +21,7 @@ from langgraph.types import Command
 from slmcode.blocks.compose import resolve_pipeline
 from slmcode.compact.longtask import bound_task
 from slmcode.config import Settings, load_settings
-from slmcode.errors import ConfigError, RunNotFoundError, SlmcodeError
+from slmcode.errors import ConfigError, RunFinishedError, RunNotFoundError, SlmcodeError
 from slmcode.gitrun.session import GitRun, TaskWatch, open_git_run
 from slmcode.graph.builder import build_graph
 from slmcode.graph.checkpoint import open_checkpointer
@@ -234,6 +234,24 @@ def _before_first_checkpoint(trace: TraceStore, run_id: str) -> str:
     return "it stopped before its first checkpoint"
 
 
+def _refuse_ended(workspace: Path, run_id: str) -> None:
+    """A run the trace records as ended is refused before anything else: before, a finished run's resume probed
+    the model server first (with none running it said "unreachable", and recorded the finished run as
+    interrupted), and a run that failed before its first checkpoint said so only when a server answered."""
+    with TraceStore.for_workspace(workspace) as trace:
+        try:
+            recorded = trace.run(run_id)
+        except RunNotFoundError:  # a run file the trace does not know: its checkpoint decides
+            return
+    if recorded.run_id != run_id or recorded.status not in ("done", "failed"):
+        return
+    outcome = one_line(Exception(recorded.outcome)) if recorded.outcome else recorded.status
+    if outcome.startswith(("failed before", "it stopped before", CHECKPOINTS_GONE)):
+        raise RunNotFoundError(f"run {run_id} cannot be resumed: {outcome}; start it again with `slmcode run`")
+    raise RunFinishedError(f"run {run_id} already finished ({outcome}): nothing to resume; `slmcode trace "
+                           f"{run_id}` replays it, `slmcode run` starts a new one")
+
+
 def run(query: str, workspace: str | Path = ".", *, run_id: str | None = None, ephemeral: bool = False,
         on_event: Callable[[Event], None] | None = None, answer: Answerer = auto_answer,
         **settings: Any) -> RunResult:
@@ -282,6 +300,7 @@ def _resume(thread_id: str | None, workspace: Path, on_event: Callable[[Event], 
     if not run_file.is_file():  # the trace knows the run (a unique prefix names it, as for `trace`)
         raise RunNotFoundError(f"run {run_id} cannot be resumed: its run file {run_file} is gone; start it again "
                                "with `slmcode run`")
+    _refuse_ended(workspace, run_id)
     saved = read_run_file(run_file)
     if saved.get("ephemeral"):
         raise RunNotFoundError(f"run '{run_id}' was ephemeral: it kept no checkpoints to resume from")

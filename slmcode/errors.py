@@ -28,6 +28,10 @@ class RunNotFoundError(SlmcodeError):
     """A run id or thread id that no checkpoint or trace knows."""
 
 
+class RunFinishedError(SlmcodeError):
+    """`resume` of a run that already ended (done, or failed after its graph ended): nothing is left to run."""
+
+
 class CheckpointError(SlmcodeError):
     """The checkpoint store cannot be opened: a missing extra, an unreachable database, a bad URL."""
 

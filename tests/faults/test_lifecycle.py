@@ -28,6 +28,7 @@ from tests.faults.harness import (
 from tests.graph.scenario import make_repo
 
 BROKEN = Reply(body="<html>bad gateway</html>", content_type="text/html")
+NO_SERVER = "http://127.0.0.1:9/v1"  # nothing listens on port 9
 
 
 @pytest.fixture
@@ -52,6 +53,26 @@ def test_a_run_that_failed_before_its_first_checkpoint_is_not_resumed(repo: Path
     assert f"run {run['run_id']} cannot be resumed: failed before its first checkpoint" in line
     assert "start it again with `slmcode run`" in line and "EmptyInputError" not in line
     assert fake_llm.requests == []
+    # With no server running it says the same (before: 'the model server ... is unreachable').
+    no_server = slmcode_here("resume", run["run_id"], "-w", repo, "--base-url", NO_SERVER)
+    assert no_server.code == 2 and no_server.error_line() == line
+
+
+def test_resume_of_a_finished_run_says_so_before_any_server_is_probed(repo: Path, fake_llm: FakeLLM) -> None:
+    # Before: with no server running, 'the model server ... is unreachable', and the finished run was then
+    # recorded as interrupted (the next bare `resume` picked it); with one, the result was printed again.
+    scripted(fake_llm)
+    assert slmcode_here(*run_args(repo, fake_llm.url)).code == 0
+    (run,) = runs_status(repo)
+    run_id = run["run_id"]
+    for named in (run_id, run_id[:-2]):
+        done = slmcode_here("resume", named, "-w", repo, "--base-url", NO_SERVER, "--yes")
+        assert done.code == 2
+        assert done.error_line() == (f"error: run {run_id} already finished (done): nothing to resume; `slmcode "
+                                     f"trace {run_id}` replays it, `slmcode run` starts a new one")
+    assert [r["status"] for r in runs_status(repo)] == ["done"]
+    by_default = slmcode_here("resume", "-w", repo, "--base-url", NO_SERVER)
+    assert by_default.code == 2 and "no unfinished run" in by_default.error_line()
 
 
 def test_resume_moves_the_run_to_another_server_and_model(repo: Path) -> None:
