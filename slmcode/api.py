@@ -1,36 +1,31 @@
 """The Python API: run(), resume(), build_graph(). The CLI and the LangGraph server both go through here.
 
 A run is a LangGraph thread whose id is the run id. Questions for a human (clarify in ask mode, escalation,
-shell commands in ask mode) arrive as interrupts; `answer` decides them, by default automatically.
+shell commands in ask mode) arrive as interrupts; `answer` decides them, by default automatically. What a
+caller gives is checked here, before anything is written; one run's life is slmcode.runner's.
+
+Ctrl-C (KeyboardInterrupt) during run() or resume(): LangGraph lets the node in flight finish first (a model
+call may take up to request_timeout, times request_retries + 1), then the KeyboardInterrupt reaches the caller;
+the run is recorded interrupted and keeps its checkpoint, and resume() continues it. To stop at once on a
+second Ctrl-C as the CLI does, call them inside `slmcode.commands.interrupt.two_stage_interrupt()` (main
+thread only; the second press ends the process with exit code 130, every finished step already checkpointed).
 """
 
 from __future__ import annotations
 
 import secrets
-import sqlite3
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager, suppress
-from dataclasses import dataclass, field
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from langgraph.graph.state import CompiledStateGraph
-from langgraph.types import Command
-
-from slmcode.blocks.compose import resolve_pipeline
 from slmcode.compact.longtask import bound_task
-from slmcode.config import Settings, load_settings
-from slmcode.errors import ConfigError, RunFinishedError, RunNotFoundError, SlmcodeError
-from slmcode.gitrun.session import GitRun, TaskWatch, open_git_run
+from slmcode.config import load_settings
+from slmcode.errors import ConfigError, RunFinishedError, RunNotFoundError
 from slmcode.graph.builder import build_graph
-from slmcode.graph.checkpoint import open_checkpointer
-from slmcode.hooks import at_run_end
-from slmcode.mcp.hub import close_run
-from slmcode.memory.runlock import Holder, workspace_lock
-from slmcode.nodes.approval import check_plan_answer
+from slmcode.memory.runlock import workspace_lock
 from slmcode.redact import masked_urls
-from slmcode.run_context import RunContext
+from slmcode.runner import CHECKPOINTS_GONE, Answerer, Event, RunResult, execute_run, model_endpoint
 from slmcode.runstate import (
     checked_run_id,
     checked_task,
@@ -43,33 +38,9 @@ from slmcode.runstate import (
     state_errors,
     write_run_file,
 )
-from slmcode.state import QAResult, Task
-from slmcode.store.journal import Journal
 from slmcode.store.trace import TraceStore
 
-Event = dict[str, Any]
-Answerer = Callable[[dict[str, Any]], Any]
-RECURSION_LIMIT = 2000
-
-__all__ = ["RunResult", "auto_answer", "build_graph", "resume", "run"]
-
-
-@dataclass
-class RunResult:
-    run_id: str
-    status: str  # done | failed
-    outcome: str
-    tasks: list[Task] = field(default_factory=list)
-    qa: QAResult | None = None
-    lessons: list[str] = field(default_factory=list)
-    work_log: list[str] = field(default_factory=list)
-    git_notes: list[str] = field(default_factory=list)  # where a git run's commits are (slmcode.gitrun)
-    answer: str = ""  # a single specialist's answer (`agent`: the explorer's explanation, the planner's plan)
-
-    @property
-    def ok(self) -> bool:
-        """True only when every must criterion PASSED and QA passed."""
-        return self.outcome == "done"
+__all__ = ["RunResult", "auto_answer", "build_graph", "model_endpoint", "resume", "run"]
 
 
 def auto_answer(question: dict[str, Any]) -> Any:
@@ -85,153 +56,6 @@ def auto_answer(question: dict[str, Any]) -> Any:
 
 def new_run_id() -> str:
     return f"run-{datetime.now(UTC):%Y%m%d-%H%M%S}-{secrets.token_hex(2)}"
-
-
-@contextmanager
-def model_endpoint(settings: Settings, on_event: Callable[[Event], None] | None = None) -> Iterator[Settings]:
-    """The settings with a base_url: as configured, or the embedded model's server for the run's length (its
-    start, a few seconds to a minute, is announced through `on_event`: nothing else shows progress then)."""
-    if settings.base_url:
-        from slmcode.providers.endpoint import require_reachable
-
-        require_reachable(settings.base_url, settings.api_key)  # nothing listening: one line with a hint, at once
-        yield settings
-        return
-    from slmcode.providers.embedded import embedded_server
-
-    name = Path(settings.model_path).name if settings.model_path else "SmolLM2-135M"
-    if on_event is not None:
-        on_event({"kind": "model_starting", "model": name})
-    with embedded_server(settings) as server:
-        if on_event is not None:
-            on_event({"kind": "model_ready", "model": name, "base_url": server.base_url,
-                      "seconds": round(server.start_seconds, 1)})
-        # One slot: parallel workers would only evict each other's cached prompt prefix. No retries: a request
-        # that timed out keeps the only slot busy, so a retry just queues behind it (the demo's clarify call
-        # took 3 x 120 s to fail on a loaded machine); the run fails at the first timeout, saying so.
-        yield settings.model_copy(update={"base_url": server.base_url, "server_dialect": "llama-cpp-python",
-                                          "max_parallel": 1, "request_retries": 0})
-
-
-def _drive(graph: CompiledStateGraph, first: Any, config: dict[str, Any], context: RunContext,
-           on_event: Callable[[Event], None] | None, answer: Answerer,
-           on_update: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
-    """Stream the run; answer every interrupt and go on, until the graph ends. `on_update` hears each node's
-    update (a git run commits a task as soon as it is accepted)."""
-    payload = first
-    while True:
-        # durability="sync": a checkpoint is on disk before the next step starts, so a kill loses no step.
-        stream = graph.stream(payload, config, context=context, stream_mode=["custom", "updates"], durability="sync")
-        for mode, chunk in stream:
-            if mode == "custom" and on_event is not None:
-                on_event(chunk)
-            elif mode == "updates" and on_update is not None:
-                on_update(chunk)
-        snapshot = graph.get_state(config)
-        if not snapshot.interrupts:
-            return dict(snapshot.values)
-        # A plan edit is checked before the run goes on: a bad one is one line here, the run still paused.
-        payload = Command(resume={i.id: check_plan_answer(i.value, answer(i.value)) for i in snapshot.interrupts})
-
-
-def _execute(workspace: Path, run_id: str, first: Any, overrides: dict[str, Any], *, ephemeral: bool,
-             on_event: Callable[[Event], None] | None, answer: Answerer, stale: Holder | None = None) -> RunResult:
-    settings = load_settings(workspace, flags=overrides).settings
-    trace = TraceStore.for_workspace(workspace)
-    journal = Journal.for_workspace(workspace)
-    query = first["query"] if isinstance(first, dict) else trace.run(run_id).query
-    config = {"configurable": {"thread_id": run_id}, "recursion_limit": RECURSION_LIMIT}
-    status, outcome = "interrupted", "interrupted"
-    checkpointed = False
-    gitrun: GitRun | None = None
-    try:
-        trace.start_run(run_id, query=query, workspace=str(workspace), model=settings.model,
-                        settings=settings.model_dump(mode="json"))
-        if stale is not None:
-            trace.record_event(run_id, "lock_taken_over", {"holder": stale.describe()})
-        # Before the model starts: a dirty tree is refused at once (slmcode.gitrun).
-        gitrun = open_git_run(workspace, run_id, settings.git_mode, stash=settings.git_stash, fresh=first is not None)
-        endpoint = model_endpoint(settings, on_event)
-        with endpoint as live, open_checkpointer(live, workspace, ephemeral=ephemeral) as saver:
-            if first is None and saver.get_tuple(config) is None:
-                status, outcome = "failed", _before_first_checkpoint(trace, run_id)
-                raise RunNotFoundError(f"run {run_id} cannot be resumed: {outcome}; start it again with `slmcode run`")
-            pipeline = resolve_pipeline(workspace, live)
-            graph = build_graph(saver, pipeline.phases)
-            context = RunContext(workspace=str(workspace), overrides=overrides, settings=live, trace=trace,
-                                 pipeline=pipeline, journal=journal)
-            watch = None
-            if gitrun is not None:
-                known = [] if first is not None else list(graph.get_state(config).values.get("tasks", []))
-                gitrun.commit_tasks(known)  # accepted before a kill, not yet committed: committed now, once
-                watch = TaskWatch(gitrun, known)
-            try:
-                values = _drive(graph, first, config, context, on_event, answer, on_update=watch)
-            except BaseException:
-                checkpointed = _has_checkpoint(saver, config)  # asked before the saver closes
-                raise
-        outcome = values.get("outcome", "failed: the run ended without an outcome")
-        status = "done" if outcome == "done" else "failed"
-        git_notes = gitrun.finish(values.get("tasks", [])) if gitrun is not None else []
-        if git_notes:
-            trace.record_event(run_id, "git", {"notes": git_notes})
-        return RunResult(run_id, status, outcome, values.get("tasks", []), values.get("qa"),
-                         values.get("lessons", []), values.get("work_log", []), git_notes, values.get("answer", ""))
-    except BaseException as exc:
-        if status == "interrupted":
-            reason = one_line(exc)
-            if first is not None and not checkpointed:
-                # Nothing to resume from: not the default `resume` target, and `resume ID` says why.
-                status, outcome = "failed", f"failed before its first checkpoint: {reason}"
-                if gitrun is not None:  # nothing to resume on the run's branch: the user gets theirs back
-                    with suppress(SlmcodeError):
-                        gitrun.cancel()
-            else:
-                outcome = f"interrupted: {reason}"
-        raise
-    finally:
-        # A full disk may refuse this too; the run's own error is the one to report.
-        with suppress(sqlite3.Error, OSError):
-            trace.finish_run(run_id, status=status, outcome=outcome)
-        close_run(workspace, run_id)  # the run's MCP servers end with it
-        at_run_end(workspace, settings, run_id, {"status": status, "outcome": outcome, "query": query},
-                   _recorder(trace, run_id, on_event))
-        trace.close()
-        journal.close()
-
-
-def _recorder(trace: TraceStore, run_id: str, on_event: Callable[[Event], None] | None
-              ) -> Callable[[str, dict[str, Any]], None]:
-    """Events after the graph ended (the on_run_end hooks): into the trace and to the watcher."""
-
-    def record(kind: str, data: dict[str, Any]) -> None:
-        with suppress(sqlite3.Error, OSError):
-            trace.record_event(run_id, kind, data)
-        if on_event is not None:
-            on_event({"kind": kind, "role": None, "task_id": None, **data})
-
-    return record
-
-
-def _has_checkpoint(saver: Any, config: dict[str, Any]) -> bool:
-    if saver is None:
-        return False
-    try:
-        return saver.get_tuple(config) is not None
-    except Exception:  # the store itself broke (disk full, locked): count it as no checkpoint
-        return False
-
-
-CHECKPOINTS_GONE = "its checkpoints are gone (was .slmcode/checkpoints.sqlite removed?)"
-
-
-def _before_first_checkpoint(trace: TraceStore, run_id: str) -> str:
-    recorded = trace.run(run_id)
-    if recorded.outcome.startswith("failed before"):
-        return recorded.outcome
-    if recorded.outcome.startswith(("interrupted", CHECKPOINTS_GONE)):  # only a checkpointed run is interrupted
-        return CHECKPOINTS_GONE
-    return "it stopped before its first checkpoint"
 
 
 def _refuse_ended(workspace: Path, run_id: str) -> None:
@@ -274,8 +98,8 @@ def _run(query: str, workspace: Path, run_id: str | None, ephemeral: bool,
         first = {"run_id": run_id, "query": query, "workspace": str(workspace), "phase": "start", "rounds": 0}
         if on_event is not None:
             on_event({"kind": "run_started", "run_id": run_id, "query": query})
-        return _execute(workspace, run_id, first, overrides, ephemeral=ephemeral, on_event=on_event,
-                        answer=answer, stale=stale)
+        return execute_run(workspace, run_id, first, overrides, ephemeral=ephemeral, on_event=on_event,
+                           answer=answer, stale=stale)
 
 
 def resume(thread_id: str | None = None, workspace: str | Path = ".", *,
@@ -313,5 +137,5 @@ def _resume(thread_id: str | None, workspace: Path, on_event: Callable[[Event], 
     with workspace_lock(workspace, run_id) as stale:
         if on_event is not None:
             on_event({"kind": "run_resumed", "run_id": run_id, "query": saved.get("query", "")})
-        return _execute(workspace, run_id, None, overrides, ephemeral=False, on_event=on_event, answer=answer,
-                        stale=stale)
+        return execute_run(workspace, run_id, None, overrides, ephemeral=False, on_event=on_event, answer=answer,
+                           stale=stale)
