@@ -1,0 +1,197 @@
+"""Settings: every knob slmcode reads, with its type, default and bounds, as one pydantic model (and the
+models of its structured values: a role's model, a profile override, an MCP server). Where the values come
+from, and in which order they win, is slmcode.config's.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+from typing import Annotated, Literal
+from urllib.parse import urlsplit
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+
+def _http_url(url: str | None) -> str | None:
+    """A model server's URL must be http(s)://host...: 'localhost:11434/v1' would start a run that fails later."""
+    parts = urlsplit(url.strip()) if url else None
+    if parts is not None and (parts.scheme not in ("http", "https") or not parts.hostname):
+        raise ValueError("an http:// or https:// URL of the model server, e.g. http://127.0.0.1:11434/v1")
+    return url
+
+
+class RoleModel(BaseModel):
+    """Which model serves one role; unset fields fall back to the top-level settings."""
+
+    model_config = ConfigDict(extra="forbid")
+    model: str | None = None
+    base_url: str | None = None
+    temperature: float | None = None
+
+    _base_url = field_validator("base_url")(_http_url)
+
+
+class ProfileOverride(BaseModel):
+    """A user's entry in model_profiles: extends or overrides the built-in profile table."""
+
+    model_config = ConfigDict(extra="forbid")
+    context_limit: int | None = Field(default=None, gt=0)
+    max_turns: int | None = Field(default=None, gt=0)
+    token_factor: float | None = Field(default=None, ge=1.0, le=3.0)
+
+
+def _default_role_budget() -> dict[str, float]:
+    return {
+        "worker": 1.0,
+        "corrector": 1.0,
+        "tester": 1.0,
+        "planner": 0.7,
+        "splitter": 0.7,
+        "clarify": 0.7,
+        "scope_judge": 0.7,
+        "coordinator": 0.7,
+        "reviewer": 0.7,
+        "escalate": 0.7,
+        "qa": 0.7,
+        "context": 0.5,
+        "learn": 0.5,
+        "memory": 0.5,
+        "compactor": 0.5,
+    }
+
+
+class McpServer(BaseModel):
+    """One MCP server (slmcode.mcp): a local program spoken to over stdio (`command`, `args`, `env`), started
+    inside the sandbox, or a streamable-HTTP `url` on this machine. A URL off this machine is refused: the
+    harness sends nothing off the machine the user did not name as the model server."""
+
+    model_config = ConfigDict(extra="forbid")
+    command: str | None = None
+    args: list[str] = Field(default_factory=list)
+    env: dict[str, str] = Field(default_factory=dict)
+    url: str | None = None
+
+    @field_validator("url")
+    @classmethod
+    def _loopback(cls, url: str | None) -> str | None:
+        if url is not None and not is_loopback_url(url):
+            raise ValueError("an http(s) URL on this machine (127.0.0.1, ::1 or localhost); MCP servers elsewhere "
+                             "are refused")
+        return url
+
+    @model_validator(mode="after")
+    def _one_transport(self) -> McpServer:
+        if (self.command is None) == (self.url is None):
+            raise ValueError("either `command` (a local server over stdio) or `url` (streamable HTTP), not both")
+        return self
+
+
+def is_loopback_url(url: str) -> bool:
+    """An http(s) URL whose host is this machine's loopback."""
+    parsed = urlsplit(url.strip())
+    host = (parsed.hostname or "").lower()
+    if parsed.scheme not in ("http", "https") or not host:
+        return False
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+class Settings(BaseModel):
+    """Every knob slmcode reads. Unknown keys are errors, so a typo never silently does nothing."""
+
+    model_config = ConfigDict(extra="forbid", validate_assignment=True)
+
+    # The model and its server.
+    model: str = "embedded"
+    base_url: str | None = None
+    api_key: str = "sk-no-key"
+    model_path: str | None = None
+    roles: dict[str, RoleModel] = Field(default_factory=dict)
+    temperature: float = 0.2
+    request_timeout: float = Field(default=120.0, gt=0)
+    request_retries: int = Field(default=2, ge=0)
+    structured_output: Literal["auto", "json_schema", "prompt"] = "auto"
+    # llama-cpp-python (the embedded server) needs requests rewritten: providers/llama_dialect.py.
+    server_dialect: Literal["openai", "llama-cpp-python"] = "openai"
+    _base_url = field_validator("base_url")(_http_url)
+
+    # Context window and budget.
+    context_limit: int | None = Field(default=None, gt=0)
+    context_window_cap: int = Field(default=32768, gt=0)
+    context_reserve_system_tokens: int = Field(default=500, ge=0)
+    context_reserve_tool_tokens: int = Field(default=900, ge=0)
+    context_reserve_response_tokens: int = Field(default=2048, ge=0)
+    context_slack_percent: float = Field(default=10.0, ge=0, lt=100)
+    context_min_pack_tokens: int = Field(default=512, gt=0)
+    context_role_budget: dict[str, float] = Field(default_factory=_default_role_budget)
+    model_profiles: dict[str, ProfileOverride] = Field(default_factory=dict)
+
+    # Pipeline.
+    max_parallel: int = Field(default=2, ge=1)
+    max_retries: int = Field(default=2, ge=0)
+    max_tasks: int = Field(default=8, ge=1)
+    max_rounds: int = Field(default=2, ge=1)
+    think_passes: int = Field(default=1, ge=1)
+    clarify_mode: Literal["ask", "auto"] = "auto"
+    # plan: pause after the splitter with the task list for the user to approve or edit (nodes/approval.py).
+    approve: Literal["plan", "none"] = "none"
+    # One specialist alone (`run --agent`): no planning, no team (nodes/solo.py).
+    agent: Literal["explorer", "planner", "worker", "reviewer"] | None = None
+    # auto: a task with one requirement whose plan names one file gets one worker, no splitter (nodes/team.py).
+    team: Literal["auto", "full"] = "full"
+    # A plain "add NAME function to FILE.py [with a test]" is planned without the model (nodes/simple_task.py):
+    # auto for the embedded model and models under 1B, on for every model, off never.
+    simple_plan: Literal["auto", "on", "off"] = "auto"
+    escalate_timeout_seconds: float = Field(default=300.0, ge=0)
+
+    # Compaction.
+    react_compact_at_percent: float = Field(default=80.0, gt=0, le=100)
+    react_keep_tool_results: int = Field(default=5, ge=1)
+    compact_hysteresis_percent: float = Field(default=5.0, ge=0)
+    compact_max_failures: int = Field(default=3, ge=1)
+    tool_output_inline_bytes: int = Field(default=6000, gt=0)
+    tool_output_capture_bytes: int = Field(default=1_000_000, gt=0)
+
+    # Tools and permissions.
+    permission: Literal["auto", "dry-run", "review"] = "auto"
+    # Git-native runs (slmcode.gitrun): branch = each accepted task one commit on slmcode/RUN_ID, the user's
+    # branch untouched until `slmcode accept`; in-place = commits on the user's branch; off = no git. Off by
+    # default: a run then edits the folder as before. git_stash: stash a dirty tree for the run and restore it.
+    git_mode: Literal["off", "branch", "in-place"] = "off"
+    git_stash: bool = False
+    shell_permission: Literal["allow", "ask", "deny"] = "allow"
+    shell_timeout_seconds: float = Field(default=120.0, gt=0)
+    shell_extra_commands: list[str] = Field(default_factory=list)
+    max_read_bytes: int = Field(default=1_000_000, gt=0)
+    # The OS sandbox every command runs in (tools/ossandbox.py): network off unless allowed; extra folders a
+    # toolchain must read; extra variable names passed through (never one that looks like a credential).
+    sandbox_network: bool = False
+    sandbox_read_paths: list[str] = Field(default_factory=list)
+    sandbox_env: list[str] = Field(default_factory=list)
+    # MCP servers (slmcode.mcp): name -> McpServer; their tools reach only agents that list them, at most
+    # mcp_max_tools per agent (each schema rides along with every request); a call waits mcp_timeout_seconds.
+    mcp_servers: dict[Annotated[str, Field(pattern=r"^[a-z0-9]+(-[a-z0-9]+)*$", max_length=24)], McpServer] = Field(
+        default_factory=dict)
+    mcp_max_tools: int = Field(default=4, ge=0)
+    mcp_timeout_seconds: float = Field(default=60.0, gt=0)
+
+    # Context packs.
+    include_readme: bool = False
+    embedding_enabled: bool = False
+    retrieval_min_score: float | None = None
+    skill_max_expanded: int = Field(default=2, ge=0)
+    pinned_skills: list[str] = Field(default_factory=list)
+    repomap_tokens: int = Field(default=1000, gt=0)
+    repomap_max_file_bytes: int = Field(default=500_000, gt=0)
+    identifier_only_roles: list[str] = Field(default_factory=lambda: ["planner", "coordinator"])
+
+    # Persistence.
+    checkpoint_url: str | None = None
+    language_pack: str | None = None
+
+
+SETTING_KEYS: tuple[str, ...] = tuple(Settings.model_fields)
