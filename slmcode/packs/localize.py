@@ -3,8 +3,9 @@
 Each file is cut into spans aligned to its definitions (packs/units); a span scores by BM25 over its own terms,
 scaled up by priors a plain text search lacks: how well the whole file matches, whether the query names the file's path
 or folder, whether the span holds the definition of an identifier the query names, and whether the file is in
-the task's focus. A candidate is a whole span, plus a glimpse: the few lines around its densest query terms,
-which is what a file shows first when the pack goes for breadth.
+the task's focus. The best spans then lift others (packs/feedback): the code they reference or that references
+them, and in their own files the spans holding their rare names. A candidate is a whole span, plus a glimpse: the few
+lines around its densest query terms, which is what a file shows first when the pack goes for breadth.
 """
 
 from __future__ import annotations
@@ -15,10 +16,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from slmcode.packs import lexindex, priors
+from slmcode.packs import feedback, lexindex, priors
 from slmcode.packs.excerpts import Window
 from slmcode.packs.lexical import bm25_from_counts, split_identifier, terms
-from slmcode.packs.priors import aside_weight, aside_weights, defined_in, header_window, spelled_names
+from slmcode.packs.priors import aside_weight, aside_weights, header_window
 from slmcode.packs.repomap.model import Symbol, SymbolIndex
 from slmcode.packs.termlines import QueryHits, TermLines, held
 from slmcode.packs.units import symbol_units
@@ -34,10 +35,6 @@ DEFINES_WEIGHT = 0.5
 FOCUS_WEIGHT = 2.0
 CONTEXT_WEIGHT = 0.001  # a span with no query term: ranked by its file's priors, below any with one
 HEADER_SHARE = 0.3  # a file's header ranks at this share of the file's best span
-GRAPH_SEEDS = 3  # the best spans whose references are followed
-# A linked span gains this share of the best span's score: at 0.3 linked spans outranked spans holding the query's
-# words and cost 0.02-0.03 hunk recall on the tuning half; at 0.1 they still come before unmatched code.
-GRAPH_WEIGHT = 0.1
 CORE_LINES = 24  # a longer span is first offered as this many lines around its best-matching lines
 REST_SHARE = 0.5  # the rest of a split span ranks at this share of its core
 # The share of a core above its best-matching lines: of the changed lines a core missed by a few lines, more were
@@ -172,7 +169,7 @@ def rank_candidates(sources: Sequence[SourceFile], query: str, focus_files: Sequ
             + FOCUS_WEIGHT * (source.path in focus)
         )
         scores.append(score * aside_weight(source.path, asides))
-    scores = _linked(units, scores)
+    scores = feedback.echoed(units, feedback.linked(units, scores), line_terms, query_terms)
     candidates: list[Candidate] = []
     best_in_file: dict[str, float] = {}
     for (source, span), score in zip(units, scores, strict=True):
@@ -198,37 +195,6 @@ def _term_lines(source: SourceFile, memo: dict[str, tuple[str, ...]]) -> TermLin
     if source.line_terms is not None:
         return TermLines.from_lines(source.line_terms)
     return TermLines.from_lines([terms(line, memo) for line in source.lines])
-
-
-def _linked(units: Sequence[tuple[SourceFile, Window]], scores: Sequence[float]) -> list[float]:
-    """Scores raised along the code's references: the definitions the best spans spell, and the spans that
-    spell the best spans' definitions, gain a share of the best span's score."""
-    order = sorted(range(len(units)), key=lambda i: -scores[i])[:GRAPH_SEEDS]
-    seeds = [i for i in order if scores[i] > 0]
-    if not seeds:
-        return list(scores)
-    top = scores[seeds[0]]
-    spelled = set().union(*(spelled_names(units[i][0].lines, units[i][1]) for i in seeds))
-    defined = set().union(*(defined_in(units[i][0].symbols, units[i][1]) for i in seeds))
-    raised = list(scores)
-    # Speed only, the same answers: a file's symbols by line, so a span looks at those starting in it (not all of
-    # its file's), and a file none of whose text spells a seed's definition has no caller span.
-    files = {id(source): source for source, _ in units}
-    by_line = {key: sorted(source.symbols, key=lambda s: s.start) for key, source in files.items()}
-    starts = {key: [s.start for s in symbols] for key, symbols in by_line.items()}
-    spells = {key: bool(defined) and any(name in text for text in ["\n".join(source.lines)] for name in defined)
-              for key, source in files.items()}
-    for i, (source, span) in enumerate(units):
-        if i in seeds:
-            continue
-        key = id(source)
-        inside = by_line[key][bisect_left(starts[key], span.start) : bisect_right(starts[key], span.end)]
-        callee = bool(defined_in(inside, span) & spelled)
-        caller = spells[key] and any(name in line for line in source.lines[span.start - 1 : span.end]
-                                     for name in defined)
-        if callee or caller:
-            raised[i] += GRAPH_WEIGHT * top * (callee + caller) / 2
-    return raised
 
 
 def _split(path: str, span: Window, glimpse: Window, best: int, score: float) -> list[Candidate]:

@@ -118,3 +118,23 @@ def test_a_long_spans_first_window_shows_more_of_what_follows_the_matched_line()
     first = rank_candidates(sources, "clamp overflow guard is wrong")[0].window
     assert first.start <= 20 <= first.end and first.size < 40  # a core of the span, around the line that matched
     assert first.end - 20 > 20 - first.start  # the code it leads into, more than the code before it
+
+
+def test_a_place_sharing_the_best_matchs_rare_names_ranks_before_another_files_weak_match() -> None:
+    # The request names the first place a fix touches; the second place shares that place's own names
+    # (`fieldset_names`, `unknown_fieldset`), not the request's words.
+    padding = [f"    step_{n} = {n}" for n in range(4)]
+    schema = ["def load_partial(payload, partial):", "    fieldset_names = sorted(payload)",
+              "    unknown_fieldset = [n for n in fieldset_names if n not in partial]", *padding,
+              "    return unknown_fieldset", "",
+              "def dump(payload):", *padding, "    return dict(payload)", "",
+              "def check_fields(payload):", "    fieldset_names = list(payload)", *padding,
+              "    unknown_fieldset = fieldset_names[1:]", "    return unknown_fieldset", ""]
+    other = ["def render(value):", *padding, "    # a partial render", "    return str(value)", ""]
+    sources = [source("shop/schema.py", schema, [("load_partial", 1, 8), ("dump", 10, 15), ("check_fields", 17, 24)]),
+               source("shop/render.py", other, [("render", 1, 7)])]
+    candidates = rank_candidates(sources, "load_partial ignores partial payload")
+    order = [(c.path, c.window.start) for c in candidates]
+    assert order[0] == ("shop/schema.py", 1)  # the place the request names stays first
+    assert order.index(("shop/schema.py", 17)) < order.index(("shop/render.py", 1))
+    assert order.index(("shop/schema.py", 17)) < order.index(("shop/schema.py", 10))  # no shared names: after
