@@ -11,7 +11,7 @@ import typer
 from rich.console import Console
 
 from slmcode.config import LoadedSettings, load_settings
-from slmcode.errors import WorkspaceError
+from slmcode.errors import SlmcodeError, WorkspaceError
 
 console = Console()
 err_console = Console(stderr=True)
@@ -39,6 +39,14 @@ BaseUrlOpt = Annotated[str | None, typer.Option("--base-url", help="OpenAI-compa
 def print_json(data: Any) -> None:
     # Plain stdout, not Rich: JSON must stay machine-readable (no wrapping, no markup).
     sys.stdout.write(json.dumps(data, indent=2, default=str) + "\n")
+
+
+def positive(value: Any, flag: str, unit: str) -> Any:
+    """A number flag that must be above zero (a budget, a count, seconds), or unset; else one line naming it."""
+    if value is not None and value <= 0:
+        shown = f"{value:g}" if isinstance(value, float) else value  # as typed: 0, not 0.0
+        raise SlmcodeError(f"{flag}: expected a positive number of {unit}, got {shown}")
+    return value
 
 
 def settings_for(workspace: Path, **flags: Any) -> LoadedSettings:

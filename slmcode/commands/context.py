@@ -15,6 +15,7 @@ from slmcode.commands.common import (
     WorkspaceOpt,
     console,
     err_console,
+    positive,
     print_json,
     settings_for,
 )
@@ -22,13 +23,6 @@ from slmcode.commands.roles import RoleOpt, checked_role
 from slmcode.errors import SlmcodeError
 
 app = typer.Typer()
-
-
-def positive_budget(budget: int | None) -> int | None:
-    """--budget as given: a positive number of tokens, or unset (the role's own)."""
-    if budget is not None and budget <= 0:
-        raise SlmcodeError(f"--budget: expected a positive number of tokens, got {budget}")
-    return budget
 
 
 def existing_focus(workspace: Path, focus: list[str] | None) -> list[str]:
@@ -65,7 +59,7 @@ def repo_map(
     from slmcode.packs.repomap.progress import progress_reporter
 
     settings = settings_for(workspace).settings
-    budget = positive_budget(budget_tokens) or settings.repomap_tokens
+    budget = positive(budget_tokens, "--budget", "tokens") or settings.repomap_tokens
     focus = existing_focus(workspace, focus)
     with progress_reporter(err_console) as on_progress:
         index = load_index(workspace, settings, on_progress)
@@ -114,7 +108,7 @@ def pack(
         raise SlmcodeError(f"{workspace}: no such folder")
     settings = settings_for(workspace, model=model).settings
     role = checked_role(role, settings, workspace)
-    budget_tokens = positive_budget(budget_tokens)
+    budget_tokens = positive(budget_tokens, "--budget", "tokens")
     focus = existing_focus(workspace, focus)
     contract = ""
     if role in TOOL_ROLES:  # the room and the tool contract the role's first request really gets

@@ -10,7 +10,16 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from slmcode.commands.common import BaseUrlOpt, JsonOpt, ModelOpt, console, err_console, print_json, settings_for
+from slmcode.commands.common import (
+    BaseUrlOpt,
+    JsonOpt,
+    ModelOpt,
+    console,
+    err_console,
+    positive,
+    print_json,
+    settings_for,
+)
 
 app = typer.Typer()
 
@@ -37,6 +46,10 @@ def eval_command(
     """Run the bundled suite; per task solved/failed, turns, tokens, time and why it failed."""
     from slmcode.eval.suite import load_suite, missing_toolchain, select
 
+    # Before: --tasks 0 measured nothing, --timeout 0 timed every attempt out, --jobs 0 quietly ran one.
+    positive(tasks, "--tasks", "tasks")
+    positive(jobs, "--jobs", "attempts at a time")
+    positive(timeout, "--timeout", "seconds")
     suite = load_suite()
     if list_tasks:
         _list(suite, as_json)

@@ -64,3 +64,13 @@ def test_a_budget_that_is_not_positive_is_one_line(command: list[str], budget: s
     done = slmcode_here(*command, "--budget", budget, "-w", repo)
     assert done.code == 2
     assert done.error_line() == f"error: --budget: expected a positive number of tokens, got {budget}"
+
+
+@pytest.mark.parametrize(("flag", "value", "unit"), [
+    ("--tasks", "0", "tasks"), ("--jobs", "-1", "attempts at a time"), ("--timeout", "0", "seconds"),
+])
+def test_an_eval_count_or_timeout_that_is_not_positive_is_one_line(flag: str, value: str, unit: str) -> None:
+    # Before: --tasks 0 measured nothing, --timeout 0 reported every task as timed out, --jobs 0 ran one at a time.
+    done = slmcode_here("eval", "--replay", flag, value)
+    assert done.code == 2 and done.out == ""
+    assert done.error_line() == f"error: {flag}: expected a positive number of {unit}, got {value}"
