@@ -32,12 +32,16 @@ class RunView:
         self.last_call = ""
         # get_renderable: every refresh renders anew, so the elapsed time ticks while a model call runs.
         self.live = Live(console=console, refresh_per_second=4, transient=False, get_renderable=self.render)
+        self.showing = False
 
     def __enter__(self) -> RunView:
-        self.live.__enter__()
+        # The board appears with the run's first event: a run refused before it starts (already finished, a
+        # busy or unusable workspace, no server) prints only its error line, not an empty board.
         return self
 
     def __exit__(self, kind: object, *exc: object) -> None:
+        if not self.showing:
+            return
         self.live.__exit__(None, None, None)
         if kind is not None:  # the error line that follows must not be glued to the board's last line
             self.console.line()
@@ -68,6 +72,9 @@ class RunView:
         elif kind in ("hook_failed", "mcp_unavailable"):  # warnings: the run goes on without them
             self.recent.append(f"[yellow]warning: {escape(shorten(event.get('message', ''), 120))}[/yellow]")
         self.recent = self.recent[-4:]
+        if not self.showing:
+            self.showing = True
+            self.live.__enter__()
         self.live.refresh()
 
     def render(self) -> Group:
