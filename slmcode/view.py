@@ -36,7 +36,7 @@ class RunView:
 
     def __enter__(self) -> RunView:
         # The board appears with the run's first event: a run refused before it starts (already finished, a
-        # busy or unusable workspace, no server) prints only its error line, not an empty board.
+        # busy or unusable workspace, a bad task) prints only its error line, not an empty board.
         return self
 
     def __exit__(self, kind: object, *exc: object) -> None:
