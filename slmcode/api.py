@@ -58,15 +58,14 @@ def new_run_id() -> str:
     return f"run-{datetime.now(UTC):%Y%m%d-%H%M%S}-{secrets.token_hex(2)}"
 
 
-def _refuse_ended(workspace: Path, run_id: str) -> None:
+def _refuse_ended(trace: TraceStore, run_id: str) -> None:
     """A run the trace records as ended is refused before anything else: before, a finished run's resume probed
     the model server first (with none running it said "unreachable", and recorded the finished run as
     interrupted), and a run that failed before its first checkpoint said so only when a server answered."""
-    with TraceStore.for_workspace(workspace) as trace:
-        try:
-            recorded = trace.run(run_id)
-        except RunNotFoundError:  # a run file the trace does not know: its checkpoint decides
-            return
+    try:
+        recorded = trace.run(run_id)
+    except RunNotFoundError:  # a run file the trace does not know: its checkpoint decides
+        return
     if recorded.run_id != run_id or recorded.status not in ("done", "failed"):
         return
     outcome = one_line(Exception(recorded.outcome)) if recorded.outcome else recorded.status
@@ -118,13 +117,13 @@ def _resume(thread_id: str | None, workspace: Path, on_event: Callable[[Event], 
             settings: dict[str, Any]) -> RunResult:
     with TraceStore.for_workspace(workspace) as trace:
         run_id = run_named(trace, workspace, checked_run_id(thread_id)) if thread_id else trace.latest_unfinished()
-    if run_id is None:
-        raise RunNotFoundError(f"no unfinished run in {workspace} (`slmcode status` lists the runs)")
-    run_file = run_file_path(workspace, run_id)
-    if not run_file.is_file():  # the trace knows the run (a unique prefix names it, as for `trace`)
-        raise RunNotFoundError(f"run {run_id} cannot be resumed: its run file {run_file} is gone; start it again "
-                               "with `slmcode run`")
-    _refuse_ended(workspace, run_id)
+        if run_id is None:
+            raise RunNotFoundError(f"no unfinished run in {workspace} (`slmcode status` lists the runs)")
+        run_file = run_file_path(workspace, run_id)
+        if not run_file.is_file():  # the trace knows the run (a unique prefix names it, as for `trace`)
+            raise RunNotFoundError(f"run {run_id} cannot be resumed: its run file {run_file} is gone; start it "
+                                   "again with `slmcode run`")
+        _refuse_ended(trace, run_id)
     saved = read_run_file(run_file)
     if saved.get("ephemeral"):
         raise RunNotFoundError(f"run '{run_id}' was ephemeral: it kept no checkpoints to resume from")

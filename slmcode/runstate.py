@@ -47,9 +47,7 @@ def run_workspace(path: str | Path) -> Path:
     try:
         str(workspace).encode("utf-8")
     except UnicodeEncodeError:
-        # Python holds each such byte as a lone surrogate (U+DC80..U+DCFF): shown as the byte, \xff.
-        escaped = "".join(f"\\x{ord(c) - 0xDC00:02x}" if 0xDC80 <= ord(c) <= 0xDCFF else c for c in str(workspace))
-        shown = escaped.encode("utf-8", "backslashreplace").decode("utf-8")
+        shown = os.fsencode(workspace).decode("utf-8", "backslashreplace")  # each such byte as \xff
         raise WorkspaceError(f"workspace {shown}: its path is not UTF-8, which a run needs to record it; rename "
                              "the folder") from None
     return workspace
