@@ -23,6 +23,7 @@ from slmcode.eval.harness import AgentRun, trace_figures
 from slmcode.eval.record import RecordingProxy
 from slmcode.eval.replay import REPLAY_MODEL, Replay, serve
 from slmcode.eval.suite import EvalTask, changed_files, copy_repo
+from slmcode.tools.gitsafe import git_argv, git_env
 
 GIT_ENV = {"GIT_AUTHOR_NAME": "slmcode-eval", "GIT_AUTHOR_EMAIL": "eval@localhost",
            "GIT_COMMITTER_NAME": "slmcode-eval", "GIT_COMMITTER_EMAIL": "eval@localhost"}
@@ -45,9 +46,9 @@ def child_env() -> dict[str, str]:
 
 def _git_init(workspace: Path) -> None:
     # A repository like a user's: the reviewer's evidence reads `git diff`.
-    env = {**os.environ, **GIT_ENV}
+    # Through gitsafe: no hook or fsmonitor of the user's global config runs on the task's commit.
     for args in (["init", "-q"], ["add", "-A"], ["commit", "-qm", "task"]):
-        subprocess.run(["git", *args], cwd=workspace, env=env, check=False, capture_output=True)
+        subprocess.run(git_argv(*args), cwd=workspace, env=git_env(GIT_ENV), check=False, capture_output=True)
 
 
 def _kill(proc: subprocess.Popen[str]) -> None:

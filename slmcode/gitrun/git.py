@@ -7,24 +7,16 @@ Commits are made as `slmcode <slmcode@localhost>` so they say who wrote them.
 
 from __future__ import annotations
 
-import os
 import subprocess
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from slmcode.errors import GitRunError
 from slmcode.store.paths import STATE_DIR
+from slmcode.tools.gitsafe import git_argv, git_env
 
-SAFE_CONFIG = (
-    "core.hooksPath=/dev/null", "core.fsmonitor=false", "commit.gpgsign=false", "tag.gpgsign=false",
-    "core.pager=cat", "diff.external=", "gc.auto=0", "maintenance.auto=false", "advice.detachedHead=false",
-    "core.quotePath=false",
-)
 IDENTITY = {"GIT_AUTHOR_NAME": "slmcode", "GIT_AUTHOR_EMAIL": "slmcode@localhost",
             "GIT_COMMITTER_NAME": "slmcode", "GIT_COMMITTER_EMAIL": "slmcode@localhost"}
-# Variables that would point git at another repository, index or config than the workspace's.
-DROPPED_ENV = ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_CONFIG", "GIT_CONFIG_PARAMETERS",
-               "GIT_CONFIG_COUNT", "GIT_EXTERNAL_DIFF", "GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "GIT_SSH_COMMAND")
 # Where the harness's own state lives: never staged, never counted as the user's uncommitted work.
 OUTSIDE = f":(exclude){STATE_DIR}"
 
@@ -36,18 +28,11 @@ class Git:
         self.workspace = Path(workspace)
 
     def _env(self, extra: Mapping[str, str] | None) -> dict[str, str]:
-        env = {k: v for k, v in os.environ.items() if k not in DROPPED_ENV}
-        env.update(IDENTITY)
-        env.update({"GIT_TERMINAL_PROMPT": "0", "LC_ALL": "C", "GIT_OPTIONAL_LOCKS": "0"})
-        env.update(extra or {})
-        return env
+        return git_env({**IDENTITY, **(extra or {})})
 
     def call(self, *args: str, input: bytes | None = None, env: Mapping[str, str] | None = None,
              ok_codes: Sequence[int] = (0,)) -> subprocess.CompletedProcess[bytes]:
-        argv = ["git"]
-        for item in SAFE_CONFIG:
-            argv += ["-c", item]
-        proc = subprocess.run([*argv, *args], cwd=self.workspace, input=input, capture_output=True,
+        proc = subprocess.run(git_argv(*args), cwd=self.workspace, input=input, capture_output=True,
                               env=self._env(env), check=False)
         if proc.returncode not in ok_codes:
             detail = (proc.stderr or proc.stdout).decode(errors="replace").strip().splitlines()

@@ -2,23 +2,21 @@
 
 from __future__ import annotations
 
-import subprocess
 from collections.abc import Sequence
 from pathlib import Path
 
 from slmcode.state import Verdict
 from slmcode.tools.filenames import real_name
+from slmcode.tools.gitsafe import read_git
 
 DIFF_CHARS = 1500
 
 
 def _git_diff(workspace: Path, path: str) -> str | None:
-    try:
-        done = subprocess.run(["git", "diff", "--no-color", "--", path], cwd=workspace, capture_output=True,
-                              encoding="utf-8", errors="replace", timeout=20)  # a Latin-1 file's diff too
-    except (OSError, subprocess.TimeoutExpired):
-        return None
-    return done.stdout if done.returncode == 0 and done.stdout.strip() else None
+    # No external diff or textconv driver: the workspace's config or .gitattributes could name any program.
+    out = read_git(workspace, "diff", "--no-color", "--no-ext-diff", "--no-textconv", "--", path, timeout=20)
+    text = out.decode("utf-8", errors="replace") if out is not None else ""  # a Latin-1 file's diff too
+    return text if text.strip() else None
 
 
 def disk_evidence(workspace: Path, files: Sequence[str]) -> tuple[str, list[str]]:

@@ -9,7 +9,6 @@ from __future__ import annotations
 import os
 import re
 import stat
-import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -18,6 +17,7 @@ import pathspec
 from slmcode.errors import RepoMapError
 from slmcode.packs.repomap.languages import language_for_path
 from slmcode.tools.filenames import shown_name
+from slmcode.tools.gitsafe import read_git
 
 VENDORED_DIRS = frozenset({
     ".git", ".hg", ".svn", ".slmcode", "node_modules", "bower_components", "vendor", "third_party",
@@ -52,12 +52,9 @@ def git_paths(workspace: Path) -> list[str] | None:
     """Tracked files and untracked ones git does not ignore; None when the workspace is not a repository."""
     if not (workspace / ".git").exists():
         return None
-    try:
-        out = subprocess.run(
-            ["git", "-C", str(workspace), "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-            capture_output=True, check=True, timeout=60,
-        ).stdout
-    except (OSError, subprocess.SubprocessError):
+    # Through gitsafe: a workspace's .git/config could name an fsmonitor command, and ls-files would run it.
+    out = read_git(workspace, "ls-files", "-z", "--cached", "--others", "--exclude-standard")
+    if out is None:
         return None  # git missing or the repository broken: the walk below still honours .gitignore
     return sorted({p for p in out.decode("utf-8", "surrogateescape").split("\0") if p})
 

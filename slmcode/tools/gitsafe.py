@@ -1,0 +1,49 @@
+"""How the harness itself runs git: a fixed argv with everything switched off that would run a program named
+by the repository's configuration, and an environment that cannot point git at another repository.
+
+A workspace's .git/config is not the harness's to trust: `core.fsmonitor` runs its command on any call that
+reads the index (`git ls-files` too), `diff.external` and a driver's `textconv` run on `git diff`, a pager on
+any output. Every git call slmcode makes outside the agent's sandbox goes through here (gitrun.git for the
+git-native runs, the repo map's file list, the reviewer's diff evidence).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from collections.abc import Mapping
+from pathlib import Path
+
+SAFE_CONFIG = (
+    "core.hooksPath=/dev/null", "core.fsmonitor=false", "commit.gpgsign=false", "tag.gpgsign=false",
+    "core.pager=cat", "diff.external=", "gc.auto=0", "maintenance.auto=false", "advice.detachedHead=false",
+    "core.quotePath=false",
+)
+# Variables that would point git at another repository, index or config than the workspace's.
+DROPPED_ENV = ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_CONFIG", "GIT_CONFIG_PARAMETERS",
+               "GIT_CONFIG_COUNT", "GIT_EXTERNAL_DIFF", "GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "GIT_SSH_COMMAND")
+QUIET = {"GIT_TERMINAL_PROMPT": "0", "LC_ALL": "C", "GIT_OPTIONAL_LOCKS": "0"}
+
+
+def git_argv(*args: str) -> list[str]:
+    argv = ["git"]
+    for item in SAFE_CONFIG:
+        argv += ["-c", item]
+    return [*argv, *args]
+
+
+def git_env(extra: Mapping[str, str] | None = None) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in DROPPED_ENV}
+    env.update(QUIET)
+    env.update(extra or {})
+    return env
+
+
+def read_git(workspace: Path, *args: str, timeout: float = 60) -> bytes | None:
+    """The output of a read-only git command in `workspace`; None when git is missing, fails or hangs."""
+    try:
+        done = subprocess.run(git_argv(*args), cwd=workspace, env=git_env(), capture_output=True, timeout=timeout,
+                              check=False)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return done.stdout if done.returncode == 0 else None
