@@ -60,23 +60,37 @@ def linked(units: Units, scores: Sequence[float]) -> list[float]:
     defined = set().union(*(defined_in(units[i][0].symbols, units[i][1]) for i in seeds))
     raised = list(scores)
     # Speed only, the same answers: a file's symbols by line, so a span looks at those starting in it (not all of
-    # its file's), and a file none of whose text spells a seed's definition has no caller span.
+    # its file's); the lines spelling a seed's definition found once per file, not looked for in every span; and
+    # a file with neither such a line nor a definition a seed spells passed over.
     files = {id(source): source for source, _ in units}
-    by_line = {key: sorted(source.symbols, key=lambda s: s.start) for key, source in files.items()}
+    by_line = {key: sorted((s for s in source.symbols if s.name in spelled), key=lambda s: s.start)
+               for key, source in files.items()}
     starts = {key: [s.start for s in symbols] for key, symbols in by_line.items()}
-    spells = {key: bool(defined) and any(name in text for text in ["\n".join(source.lines)] for name in defined)
-              for key, source in files.items()}
+    spelling = {key: _lines_holding(source.lines, defined) for key, source in files.items()}
     for i, (source, span) in enumerate(units):
-        if i in seeds:
-            continue
         key = id(source)
+        if i in seeds or not (starts[key] or spelling[key]):
+            continue
         inside = by_line[key][bisect_left(starts[key], span.start) : bisect_right(starts[key], span.end)]
         callee = bool(defined_in(inside, span) & spelled)
-        caller = spells[key] and any(name in line for line in source.lines[span.start - 1 : span.end]
-                                     for name in defined)
+        caller = bisect_right(spelling[key], span.end) > bisect_left(spelling[key], span.start)
         if callee or caller:
             raised[i] += GRAPH_WEIGHT * top * (callee + caller) / 2
     return raised
+
+
+def _lines_holding(lines: Sequence[str], names: Iterable[str]) -> list[int]:
+    """The 1-based lines holding any of `names`, in order: one pass over the file's text per name."""
+    text = "\n".join(lines)
+    found: set[int] = set()
+    for name in filter(None, names):  # an empty name would be found at every character
+        line, counted, at = 1, 0, text.find(name)
+        while at >= 0:
+            line += text.count("\n", counted, at)
+            counted = at
+            found.add(line)
+            at = text.find(name, at + 1)
+    return sorted(found)
 
 
 def echoed(units: Units, scores: Sequence[float], line_terms: Mapping[str, TermLines], asked: Iterable[str]

@@ -69,6 +69,19 @@ def test_the_definition_a_matching_span_calls_comes_next_without_a_shared_word()
     assert order[1] == ("web/util.py", 10)  # no shared word, reached through the call
 
 
+def test_the_code_that_calls_a_matching_definition_comes_next_without_a_shared_word() -> None:
+    body = [f"    value = value.replace('{n}', '')" for n in range(6)]
+    util = ["def squash_value(value):", *body, "    # trailing spaces are kept on purpose", "    return value", ""]
+    views = ["def unrelated_view(request):", *body, "    return request", "",
+             "def handle_request(request):", *body, "    return squash_value(request)", ""]
+    sources = [source("web/util.py", util, [("squash_value", 1, 9)]),
+               source("web/views.py", views, [("unrelated_view", 1, 8), ("handle_request", 10, 17)])]
+    candidates = rank_candidates(sources, "trailing spaces kept in the cookie")
+    order = [(c.path, c.window.start) for c in candidates]
+    assert order[0] == ("web/util.py", 1)
+    assert order[1] == ("web/views.py", 10)  # the caller, by its call: no word of the request in that file
+
+
 def test_a_long_span_that_does_not_fit_shows_the_lines_that_matched() -> None:
     lines = [f"    step_{n} = compute(step_{n - 1})" for n in range(1, 41)]
     lines[0] = "def pipeline(data):"
