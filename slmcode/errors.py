@@ -28,6 +28,10 @@ class RunNotFoundError(SlmcodeError):
     """A run id or thread id that no checkpoint or trace knows."""
 
 
+class AmbiguousRunError(RunNotFoundError):
+    """A run id prefix that more than one run starts with: the user must say which."""
+
+
 class RunFinishedError(SlmcodeError):
     """`resume` of a run that already ended (done, or failed after its graph ended): nothing is left to run."""
 

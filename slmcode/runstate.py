@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from slmcode.config import ENV_PREFIX
-from slmcode.errors import ConfigError, RunNotFoundError, SlmcodeError, TaskError, WorkspaceError
+from slmcode.errors import AmbiguousRunError, ConfigError, RunNotFoundError, SlmcodeError, TaskError, WorkspaceError
 from slmcode.redact import without_secrets
 from slmcode.store.atomic import atomic_write_text
 from slmcode.store.paths import RUNS_DIR, state_dir
@@ -82,9 +82,9 @@ def run_named(trace: TraceStore, workspace: Path, given: str) -> str:
         return given
     try:
         return trace.run(given).run_id
-    except RunNotFoundError as exc:
-        if "ambiguous" in str(exc):
-            raise
+    except AmbiguousRunError:
+        raise
+    except RunNotFoundError:
         raise RunNotFoundError(f"no run '{given}' in {workspace} (`slmcode status` lists the runs)") from None
 
 

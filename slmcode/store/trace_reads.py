@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from slmcode.errors import RunNotFoundError
+from slmcode.errors import AmbiguousRunError, RunNotFoundError
 from slmcode.store.trace_rows import Event, PackRow, RunRow, event_from_row, pack_from_row, run_from_row
 
 RESUMABLE = ("running", "interrupted")
@@ -35,7 +35,7 @@ class TraceReads:
         if exact or len(rows) == 1:
             return run_from_row((exact or rows)[0])
         if rows:
-            raise RunNotFoundError(f"run id '{run_id}' is ambiguous: {', '.join(r['run_id'] for r in rows[:5])}")
+            raise AmbiguousRunError(f"run id '{run_id}' is ambiguous: {', '.join(r['run_id'] for r in rows[:5])}")
         raise RunNotFoundError(f"no run '{run_id}' in {self.path}")
 
     def latest_unfinished(self) -> str | None:

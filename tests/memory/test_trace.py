@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from slmcode.errors import RunNotFoundError
+from slmcode.errors import AmbiguousRunError, RunNotFoundError
+from slmcode.runstate import run_named
 from slmcode.store.trace import TraceStore
 from slmcode.store.trace_rows import PACK_TEXT_LIMIT, TEXT_LIMIT
 
@@ -167,6 +168,20 @@ def test_run_accepts_a_unique_prefix_and_names_unknown_ids(store: TraceStore) ->
         store.run("20260101-a")
     with pytest.raises(RunNotFoundError, match="no run 'zzz'"):
         store.run("zzz")
+
+
+def test_a_run_named_by_a_prefix_two_runs_share_lists_both_and_an_unknown_one_points_to_status(
+        store: TraceStore, tmp_path: Path) -> None:
+    """What `resume`/`trace` say for a name: the ambiguity is kept (with the candidates), not turned into
+    'no run'; an unknown name says where to look."""
+    started(store, "20260101-aaa")
+    started(store, "20260101-abb")
+    with pytest.raises(AmbiguousRunError, match="ambiguous: 20260101-a.., 20260101-a.."):
+        run_named(store, tmp_path, "20260101-a")
+    with pytest.raises(RunNotFoundError, match="slmcode status") as unknown:
+        run_named(store, tmp_path, "zzz")
+    assert not isinstance(unknown.value, AmbiguousRunError)
+    assert run_named(store, tmp_path, "20260101-ab") == "20260101-abb"
 
 
 def test_threads_writing_at_once_lose_nothing(store: TraceStore) -> None:
