@@ -11,6 +11,7 @@ from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
 
 from slmcode.state import Verdict
 from slmcode.tools.sandbox import Refusal, resolve_path
+from slmcode.tools.shellchanges import noted_changes
 
 WRITE_TOOLS = frozenset({"ws_write", "ws_edit"})
 
@@ -46,7 +47,12 @@ def _succeeded_paths(messages: Sequence[BaseMessage], names: frozenset[str]) -> 
 
 
 def files_changed(messages: Sequence[BaseMessage]) -> list[str]:
-    return sorted(_succeeded_paths(messages, WRITE_TOOLS))
+    """Files the write tools wrote, and those the worker's commands changed (the line ws_shell's result ends
+    with, tools/shellchanges)."""
+    shell_ids = {c["id"] for m in messages if isinstance(m, AIMessage) for c in m.tool_calls if c["name"] == "ws_shell"}
+    by_shell = {p for m in messages if isinstance(m, ToolMessage) and m.tool_call_id in shell_ids
+                for p in noted_changes(str(m.content))}
+    return sorted(_succeeded_paths(messages, WRITE_TOOLS) | by_shell)
 
 
 def files_read(messages: Sequence[BaseMessage]) -> set[str]:

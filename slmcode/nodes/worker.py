@@ -40,6 +40,7 @@ from slmcode.packs.skills import discover_skills
 from slmcode.run_context import RunContext, emit, roles_of, settings_of, stream, trace_of, workspace_of
 from slmcode.state import Task, WorkerInput
 from slmcode.tools.context import ToolContext
+from slmcode.tools.shellchanges import split_note
 from slmcode.tools.toolset import make_tools, run_tool_call
 
 
@@ -176,10 +177,11 @@ def run_tools(payload: WorkerInput, runtime: Runtime[RunContext]) -> Command:
                 emit(runtime, run_id, "leftover_stopped", task_id=task.id, name=call["name"])
             ctx.on_process = functools.partial(journal.started, run_id, call_key)
             message = run_tool_call(tools, call)
-            content = str(message.content)
+            # A long result goes to a file with a preview kept; the changed-files line stays its last line.
+            content, note = split_note(str(message.content))
             content = offload_tool_output(content, workspace=workspace, run_id=run_id, name=call["name"],
                                           limit_bytes=ctx.inline_bytes,
-                                          kind="log" if call["name"] == "ws_shell" else "text")
+                                          kind="log" if call["name"] == "ws_shell" else "text") + note
             known = (content, message.status)
             journal.record(run_id, call_key, *known)
             trace_of(runtime).record_tool_call(run_id, task_id=task.id, name=call["name"], args=call["args"],

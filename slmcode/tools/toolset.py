@@ -21,6 +21,7 @@ from slmcode.tools.calls import UNPARSED_KEY
 from slmcode.tools.context import ToolContext
 from slmcode.tools.filenames import printable
 from slmcode.tools.shell import CappedOutput, run_command
+from slmcode.tools.shellchanges import changed_between, changed_note, uncommitted
 
 log = logging.getLogger(__name__)
 
@@ -76,8 +77,14 @@ def _capped(ctx: ToolContext, func: Callable[..., str]) -> Callable[..., str]:
 
 def _shell(ctx: ToolContext) -> Callable[..., str]:
     def ws_shell(command: str) -> str:
+        before = uncommitted(ctx.workspace)
         result = run_command(ctx.workspace, command, ctx.settings, ctx.allowed_commands, ctx.confirm, ctx.on_process)
-        return result if isinstance(result, str) else result.render()
+        if isinstance(result, str):
+            return result
+        after = uncommitted(ctx.workspace) if before is not None else None
+        changed = changed_between(before, after) if before is not None and after is not None else []
+        # The line tells the model what its command did, and the transcript keeps it for the task's files.
+        return result.render() + (changed_note(changed) if changed else "")
 
     return ws_shell
 

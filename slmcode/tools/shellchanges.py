@@ -1,0 +1,79 @@
+"""Which files a shell command changed. ws_write and ws_edit say which file they wrote; a command does not: a
+code generator, a formatter, or a test writing its snapshot changes files the worker's transcript never named,
+so the reviewer's evidence, the Files column and the task's commit left them out.
+
+In a git workspace, the uncommitted files (`git status`, through gitsafe, outside the sandbox) with their size
+and modification time are taken before and after the command; a file that turns up, goes, or changes between
+the two is the command's. Files git ignores are not counted (build output, caches), nor the harness's own
+.slmcode. Elsewhere nothing is taken: walking a whole tree around every command would cost more than it tells.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from slmcode.store.paths import STATE_DIR
+from slmcode.tools import prompts
+from slmcode.tools.gitsafe import read_git
+
+Stamp = tuple[int, int]  # (size, mtime in ns); (-1, -1): the file is gone
+Snapshot = Mapping[str, Stamp]
+MAX_LISTED = 50  # a formatter over a whole tree: the first ones, and how many more
+
+
+def uncommitted(workspace: Path) -> dict[str, Stamp] | None:
+    """The workspace's uncommitted files (relative to it) and their stamps; None outside a git repository."""
+    prefix = read_git(workspace, "rev-parse", "--show-prefix")
+    status = read_git(workspace, "status", "--porcelain=v1", "-z", "--untracked-files=all", "--", ".",
+                      f":(exclude){STATE_DIR}") if prefix is not None else None
+    if prefix is None or status is None:
+        return None
+    inside = os.fsdecode(prefix.strip())
+    stamps: dict[str, Stamp] = {}
+    entries = iter(os.fsdecode(status).split("\0"))
+    for entry in entries:
+        if len(entry) < 4:
+            continue
+        if entry[0] in "RC":
+            next(entries, None)  # a rename's old name follows; the new one is what the disk holds
+        path = entry[3:].removeprefix(inside)
+        try:
+            found = (workspace / path).lstat()
+            stamps[path] = (found.st_size, found.st_mtime_ns)
+        except OSError:
+            stamps[path] = (-1, -1)
+    return stamps
+
+
+def changed_between(before: Snapshot, after: Snapshot) -> list[str]:
+    return sorted(path for path in {*before, *after} if before.get(path) != after.get(path))
+
+
+def changed_note(paths: Sequence[str]) -> str:
+    """The line a command's result ends with when it changed files (read back by `noted_changes`)."""
+    listed = json.dumps(list(paths[:MAX_LISTED]), ensure_ascii=False)
+    more = prompts.SHELL_CHANGED_MORE.format(more=len(paths) - MAX_LISTED) if len(paths) > MAX_LISTED else ""
+    return "\n" + prompts.SHELL_CHANGED.format(paths=listed, more=more)
+
+
+def split_note(result: str) -> tuple[str, str]:
+    """(the command's result, the changed-files line it ends with or ""). Only a last line counts: a command's
+    own output always comes before the exit line, so it cannot pass for the note."""
+    body, _, last = result.rpartition("\n")
+    if body and last.startswith(prompts.SHELL_CHANGED.split("{", 1)[0]):
+        return body, "\n" + last
+    return result, ""
+
+
+def noted_changes(result: str) -> list[str]:
+    """The files a command's result says it changed."""
+    note = split_note(result)[1].strip()
+    head = prompts.SHELL_CHANGED.split("{", 1)[0]
+    try:
+        paths, _ = json.JSONDecoder().raw_decode(note, len(head))
+    except ValueError:
+        return []
+    return [p for p in paths if isinstance(p, str)] if isinstance(paths, list) else []
