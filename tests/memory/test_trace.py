@@ -176,7 +176,7 @@ def test_a_run_named_by_a_prefix_two_runs_share_lists_both_and_an_unknown_one_po
     'no run'; an unknown name says where to look."""
     started(store, "20260101-aaa")
     started(store, "20260101-abb")
-    with pytest.raises(AmbiguousRunError, match="ambiguous: 20260101-a.., 20260101-a.."):
+    with pytest.raises(AmbiguousRunError, match=r"ambiguous: 20260101-a.., 20260101-a.."):
         run_named(store, tmp_path, "20260101-a")
     with pytest.raises(RunNotFoundError, match="slmcode status") as unknown:
         run_named(store, tmp_path, "zzz")
