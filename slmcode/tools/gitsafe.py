@@ -1,10 +1,13 @@
-"""How the harness itself runs git: a fixed argv with everything switched off that would run a program named
-by the repository's configuration, and an environment that cannot point git at another repository.
+"""How the harness itself runs git: a fixed argv that switches off what would run a program the repository's
+configuration names, and an environment that cannot point git at another repository.
 
 A workspace's .git/config is not the harness's to trust: `core.fsmonitor` runs its command on any call that
-reads the index (`git ls-files` too), `diff.external` and a driver's `textconv` run on `git diff`, a pager on
-any output. Every git call slmcode makes outside the agent's sandbox goes through here (gitrun.git for the
-git-native runs, the repo map's file list, the reviewer's diff evidence).
+reads the index (`git ls-files` too), `diff.external` on `git diff`, a pager on any output, hooks on a commit.
+Those are switched off here; a caller that diffs also passes `--no-ext-diff --no-textconv` (a textconv driver
+has a name of the repository's choosing, so no -c can name it). Clean/smudge filters stay: git-lfs needs them
+on the git-native runs' checkouts and commits. Every git call slmcode makes outside the agent's sandbox goes
+through here (gitrun.git for the git-native runs, the repo map's file list, the reviewer's diff evidence, the
+files a command changed).
 """
 
 from __future__ import annotations

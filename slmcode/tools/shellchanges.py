@@ -17,6 +17,7 @@ from pathlib import Path
 
 from slmcode.store.paths import STATE_DIR
 from slmcode.tools import prompts
+from slmcode.tools.filenames import shown_name
 from slmcode.tools.gitsafe import read_git
 
 Stamp = tuple[int, int]  # (size, mtime in ns); (-1, -1): the file is gone
@@ -53,8 +54,9 @@ def changed_between(before: Snapshot, after: Snapshot) -> list[str]:
 
 
 def changed_note(paths: Sequence[str]) -> str:
-    """The line a command's result ends with when it changed files (read back by `noted_changes`)."""
-    listed = json.dumps(list(paths[:MAX_LISTED]), ensure_ascii=False)
+    """The line a command's result ends with when it changed files (read back by `noted_changes`); a name that is
+    not UTF-8 as the tools show it (\\xNN), as ws_write's path would be."""
+    listed = json.dumps([shown_name(p) for p in paths[:MAX_LISTED]], ensure_ascii=False)
     more = prompts.SHELL_CHANGED_MORE.format(more=len(paths) - MAX_LISTED) if len(paths) > MAX_LISTED else ""
     return "\n" + prompts.SHELL_CHANGED.format(paths=listed, more=more)
 
