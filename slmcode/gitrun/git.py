@@ -12,13 +12,10 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from slmcode.errors import GitRunError
-from slmcode.store.paths import STATE_DIR
-from slmcode.tools.gitsafe import git_argv, git_env
+from slmcode.tools.gitsafe import STATUS, git_argv, git_env, uncommitted_paths
 
 IDENTITY = {"GIT_AUTHOR_NAME": "slmcode", "GIT_AUTHOR_EMAIL": "slmcode@localhost",
             "GIT_COMMITTER_NAME": "slmcode", "GIT_COMMITTER_EMAIL": "slmcode@localhost"}
-# Where the harness's own state lives: never staged, never counted as the user's uncommitted work.
-OUTSIDE = f":(exclude){STATE_DIR}"
 
 
 class Git:
@@ -66,17 +63,7 @@ class Git:
 
     def dirty(self) -> list[str]:
         """The paths with uncommitted changes (staged, unstaged or untracked), the harness's folder aside."""
-        raw = self.call("status", "--porcelain=v1", "-z", "--untracked-files=all", "--", ".", OUTSIDE).stdout
-        entries = raw.decode(errors="replace").split("\0")
-        paths: list[str] = []
-        skip = False
-        for entry in entries:
-            if skip or not entry:
-                skip = False
-                continue
-            paths.append(entry[3:])
-            skip = entry[0] in "RC"  # a rename carries its old name as the next entry
-        return paths
+        return uncommitted_paths(self.call(*STATUS).stdout.decode(errors="replace"))
 
     def changed_files(self, old: str, new: str) -> list[tuple[str, str]]:
         """(status letter, path) of every file that differs between two commits, below the workspace."""

@@ -8,9 +8,10 @@ from pathlib import Path
 
 from slmcode.errors import GitRunError
 from slmcode.gitrun.commits import commit_done
-from slmcode.gitrun.git import OUTSIDE, Git
+from slmcode.gitrun.git import Git
 from slmcode.gitrun.record import BRANCH_PREFIX, LEFTOVERS, GitMode, RunRecord, load_record, records_dir, save_record
 from slmcode.state import Task
+from slmcode.tools.gitsafe import OUTSIDE
 
 SHOWN_DIRTY = 5
 

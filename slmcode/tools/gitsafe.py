@@ -17,6 +17,8 @@ import subprocess
 from collections.abc import Mapping
 from pathlib import Path
 
+from slmcode.store.paths import STATE_DIR
+
 SAFE_CONFIG = (
     "core.hooksPath=/dev/null", "core.fsmonitor=false", "commit.gpgsign=false", "tag.gpgsign=false",
     "core.pager=cat", "diff.external=", "gc.auto=0", "maintenance.auto=false", "advice.detachedHead=false",
@@ -26,6 +28,10 @@ SAFE_CONFIG = (
 DROPPED_ENV = ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_CONFIG", "GIT_CONFIG_PARAMETERS",
                "GIT_CONFIG_COUNT", "GIT_EXTERNAL_DIFF", "GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "GIT_SSH_COMMAND")
 QUIET = {"GIT_TERMINAL_PROMPT": "0", "LC_ALL": "C", "GIT_OPTIONAL_LOCKS": "0"}
+# Where the harness's own state lives: never staged, never counted as the user's uncommitted work.
+OUTSIDE = f":(exclude){STATE_DIR}"
+# The uncommitted files below the current folder (staged, unstaged or untracked), read by `uncommitted_paths`.
+STATUS = ("status", "--porcelain=v1", "-z", "--untracked-files=all", "--", ".", OUTSIDE)
 
 
 def git_argv(*args: str) -> list[str]:
@@ -50,3 +56,16 @@ def read_git(workspace: Path, *args: str, timeout: float = 60) -> bytes | None:
     except (OSError, subprocess.SubprocessError):
         return None
     return done.stdout if done.returncode == 0 else None
+
+
+def uncommitted_paths(status: str) -> list[str]:
+    """The paths of STATUS's output (relative to the repository's top), a rename as its new name."""
+    paths: list[str] = []
+    skip = False
+    for entry in status.split("\0"):
+        if skip or not entry:
+            skip = False
+            continue
+        paths.append(entry[3:])
+        skip = entry[0] in "RC"  # a rename carries its old name as the next entry
+    return paths

@@ -15,32 +15,25 @@ import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from slmcode.store.paths import STATE_DIR
 from slmcode.tools import prompts
 from slmcode.tools.filenames import shown_name
-from slmcode.tools.gitsafe import read_git
+from slmcode.tools.gitsafe import STATUS, read_git, uncommitted_paths
 
 Stamp = tuple[int, int]  # (size, mtime in ns); (-1, -1): the file is gone
 Snapshot = Mapping[str, Stamp]
+NOTE_HEAD = prompts.SHELL_CHANGED.split("{", 1)[0]  # "[files this command changed: "
 MAX_LISTED = 50  # a formatter over a whole tree: the first ones, and how many more
 
 
 def uncommitted(workspace: Path) -> dict[str, Stamp] | None:
     """The workspace's uncommitted files (relative to it) and their stamps; None outside a git repository."""
     prefix = read_git(workspace, "rev-parse", "--show-prefix")
-    status = read_git(workspace, "status", "--porcelain=v1", "-z", "--untracked-files=all", "--", ".",
-                      f":(exclude){STATE_DIR}") if prefix is not None else None
+    status = read_git(workspace, *STATUS) if prefix is not None else None
     if prefix is None or status is None:
         return None
     inside = os.fsdecode(prefix.strip())
     stamps: dict[str, Stamp] = {}
-    entries = iter(os.fsdecode(status).split("\0"))
-    for entry in entries:
-        if len(entry) < 4:
-            continue
-        if entry[0] in "RC":
-            next(entries, None)  # a rename's old name follows; the new one is what the disk holds
-        path = entry[3:].removeprefix(inside)
+    for path in (p.removeprefix(inside) for p in uncommitted_paths(os.fsdecode(status))):
         try:
             found = (workspace / path).lstat()
             stamps[path] = (found.st_size, found.st_mtime_ns)
@@ -65,7 +58,7 @@ def split_note(result: str) -> tuple[str, str]:
     """(the command's result, the changed-files line it ends with or ""). Only a last line counts: a command's
     own output always comes before the exit line, so it cannot pass for the note."""
     body, _, last = result.rpartition("\n")
-    if body and last.startswith(prompts.SHELL_CHANGED.split("{", 1)[0]):
+    if body and last.startswith(NOTE_HEAD):
         return body, "\n" + last
     return result, ""
 
@@ -73,9 +66,8 @@ def split_note(result: str) -> tuple[str, str]:
 def noted_changes(result: str) -> list[str]:
     """The files a command's result says it changed."""
     note = split_note(result)[1].strip()
-    head = prompts.SHELL_CHANGED.split("{", 1)[0]
     try:
-        paths, _ = json.JSONDecoder().raw_decode(note, len(head))
+        paths, _ = json.JSONDecoder().raw_decode(note, len(NOTE_HEAD))
     except ValueError:
         return []
     return [p for p in paths if isinstance(p, str)] if isinstance(paths, list) else []
