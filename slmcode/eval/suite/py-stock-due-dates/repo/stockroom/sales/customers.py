@@ -1,0 +1,9 @@
+from dataclasses import dataclass
+
+
+@dataclass
+class Customer:
+    id: str
+    name: str
+    region: str = "DE"
+    email: str = ""
