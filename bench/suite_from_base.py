@@ -34,6 +34,14 @@ TASKS: dict[str, tuple[str, list[str]]] = {
     "py-stock-due-dates": ("stockroom", ["stockroom/sales/customers.py", "stockroom/sales/invoice.py",
                                          "stockroom/sales/payments.py"]),
     "py-stock-low-stock-command": ("stockroom", ["stockroom/cli/main.py", "stockroom/cli/commands.py"]),
+    "js-rk-trailing-slash": ("routekit", ["src/router/pattern.js"]),
+    "js-rk-repeated-query": ("routekit", ["src/url/query.js"]),
+    "js-rk-cookie-padding": ("routekit", ["src/http/cookies.js"]),
+    "js-rk-accept-weights": ("routekit", ["src/http/negotiate.js"]),
+    "js-rk-ratelimit-window": ("routekit", ["src/middleware/ratelimit.js"]),
+    "js-rk-encoded-params": ("routekit", ["src/router/router.js"]),
+    "js-rk-etag-list": ("routekit", ["src/middleware/etag.js"]),
+    "js-rk-head-requests": ("routekit", ["src/router/router.js", "src/app.js"]),
 }
 
 
