@@ -28,8 +28,11 @@ EXAMPLE = ROOT / "examples" / "calculator"
 TASK = "Add a divide operation to calc/ops.py with a test"
 ONE_RUN = """
 import json, sys
+from pathlib import Path
 from slmcode import api
 from slmcode.store.trace import TraceStore
+from slmcode.trust import trust_workspace
+trust_workspace(Path(sys.argv[2]))  # as README's demo does with `slmcode trust`: the example's test command applies
 try:
     result = api.run(sys.argv[1], sys.argv[2])
     outcome, run_id = result.outcome, result.run_id
@@ -54,7 +57,8 @@ def one_run(index: int, timeout: float) -> dict:
         shutil.copytree(EXAMPLE, repo, ignore=shutil.ignore_patterns(".slmcode", "__pycache__", ".pytest_cache"))
         shutil.copytree(EXAMPLE / ".slmcode" / "blocks", repo / ".slmcode" / "blocks")
         env = {**os.environ, "GIT_AUTHOR_NAME": "b", "GIT_AUTHOR_EMAIL": "b@b", "GIT_COMMITTER_NAME": "b",
-               "GIT_COMMITTER_EMAIL": "b@b", "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
+               "GIT_COMMITTER_EMAIL": "b@b", "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
+               "SLMCODE_HOME": str(Path(tmp) / "home")}  # the run's trust of its copy stays out of ~/.slmcode
         for args in (["init", "-q"], ["add", "-A"], ["commit", "-qm", "init"]):
             subprocess.run(["git", *args], cwd=repo, check=True, env=env)
         started = time.monotonic()

@@ -12,8 +12,9 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, Field, ValidationError
 
+from slmcode import trust
 from slmcode.errors import ConfigError, not_utf8
 from slmcode.settings import (
     SETTING_KEYS,
@@ -31,13 +32,17 @@ __all__ = ["DEFAULT_SOURCE", "ENV_PREFIX", "SETTING_KEYS", "LoadedSettings", "Mc
 
 ENV_PREFIX = "SLMCODE_"
 DEFAULT_SOURCE = "default"
+TRUSTED, UNTRUSTED, NOTHING_TO_TRUST = "trusted", "not trusted", "nothing to trust"
 
 
 class LoadedSettings(BaseModel):
-    """The merged settings and, for every key, the source that set it."""
+    """The merged settings and, for every key, the source that set it; whether the workspace's own widening
+    settings were trusted, and which were ignored because they were not (slmcode.trust)."""
 
     settings: Settings
     sources: dict[str, str]
+    trust: str = NOTHING_TO_TRUST
+    ignored: list[str] = Field(default_factory=list)
 
 
 def user_config_path() -> Path:
@@ -113,23 +118,45 @@ def load_settings(
     flags: Mapping[str, Any] | None = None,
     environ: Mapping[str, str] | None = None,
 ) -> LoadedSettings:
-    """Merge every source, later wins; each layer is validated on its own so errors name their source."""
+    """Merge every source, later wins; each layer is validated on its own so errors name their source. An
+    untrusted workspace's widening settings are left out (slmcode.trust): LoadedSettings says which."""
     environ = os.environ if environ is None else environ
+    user_path = user_config_path()
+    user = [(str(user_path), read_yaml_file(user_path))] if user_path.is_file() else []
+    project_path = project_config_path(Path(workspace)) if workspace is not None else None
+    project = [(str(project_path), read_yaml_file(project_path))] if project_path and project_path.is_file() else []
+    later = [("environment", _env_values(environ)), ("flag", {k: v for k, v in (flags or {}).items() if v is not None})]
+    for source, data in [*user, *project, *later]:
+        _validate(data, source)  # reports the layer's own mistakes with its name
+    status, ignored = NOTHING_TO_TRUST, []
+    if workspace is not None:
+        status, ignored, project = _trusted_part(Path(workspace), project, user, later)
     merged: dict[str, Any] = {}
     sources = {key: DEFAULT_SOURCE for key in SETTING_KEYS}
-    layers: list[tuple[str, dict[str, Any]]] = []
-    user_path = user_config_path()
-    if user_path.is_file():
-        layers.append((str(user_path), read_yaml_file(user_path)))
-    if workspace is not None:
-        project_path = project_config_path(Path(workspace))
-        if project_path.is_file():
-            layers.append((str(project_path), read_yaml_file(project_path)))
-    layers.append(("environment", _env_values(environ)))
-    layers.append(("flag", {k: v for k, v in (flags or {}).items() if v is not None}))
-    for source, data in layers:
-        _validate(data, source)  # reports the layer's own mistakes with its name
+    for source, data in [*user, *project, *later]:
         for key, value in data.items():
             merged[key] = value
             sources[key] = f"env {ENV_PREFIX}{key.upper()}" if source == "environment" else source
-    return LoadedSettings(settings=_validate(merged, "settings"), sources=sources)
+    return LoadedSettings(settings=_validate(merged, "settings"), sources=sources, trust=status, ignored=ignored)
+
+
+Layer = tuple[str, dict[str, Any]]
+
+
+def _trusted_part(workspace: Path, project: list[Layer], user: list[Layer],
+                  later: list[Layer]) -> tuple[str, list[str], list[Layer]]:
+    """(trust status, what was ignored, the project layer to merge): all of it when the workspace is trusted
+    or asks for nothing that needs trust, else only what narrows the user's own settings."""
+    own_layers = [*user, *later]
+    own = _validate({k: v for _, data in own_layers for k, v in data.items()}, "settings")
+    overridden = {key for _, data in later for key in data}
+    kept, ignored = project, []
+    for source, data in project:
+        narrowed, ignored = trust.keep_narrowing(data, _validate(data, source), own, overridden)
+        kept = [(source, narrowed)]
+    ignored += [block.ref for block in trust.widening_blocks(workspace)]
+    if not ignored:
+        return NOTHING_TO_TRUST, [], project
+    if trust.is_trusted(workspace):
+        return TRUSTED, [], project
+    return UNTRUSTED, ignored, kept

@@ -31,6 +31,7 @@ from slmcode.runstate import one_line
 from slmcode.state import QAResult, Task
 from slmcode.store.journal import Journal
 from slmcode.store.trace import TraceStore
+from slmcode.trust import untrusted_line
 
 Event = dict[str, Any]
 Answerer = Callable[[dict[str, Any]], Any]
@@ -108,7 +109,8 @@ def execute_run(workspace: Path, run_id: str, first: Any, overrides: dict[str, A
                 on_event: Callable[[Event], None] | None, answer: Answerer, stale: Holder | None = None) -> RunResult:
     """Run (`first`: the new run's input) or resume (`first` None) the run `run_id` to its end, under the
     workspace lock the caller holds (`stale`: the dead holder it took over, if any)."""
-    settings = load_settings(workspace, flags=overrides).settings
+    loaded = load_settings(workspace, flags=overrides)
+    settings = loaded.settings
     trace = TraceStore.for_workspace(workspace)
     journal = Journal.for_workspace(workspace)
     query = first["query"] if isinstance(first, dict) else trace.run(run_id).query
@@ -121,6 +123,9 @@ def execute_run(workspace: Path, run_id: str, first: Any, overrides: dict[str, A
                         settings=settings.model_dump(mode="json"))
         if stale is not None:
             trace.record_event(run_id, "lock_taken_over", {"holder": stale.describe()})
+        if loaded.ignored:  # the run goes on with the user's own settings; its record says what was left out
+            trace.record_event(run_id, "workspace_untrusted", {"message": untrusted_line(workspace, loaded.ignored),
+                                                               "ignored": loaded.ignored})
         # Before the model starts: a dirty tree is refused at once (slmcode.gitrun).
         gitrun = open_git_run(workspace, run_id, settings.git_mode, stash=settings.git_stash, fresh=first is not None)
         endpoint = model_endpoint(settings, on_event)

@@ -5,11 +5,14 @@ The CLI and the Python API name their workspace and settings themselves (the use
 client is anyone who can reach the port, so its context is hostile input: the workspace must be given, must
 exist, and must lie under one of SLMCODE_ALLOWED_ROOTS (refuse all until the operator sets it); its overrides may
 only pick a model and tune budgets, never widen the shell, name paths, or send the code to an endpoint the
-operator did not configure.
+operator did not configure. The workspace's own widening settings (its base_url among them) count only when the
+operator has trusted that folder (`slmcode trust`, in the operator's home: slmcode.trust); otherwise they are
+ignored, with one line in the server's log.
 """
 
 from __future__ import annotations
 
+import logging
 import os
 from collections.abc import Mapping
 from pathlib import Path
@@ -17,7 +20,9 @@ from typing import Any
 
 from slmcode.config import Settings, load_settings
 from slmcode.errors import ConfigError
+from slmcode.trust import untrusted_line
 
+LOG = logging.getLogger(__name__)
 ALLOWED_ROOTS_ENV = "SLMCODE_ALLOWED_ROOTS"
 ALLOWED_BASE_URLS_ENV = "SLMCODE_ALLOWED_BASE_URLS"
 # Knobs a client may turn: which model, and how much of it each role uses. Nothing here runs, reads or writes.
@@ -84,7 +89,8 @@ def check_overrides(overrides: Any, configured: Settings, environ: Mapping[str, 
         known |= {_normal_url(u) for u in [configured.base_url, *(r.base_url for r in configured.roles.values())] if u}
         if not isinstance(base_url, str) or _normal_url(base_url) not in known:
             raise ServerPolicyError(f"context.overrides.base_url must be one of the configured endpoints "
-                                    f"({ALLOWED_BASE_URLS_ENV} or the workspace's config); got {str(base_url)[:80]!r}")
+                                    f"({ALLOWED_BASE_URLS_ENV}, the operator's config or a trusted workspace's); "
+                                    f"got {str(base_url)[:80]!r}")
     return dict(overrides)
 
 
@@ -92,6 +98,8 @@ def server_settings(workspace: Any, overrides: Any, environ: Mapping[str, str] |
     """The workspace and settings of a run a server client started, each checked against the operator's rules."""
     environ = os.environ if environ is None else environ
     root = check_workspace(workspace, environ)
-    configured = load_settings(root, environ=environ).settings
-    checked = check_overrides(overrides, configured, environ)
+    configured = load_settings(root, environ=environ)
+    if configured.ignored:
+        LOG.warning(untrusted_line(root, configured.ignored))
+    checked = check_overrides(overrides, configured.settings, environ)
     return root, load_settings(root, flags=checked, environ=environ).settings

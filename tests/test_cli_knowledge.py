@@ -13,6 +13,7 @@ from typer.testing import CliRunner
 from slmcode.cli import app
 from slmcode.errors import RunNotFoundError
 from slmcode.memory.flywheel import record_learning
+from slmcode.trust import trust_workspace
 
 runner = CliRunner()
 
@@ -69,6 +70,7 @@ def test_compose_shows_phases_team_and_budgets_without_a_model(go_repo: Path) ->
         "api_version: blocks/v1\nkind: pipeline\nid: default\nphases: [{name: worker}, {name: reviewer}]\n"
         "slots: [{name: security, after: reviewer, agent: security-reviewer, prompt: 'Audit {{query}}'}]\n"
     )
+    trust_workspace(go_repo)  # the pipeline's slot applies in a workspace its user trusts
     data = json.loads(invoke("compose", "add login", "-w", str(go_repo), "--json", "--model", "qwen2.5-coder:7b"))
     assert [(p["name"], p["slot"]) for p in data["phases"]] == [
         ("worker", None),

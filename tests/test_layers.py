@@ -11,7 +11,7 @@ from pathlib import Path
 import slmcode
 
 ROOT = Path(slmcode.__file__).parent
-BASE = {"config", "errors", "redact", "settings", "state", "store"}  # read by everyone
+BASE = {"config", "errors", "redact", "settings", "state", "store", "trust"}  # read by everyone
 
 # package -> what it may import besides BASE (README's "Module map")
 MAY_IMPORT: dict[str, set[str]] = {
@@ -46,6 +46,7 @@ MAY_IMPORT: dict[str, set[str]] = {
     "store": set(),
     "config": set(),
     "settings": set(),
+    "trust": set(),
     "errors": set(),
     "redact": set(),
     "state": set(),

@@ -10,10 +10,11 @@ from slmcode.serverpolicy import ServerPolicyError, server_settings
 
 
 @pytest.fixture
-def allowed(tmp_path: Path) -> Path:
+def allowed(tmp_path: Path, isolated_home: Path) -> Path:
+    """An allowed root with one repository; the operator's own config names their model server."""
     root = tmp_path / "allowed"
     (root / "repo" / ".slmcode").mkdir(parents=True)
-    (root / "repo" / ".slmcode" / "config.yaml").write_text("base_url: http://127.0.0.1:11434/v1\n")
+    (isolated_home / "config.yaml").write_text("base_url: http://127.0.0.1:11434/v1\n")
     return root
 
 

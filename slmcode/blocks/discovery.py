@@ -1,6 +1,11 @@
 """Where blocks come from, highest first: the project (.slmcode/blocks/), the user (~/.slmcode/blocks/, or
 $SLMCODE_HOME/blocks/), each folder on SLMCODE_BLOCKS_PATH in order, and the built-in blocks shipped in the
 package. A block (kind and id) from a higher layer hides the same block below it: project blocks always win.
+
+Except the project's blocks that name commands (quality blocks, pipelines with their hooks and slots, agents
+reaching MCP tools) while the user has not trusted the workspace (slmcode.trust): those are left out, so the
+same block of a lower layer (the language pack's own quality block) applies, and a project pack that needed
+one of them is left out too.
 """
 
 from __future__ import annotations
@@ -10,8 +15,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from slmcode import trust
 from slmcode.blocks.loader import block_files, load_block_file
-from slmcode.blocks.schema import Block
+from slmcode.blocks.schema import AgentBlock, Block, PackBlock
 from slmcode.errors import BlockError
 from slmcode.store.paths import BLOCKS_DIR, STATE_DIR, user_state_dir
 
@@ -39,6 +45,7 @@ class Catalog:
     """Every visible block by ref ("kind/id"), sorted by ref."""
 
     blocks: dict[str, SourcedBlock] = field(default_factory=dict)
+    ignored: tuple[str, ...] = ()  # the untrusted project's refs left out
 
     def get(self, kind: str, block_id: str) -> SourcedBlock | None:
         return self.blocks.get(f"{kind}/{block_id}")
@@ -75,14 +82,43 @@ def _load_layer(layer: Layer) -> dict[str, tuple[Block, Path]]:
     return found
 
 
+def _untrusted_left_out(workspace: Path | str, found: dict[str, tuple[Block, Path]],
+                        environ: Mapping[str, str] | None) -> list[str]:
+    """The project's refs that need trust, when the user has not given it."""
+    needing = [ref for ref, (block, _) in found.items()
+               if trust.is_widening_block(block.kind, block.tools if isinstance(block, AgentBlock) else None)]
+    return [] if not needing or trust.is_trusted(Path(workspace), environ) else needing
+
+
+def _stranded_packs(visible: dict[str, SourcedBlock]) -> list[str]:
+    """Project packs naming a pipeline, quality block or agent that is no longer there."""
+    stranded = []
+    for ref, sourced in visible.items():
+        pack = sourced.block
+        if sourced.layer == "project" and isinstance(pack, PackBlock):
+            needed = [f"pipeline/{pack.pipeline}", f"quality/{pack.quality_id}", *(f"agent/{a}" for a in pack.agents)]
+            if any(n not in visible for n in needed):
+                stranded.append(ref)
+    return stranded
+
+
 def discover_blocks(workspace: Path | str, environ: Mapping[str, str] | None = None) -> Catalog:
     """All blocks visible from `workspace`; a malformed block anywhere is a BlockError naming its file."""
     visible: dict[str, SourcedBlock] = {}
+    ignored: list[str] = []
     for layer in layers(workspace, environ):
-        for ref, (block, path) in _load_layer(layer).items():
+        found = _load_layer(layer)
+        if layer.name == "project":
+            ignored = _untrusted_left_out(workspace, found, environ)
+            found = {ref: f for ref, f in found.items() if ref not in ignored}
+        for ref, (block, path) in found.items():
             if ref in visible:
                 top = visible[ref]
                 visible[ref] = SourcedBlock(top.block, top.path, top.layer, (*top.hides, path))
             else:
                 visible[ref] = SourcedBlock(block, path, layer.name)
-    return Catalog(dict(sorted(visible.items())))
+    if ignored:
+        for ref in _stranded_packs(visible):
+            del visible[ref]
+            ignored.append(ref)
+    return Catalog(dict(sorted(visible.items())), tuple(ignored))

@@ -11,8 +11,7 @@ from pydantic import ValidationError
 
 from slmcode.blocks.schema import API_VERSION, KINDS, MODELS, Block, PipelineBlock
 from slmcode.errors import BlockError, not_utf8
-
-BLOCK_SUFFIXES = (".yaml", ".yml")
+from slmcode.store.paths import block_files
 
 
 def _line_of(node: yaml.Node | None, loc: tuple[int | str, ...]) -> int | None:
@@ -119,13 +118,6 @@ def load_block_file(path: Path) -> list[Block]:
     except UnicodeDecodeError as exc:
         raise BlockError(not_utf8(path, exc)) from None
     return parse_blocks(text, str(path))
-
-
-def block_files(folder: Path) -> list[Path]:
-    """The block files under `folder`, sorted, so every layer loads in the same order everywhere."""
-    if not folder.is_dir():
-        return []
-    return sorted(p for p in folder.rglob("*") if p.suffix in BLOCK_SUFFIXES and p.is_file())
 
 
 def validate_path(path: Path) -> tuple[int, list[str]]:

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import yaml
 
+from slmcode import trust
 from slmcode.blocks.compose import choose_pack
 from slmcode.blocks.discovery import PROJECT_BLOCKS, SourcedBlock, discover_blocks, layers
 from slmcode.blocks.loader import block_files, validate_path
@@ -97,6 +98,9 @@ def apply_block(workspace: Path, name: str, environ: Mapping[str, str] | None = 
     if isinstance(chosen.block, PackBlock):
         quality = catalog.get("quality", chosen.block.quality_id)
         copies += [quality] if quality else []
+    # A copy of a block slmcode ships needs no new trust: a workspace trusted before (or asking for nothing that
+    # needs trust) stays trusted with it; any other stays untrusted until the user looks (slmcode.trust).
+    was_trusted = trust.is_trusted(workspace, environ) or not trust.shown_trusted(workspace)
     done = []
     for sourced in copies:
         block = sourced.block
@@ -110,6 +114,11 @@ def apply_block(workspace: Path, name: str, environ: Mapping[str, str] | None = 
         path, previous = set_language_pack(workspace, chosen.block.id)
         was = f" (was {previous})" if previous and previous != chosen.block.id else ""
         done.append(f"set language_pack: {chosen.block.id} in {path}{was}")
+    if was_trusted:
+        trust.trust_workspace(workspace, environ)
+    elif trust.widening_blocks(workspace):
+        done.append(f"{workspace.resolve()} is not trusted: its blocks that name commands apply after "
+                    f"`slmcode trust {workspace.resolve()}`")
     return done
 
 

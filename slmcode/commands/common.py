@@ -9,9 +9,11 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
-from slmcode.config import LoadedSettings, load_settings
+from slmcode.config import TRUSTED, LoadedSettings, load_settings
 from slmcode.errors import SlmcodeError, WorkspaceError
+from slmcode.trust import untrusted_line
 
 console = Console()
 err_console = Console(stderr=True)
@@ -49,5 +51,28 @@ def positive(value: Any, flag: str, unit: str) -> Any:
     return value
 
 
-def settings_for(workspace: Path, **flags: Any) -> LoadedSettings:
-    return load_settings(workspace, flags={k: v for k, v in flags.items() if v is not None})
+def settings_for(workspace: Path, *, quiet: bool = False, **flags: Any) -> LoadedSettings:
+    """The settings a command uses; an untrusted workspace's ignored settings are said once per command."""
+    loaded = load_settings(workspace, flags={k: v for k, v in flags.items() if v is not None})
+    if loaded.ignored and not quiet:
+        warn_untrusted(workspace, loaded.ignored)
+    return loaded
+
+
+_WARNED: set[str] = set()  # a command loads its settings several times: the line is said once
+
+
+def warn_untrusted(workspace: Path, ignored: list[str]) -> None:
+    line = untrusted_line(workspace, ignored)
+    if line not in _WARNED:
+        _WARNED.add(line)
+        err_console.print(f"[yellow]warning:[/yellow] {escape(line)}", highlight=False, soft_wrap=True)
+
+
+def trust_status(workspace: Path, loaded: LoadedSettings) -> str:
+    """`config show` and `doctor`'s line: whether the workspace's own widening settings apply."""
+    if loaded.ignored:
+        return f"workspace trust: {untrusted_line(workspace, loaded.ignored)}"
+    if loaded.trust == TRUSTED:
+        return f"workspace trust: trusted ({workspace.resolve()}: its own widening settings apply)"
+    return f"workspace trust: {loaded.trust} ({workspace.resolve()}: its .slmcode/ widens nothing)"

@@ -9,7 +9,16 @@ from typing import Annotated, Any
 import typer
 from rich.markup import escape
 
-from slmcode.commands.common import BaseUrlOpt, JsonOpt, ModelOpt, WorkspaceOpt, console, print_json, settings_for
+from slmcode.commands.common import (
+    BaseUrlOpt,
+    JsonOpt,
+    ModelOpt,
+    WorkspaceOpt,
+    console,
+    print_json,
+    settings_for,
+    trust_status,
+)
 from slmcode.commands.model import _worker_room
 from slmcode.config import Settings
 
@@ -28,7 +37,8 @@ def doctor(
     """Check the model server, its models, the profile, the budget, the sandbox and the pack's programs."""
     from slmcode.providers.endpoint import require_reachable
 
-    configured = settings_for(workspace, model=model, base_url=base_url).settings
+    loaded = settings_for(workspace, model=model, base_url=base_url)
+    configured = loaded.settings
     if configured.base_url:  # a server that is not there is said in a blink, before the heavy imports (~3 s)
         require_reachable(configured.base_url, configured.api_key)
     from slmcode.api import model_endpoint
@@ -42,6 +52,8 @@ def doctor(
     checks = report.pop("checks")
     report["checks"] = [c.as_dict() for c in checks]
     report["fixed"] = fixed
+    report["workspace_trust"] = {"status": loaded.trust, "ignored": loaded.ignored,
+                                 "line": trust_status(workspace, loaded)}
     if as_json:
         print_json(report)
         return
@@ -107,6 +119,7 @@ def _render(report: dict[str, Any], checks: list[Any], fixed: list[str], asked_f
                       f"{', '.join(room['tools_dropped'])}")
     console.print(f"tokens     {report['token_counter']}")
     console.print(f"sandbox    {escape(report['sandbox'])}")
+    console.print(escape(report["workspace_trust"]["line"]), highlight=False, soft_wrap=True)
     for line in fixed:
         console.print(f"[green]fixed:[/green] {escape(line)}", highlight=False)
     for check in checks:

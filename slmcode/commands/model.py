@@ -19,6 +19,7 @@ from slmcode.commands.common import (
     err_console,
     print_json,
     settings_for,
+    trust_status,
 )
 from slmcode.commands.roles import RoleOpt, checked_role
 from slmcode.config import Settings
@@ -37,16 +38,18 @@ app.add_typer(config_app, name="config")
 @config_app.command("show")
 def config_show(workspace: WorkspaceOpt = Path("."), as_json: JsonOpt = False) -> None:
     """Print the merged settings and where each value came from."""
-    loaded = settings_for(workspace)
+    loaded = settings_for(workspace, quiet=True)  # the trust line below says what was ignored
     values = loaded.settings.model_dump(mode="json")
     if as_json:
-        print_json({"settings": values, "sources": loaded.sources})
+        print_json({"settings": values, "sources": loaded.sources,
+                    "workspace_trust": {"status": loaded.trust, "ignored": loaded.ignored}})
         return
     table = Table("key", "value", "source")
     for key, value in values.items():
         shown = "***" if key == "api_key" and loaded.sources[key] != "default" else json.dumps(value)
         table.add_row(key, shown, loaded.sources[key])
     console.print(table)
+    console.print(trust_status(workspace, loaded), highlight=False, soft_wrap=True)
 
 
 @app.command()

@@ -41,13 +41,22 @@ LEARNED_DIR = "learned"  # in SKILLS_DIR: the skills runs wrote
 SKILL_FILE = "SKILL.md"
 SKILLS_INDEX = "SKILLS.md"
 PROJECT_NOTES = ("AGENTS.md", "PROJECT.md")  # instructions kept in the state folder, read after the root's
+BLOCK_SUFFIXES = (".yaml", ".yml")
 HOME_ENV = "SLMCODE_HOME"
+TRUST_BOOK = "trusted.json"  # in the user's folder: the workspaces the user trusts (slmcode.trust)
 
 
 def user_state_dir(environ: Mapping[str, str] | None = None) -> Path:
     """The user's own folder (config, blocks): $SLMCODE_HOME, else ~/.slmcode."""
     environ = os.environ if environ is None else environ
     return Path(environ[HOME_ENV]) if environ.get(HOME_ENV) else Path.home() / STATE_DIR
+
+
+def block_files(folder: Path) -> list[Path]:
+    """The block files under `folder`, sorted, so every layer loads in the same order everywhere."""
+    if not folder.is_dir():
+        return []
+    return sorted(p for p in folder.rglob("*") if p.suffix in BLOCK_SUFFIXES and p.is_file())
 
 
 def state_dir(workspace: Path | str) -> Path:

@@ -10,6 +10,7 @@ from slmcode.blocks.compose import render_prompt, resolve_pipeline
 from slmcode.config import Settings
 from slmcode.errors import BlockError
 from slmcode.providers.roles import team_budgets
+from slmcode.trust import trust_workspace
 
 HEAD = "api_version: blocks/v1\n"
 DEFAULT_PHASES = [
@@ -19,9 +20,11 @@ DEFAULT_PHASES = [
 
 
 def project_block(ws: Path, name: str, text: str) -> None:
+    """A block of the project's own, which its user trusts (a pipeline's slots need that: slmcode.trust)."""
     folder = ws / ".slmcode/blocks"
     folder.mkdir(parents=True, exist_ok=True)
     (folder / name).write_text(HEAD + text)
+    trust_workspace(ws, env(ws))
 
 
 @pytest.fixture

@@ -15,6 +15,7 @@ from slmcode.config import Settings
 from slmcode.errors import EndpointError, RequestTooLargeError
 from slmcode.nodes.prompts import SYSTEM
 from slmcode.providers.roles import RoleTable
+from slmcode.trust import trust_workspace
 from tests.fake_llm import FakeLLM, Reply
 from tests.faults.harness import (
     MODEL,
@@ -39,6 +40,7 @@ def repo(tmp_path: Path) -> Path:
 def test_a_run_that_failed_before_its_first_checkpoint_is_not_resumed(repo: Path, fake_llm: FakeLLM) -> None:
     config = repo / ".slmcode" / "config.yaml"
     config.write_text("checkpoint_url: mysql://db.example/slm\n")
+    trust_workspace(repo)  # where checkpoints go is the user's word: a trusted workspace's setting
     scripted(fake_llm)
     done = slmcode_here(*run_args(repo, fake_llm.url))
     assert done.code == 2 and "is not a postgresql:// URL" in done.error_line()

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 from slmcode.nodes.prompts import SYSTEM
+from slmcode.trust import trust_workspace
 from tests.fake_llm import FakeLLM, Reply, tool_call
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "calculator"
@@ -46,6 +47,8 @@ def make_repo(root: Path) -> Path:
            "GIT_COMMITTER_EMAIL": "t@t"}
     for args in (["init", "-q"], ["add", "-A"], ["commit", "-qm", "init"]):
         subprocess.run(["git", *args], cwd=repo, check=True, env=env)
+    if os.environ.get("SLMCODE_HOME"):  # a test's own home, never the developer's ~/.slmcode
+        trust_workspace(repo)  # as the README's demo does: the example's quality block (its test command) applies
     return repo
 
 

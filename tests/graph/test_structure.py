@@ -14,6 +14,7 @@ from slmcode.graph.builder import build_graph
 from slmcode.nodes.prompts import SYSTEM, TOOL_CONTRACT
 from slmcode.tools.context import ToolContext
 from slmcode.tools.toolset import make_tools
+from slmcode.trust import trust_workspace
 from tests.snapshot import assert_snapshot
 
 SLOT_PIPELINE = """api_version: blocks/v1
@@ -60,6 +61,7 @@ def write_pipeline(workspace: Path, fail_mode: str = "continue") -> None:
     blocks = workspace / ".slmcode" / "blocks"
     blocks.mkdir(parents=True, exist_ok=True)
     (blocks / "pipeline.yaml").write_text(SLOT_PIPELINE % fail_mode)
+    trust_workspace(workspace)  # a pipeline's slots apply once the user trusts the workspace
 
 
 def test_a_slot_after_a_phase_sits_there_and_a_skipped_phase_is_stood_in_for(tmp_path: Path) -> None:
@@ -76,5 +78,6 @@ def test_a_structural_phase_cannot_be_skipped(tmp_path: Path) -> None:
     text = (tmp_path / ".slmcode" / "blocks" / "pipeline.yaml").read_text()
     (tmp_path / ".slmcode" / "blocks" / "pipeline.yaml").write_text(
         text.replace("{name: verify}", "{name: verify, when: never}"))
+    trust_workspace(tmp_path)
     with pytest.raises(BlockError, match="phase 'verify' cannot be skipped"):
         build_graph(None, resolve_pipeline(tmp_path, Settings()).phases)

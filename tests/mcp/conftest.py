@@ -13,6 +13,8 @@ from pathlib import Path
 import pytest
 import yaml
 
+from slmcode.trust import trust_workspace
+
 SERVER = Path(__file__).resolve().parent / "server.py"
 
 
@@ -20,6 +22,7 @@ def write_config(repo: Path, **settings: object) -> None:
     path = repo / ".slmcode" / "config.yaml"
     path.parent.mkdir(exist_ok=True)
     path.write_text(yaml.safe_dump(settings), encoding="utf-8")
+    trust_workspace(repo)  # MCP servers and read paths from a workspace apply once its user trusts it
 
 
 def stdio_server(**extra: object) -> dict[str, object]:
@@ -37,6 +40,7 @@ def write_agent(repo: Path, ident: str, tools: list[str], **fields: object) -> N
     folder = repo / ".slmcode" / "blocks"
     folder.mkdir(parents=True, exist_ok=True)
     (folder / f"agent-{ident}.yaml").write_text(yaml.safe_dump(block), encoding="utf-8")
+    trust_workspace(repo)  # an agent reaching MCP tools needs the user's trust too
 
 
 def free_port() -> int:

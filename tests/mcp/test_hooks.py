@@ -11,6 +11,7 @@ import yaml
 from slmcode import api
 from slmcode.blocks.discovery import BUILTIN_DIR
 from slmcode.store.trace import TraceStore
+from slmcode.trust import trust_workspace
 from tests.fake_llm import FakeLLM
 from tests.graph.scenario import script_buggy_worker_then_fix, script_planning
 
@@ -24,6 +25,7 @@ def write_hooks(repo: Path, **hooks: object) -> None:
     folder = repo / ".slmcode" / "blocks"
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "pipeline.yaml").write_text(yaml.safe_dump(pipeline), encoding="utf-8")
+    trust_workspace(repo)  # a workspace's hooks run once its user trusts it
 
 
 def run(fake: FakeLLM, repo: Path) -> tuple[api.RunResult, list[dict]]:

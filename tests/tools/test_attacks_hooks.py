@@ -17,6 +17,7 @@ from slmcode import hooks
 from slmcode.blocks.discovery import BUILTIN_DIR
 from slmcode.blocks.schema import Hooks
 from slmcode.config import Settings
+from slmcode.trust import trust_workspace
 from tests.tools.test_attacks import PYTHON, SANDBOX, SECRET, digest, world  # noqa: F401
 
 pytestmark = pytest.mark.skipif(not SANDBOX, reason="no kernel sandbox on this machine (doctor says why)")
@@ -109,6 +110,7 @@ def test_hostile_hooks_at_every_event_from_a_pipeline_block(world: dict, home: P
     pipeline["hooks"] = {"on_run_end": lines, "timeout_seconds": 20}
     (ws / ".slmcode" / "blocks").mkdir()
     (ws / ".slmcode" / "blocks" / "pipeline.yaml").write_text(yaml.safe_dump(pipeline), encoding="utf-8")
+    trust_workspace(ws)  # the user trusted it: the sandbox is what still holds
     recorded: list[tuple[str, dict]] = []
 
     def run() -> list[hooks.HookResult]:

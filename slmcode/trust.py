@@ -1,0 +1,210 @@
+"""Workspace trust (DESIGN invariant 7): a workspace's own `.slmcode/` may narrow what commands can do, never
+widen it or redirect data until the user trusts that folder (`slmcode trust PATH`).
+
+A cloned repository is someone else's text. Its `.slmcode/config.yaml` could open the sandbox (extra read paths,
+the network, passed variables, higher limits), the shell (extra commands, `allow`), the permission mode, or send
+the user's prompts and key elsewhere (base_url, a role's base_url, api_key, checkpoint_url, a model file the
+embedded server loads on the host); its blocks could name commands that run (quality commands, which also feed
+the shell whitelist; a pipeline's hooks and slots; an agent reaching MCP tools). Those are the widening
+settings. Untrusted, each is ignored unless it only narrows the user's own value (sandbox_network: false, a
+stricter permission, a subset of a list, a lower limit); the user's own settings (~/.slmcode/config.yaml,
+SLMCODE_* variables, flags) are always trusted. Trust is recorded in the user's folder (store/trustbook) with
+a digest of the workspace's widening settings, so a change to them asks again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from slmcode.redact import redacted
+from slmcode.settings import Settings
+from slmcode.store import trustbook
+from slmcode.store.paths import BLOCKS_DIR, CONFIG_FILE, block_files, state_dir, state_path, user_state_dir
+
+# Besides every `sandbox_*` key, and the base_url inside `roles`.
+WIDENING_KEYS = frozenset({"base_url", "api_key", "model_path", "checkpoint_url", "mcp_servers",
+                           "shell_extra_commands", "shell_permission", "permission"})
+SANDBOX_PREFIX = "sandbox_"
+# Ordered from the strictest: a workspace may pick its user's value or a stricter one.
+STRICTNESS = {"shell_permission": ("deny", "ask", "allow"), "permission": ("dry-run", "review", "auto")}
+WIDENING_BLOCK_KINDS = ("quality", "pipeline")  # commands that run: quality commands; hooks and slots
+MCP_TOOL_PREFIX = "mcp__"
+
+
+def is_widening_key(key: str) -> bool:
+    return key in WIDENING_KEYS or key.startswith(SANDBOX_PREFIX)
+
+
+def is_widening_block(kind: str, tools: Sequence[str] | None = None) -> bool:
+    """A block kind that names commands, or an agent that reaches MCP tools."""
+    return kind in WIDENING_BLOCK_KINDS or (kind == "agent" and any(
+        isinstance(t, str) and t.startswith(MCP_TOOL_PREFIX) for t in tools or ()))
+
+
+# -- what the workspace asks for ---------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class WideningBlock:
+    ref: str  # kind/id
+    path: str  # relative to the workspace's .slmcode
+    doc: dict[str, Any]
+
+
+def widening_settings(data: Mapping[str, Any]) -> dict[str, Any]:
+    """The widening entries of a config mapping (of `roles`, only each role's base_url)."""
+    found = {k: v for k, v in data.items() if is_widening_key(str(k))}
+    roles = data.get("roles")
+    if isinstance(roles, dict):
+        urls = {r: {"base_url": v["base_url"]} for r, v in roles.items() if isinstance(v, dict) and "base_url" in v}
+        if urls:
+            found["roles"] = urls
+    return found
+
+
+def _raw_config(workspace: Path) -> dict[str, Any]:
+    """The workspace's config.yaml as plain YAML; {} when it cannot be read (load_settings reports why)."""
+    try:
+        data = yaml.safe_load(state_path(workspace, CONFIG_FILE).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, yaml.YAMLError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def widening_blocks(workspace: Path) -> list[WideningBlock]:
+    """The workspace's own blocks that need trust, read as plain YAML (validation, and the error for a broken
+    file, are the loader's)."""
+    found = []
+    for path in block_files(state_path(workspace, BLOCKS_DIR)):
+        try:
+            docs = list(yaml.safe_load_all(path.read_text(encoding="utf-8")))
+        except (OSError, UnicodeDecodeError, yaml.YAMLError):
+            continue
+        for doc in docs:
+            tools = doc.get("tools") if isinstance(doc, dict) else None
+            if isinstance(doc, dict) and is_widening_block(str(doc.get("kind")), tools if isinstance(tools, list)
+                                                            else None):
+                found.append(WideningBlock(f"{doc.get('kind')}/{doc.get('id')}",
+                                           str(path.relative_to(state_dir(workspace))), doc))
+    return found
+
+
+def workspace_digest(workspace: Path) -> str:
+    """What trust is keyed by, besides the folder: the workspace's widening settings and blocks, as they are."""
+    content = {"settings": widening_settings(_raw_config(workspace)),
+               "blocks": [[b.path, b.doc] for b in widening_blocks(workspace)]}
+    return hashlib.sha256(json.dumps(content, sort_keys=True, default=str).encode()).hexdigest()
+
+
+# -- what an untrusted workspace keeps ------------------------------------------------------------------------
+
+def narrows(key: str, value: Any, own: Any) -> bool:
+    """A workspace's `value` for a widening key keeps within the user's own value `own`."""
+    if value == own:
+        return True
+    if key in STRICTNESS:
+        order = STRICTNESS[key]
+        return value in order and own in order and order.index(value) <= order.index(own)
+    if isinstance(value, bool) or isinstance(own, bool):
+        return value is False  # sandbox_network: false; any other switch only by the same value
+    if isinstance(value, int | float) and isinstance(own, int | float):
+        return 0 < value <= own  # a lower limit (0 may mean none: never taken as narrower)
+    if isinstance(value, list) and isinstance(own, list):
+        return all(v in own for v in value)
+    if isinstance(value, dict) and isinstance(own, dict):
+        return all(k in own and own[k] == v for k, v in value.items())  # a subset of the user's MCP servers
+    return False
+
+
+def _normal_url(url: str) -> str:
+    return url.strip().rstrip("/")
+
+
+def keep_narrowing(data: Mapping[str, Any], given: Settings, own: Settings,
+                   overridden: set[str]) -> tuple[dict[str, Any], list[str]]:
+    """An untrusted workspace's config (`data`, validated as `given`) without the settings that would widen the
+    user's `own`; and the names left out. Keys the user's environment or flags set (`overridden`) win anyway."""
+    kept: dict[str, Any] = {}
+    ignored: list[str] = []
+    endpoints = {_normal_url(u) for u in [own.base_url, *(r.base_url for r in own.roles.values())] if u}
+    for key, value in data.items():
+        if key in overridden:
+            kept[key] = value
+        elif key == "roles" and isinstance(value, dict):
+            kept[key] = {}
+            for role, entry in value.items():
+                url = given.roles[role].base_url
+                if url is not None and _normal_url(url) not in endpoints:
+                    ignored.append(f"roles.{role}.base_url")
+                    entry = {k: v for k, v in entry.items() if k != "base_url"}
+                kept[key][role] = entry
+        elif is_widening_key(key) and not narrows(key, getattr(given, key), getattr(own, key)):
+            ignored.append(key)
+        else:
+            kept[key] = value
+    return kept, ignored
+
+
+# -- the user's word ------------------------------------------------------------------------------------------
+
+def own_folder(workspace: Path, environ: Mapping[str, str] | None = None) -> bool:
+    """The workspace's .slmcode is the user's own folder (slmcode run in the home folder)."""
+    return os.path.realpath(state_dir(workspace)) == os.path.realpath(user_state_dir(environ))
+
+
+def is_trusted(workspace: Path, environ: Mapping[str, str] | None = None) -> bool:
+    """The user trusted this folder with its widening settings as they are now."""
+    if own_folder(workspace, environ):
+        return True
+    found = trustbook.entry(workspace, environ)
+    return found is not None and found.digest == workspace_digest(workspace)
+
+
+def untrusted_line(workspace: Path | str, ignored: Sequence[str]) -> str:
+    """The one line an untrusted workspace gets: what was ignored and how to trust it."""
+    folder = trustbook.folder_key(workspace)
+    return (f"{folder} is not trusted: its .slmcode/ settings {', '.join(ignored)} are ignored (your own settings "
+            f"apply); to use them, check them and run `slmcode trust {folder}`")
+
+
+def shown_trusted(workspace: Path) -> list[str]:
+    """What trusting `workspace` lets in, one line each (keys masked, URL passwords masked)."""
+    lines = [f"{key}: {json.dumps(value, default=str)}"
+             for key, value in redacted(widening_settings(_raw_config(workspace))).items()]
+    for block in widening_blocks(workspace):
+        lines.append(f"{block.ref} ({block.path}): {_block_summary(block.doc)}")
+    return lines
+
+
+def _block_summary(doc: dict[str, Any]) -> str:
+    kind = doc.get("kind")
+    if kind == "quality":
+        parts = [f"{f}: {'; '.join(map(str, _listed(doc.get(f))))}" for f in ("install", "format", "lint", "test",
+                                                                               "build") if _listed(doc.get(f))]
+    elif kind == "pipeline":
+        hooks = doc.get("hooks") if isinstance(doc.get("hooks"), dict) else {}
+        parts = [f"hook {event}: {'; '.join(map(str, _listed(hooks.get(event))))}"
+                 for event in ("on_task_done", "on_verdict", "on_run_end") if _listed(hooks.get(event))]
+        parts += [f"slot {s.get('name')} (agent {s.get('agent')})" for s in _listed(doc.get("slots"))
+                  if isinstance(s, dict)]
+    elif kind == "agent":
+        parts = [f"MCP tools {', '.join(t for t in _listed(doc.get('tools')) if str(t).startswith(MCP_TOOL_PREFIX))}"]
+    else:
+        parts = []
+    return ", ".join(parts) or "no commands"
+
+
+def _listed(value: Any) -> list[Any]:
+    return [value] if isinstance(value, str) else list(value) if isinstance(value, list) else []
+
+
+def trust_workspace(workspace: Path, environ: Mapping[str, str] | None = None) -> trustbook.Entry:
+    """Record the user's trust in `workspace` as its widening settings are now."""
+    return trustbook.record(workspace, workspace_digest(workspace), shown_trusted(workspace), environ)
