@@ -20,6 +20,7 @@ from slmcode.commands.common import (
     print_json,
     settings_for,
 )
+from slmcode.errors import SlmcodeError
 
 app = typer.Typer()
 
@@ -42,6 +43,18 @@ def eval_command(
     timeout: Annotated[float, typer.Option("--timeout", help="Seconds per attempt.")] = DEFAULT_TIMEOUT,
     keep: Annotated[bool, typer.Option("--keep", help="Keep each attempt's workspace under --out.")] = False,
     record: Annotated[bool, typer.Option("--record", help="Keep the model's answers as replays under --out.")] = False,
+    standard: Annotated[str | None, typer.Option("--suite", help="A standard suite instead: polyglot DIR, or "
+                                                 "swebench FILE.jsonl --repos DIR.")] = None,
+    source: Annotated[Path | None, typer.Argument(help="--suite's checkout or JSONL file.", show_default=False)] = None,
+    repos: Annotated[Path | None, typer.Option("--repos", help="swebench: the folder of your clones.")] = None,
+    tries: Annotated[int | None, typer.Option("--tries", help="polyglot: 1 or 2 tries (default 2).")] = None,
+    sim: Annotated[str | None, typer.Option(
+        "--sim", help="A SIMULATED small model instead of a real one: perfect, tiny, 7b, 14b, all, or a YAML "
+                      "profile's path.")] = None,
+    ablate: Annotated[str | None, typer.Option(
+        "--ablate", help="With --sim: the harness with each lever off too: all, or packs, repo_map, tool_repair, "
+                         "compaction, verify (comma-separated).")] = None,
+    seeds: Annotated[int, typer.Option("--seeds", help="With --sim: seeds per task.")] = 1,
 ) -> None:
     """Run the bundled suite; per task solved/failed, turns, tokens, time and why it failed."""
     from slmcode.eval.suite import load_suite, missing_toolchain, select
@@ -50,11 +63,29 @@ def eval_command(
     positive(tasks, "--tasks", "tasks")
     positive(jobs, "--jobs", "attempts at a time")
     positive(timeout, "--timeout", "seconds")
+    if standard is not None:  # the standard suites for real models (commands/eval_suites.py)
+        from slmcode.commands.eval_suites import run_standard
+
+        settings = settings_for(Path("."), base_url=base_url, model=model).settings
+        run_standard(standard, source, repos=repos, tries=tries, settings=settings, task=task, tasks=tasks,
+                     jobs=jobs, timeout=timeout, as_json=as_json, out=out, keep=keep)
+        return
+    if source is not None or repos is not None or tries is not None:
+        raise SlmcodeError("PATH, --repos and --tries go with --suite polyglot|swebench")
     suite = load_suite()
     if list_tasks:
         _list(suite, as_json)
         return
     chosen = select(suite, task_id=task, count=tasks)
+    if sim is not None:  # the simulated small model's table (commands/eval_sim.py)
+        from slmcode.commands.eval_sim import run_sim
+
+        positive(seeds, "--seeds", "seeds")
+        run_sim(sim, chosen, compare=compare, ablate=ablate, seeds=seeds, jobs=jobs, timeout=timeout,
+                as_json=as_json, out=out)
+        return
+    if ablate is not None:
+        raise SlmcodeError("--ablate goes with --sim: the levers are measured against the simulated model")
     if replay:
         raise typer.Exit(_replay(chosen if task else suite, task, jobs, timeout, as_json, out))
     skipped = {t.id: why for t in chosen if (why := missing_toolchain(t.language))}

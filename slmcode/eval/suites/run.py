@@ -1,0 +1,107 @@
+"""Running standard-suite items: a workspace per item in a temp folder (the exercise copied and committed, or the
+instance's repository cloned at its base commit), the attempt in its own process with a deadline, `parallel`
+at a time, each result handed to a callback as it lands."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from slmcode.eval.harness import AgentRun, trace_figures
+from slmcode.eval.runner import GIT_ENV, child_env
+from slmcode.eval.suites.attempt import SuiteAttempt, settle
+from slmcode.tools.gitsafe import git_argv, git_env
+
+
+@dataclass(frozen=True)
+class Item:
+    suite: str  # polyglot | swebench
+    id: str
+    group: str
+    data: dict[str, Any]  # what the attempt's process loads the item from
+    prepare: Callable[[Path], Path]  # makes the workspace at the given path
+    changed: Callable[[Path], list[str]]  # what the agent changed there (read when the attempt was killed)
+
+
+def commit_all(workspace: Path) -> Path:
+    """A repository like a user's (the reviewer's evidence reads `git diff`), through gitsafe."""
+    for args in (["init", "-q"], ["add", "-A"], ["commit", "-qm", "exercise"]):
+        subprocess.run(git_argv(*args), cwd=workspace, env=git_env(GIT_ENV), check=False, capture_output=True)
+    return workspace
+
+
+def _spawn(spec: dict[str, Any], timeout: float) -> tuple[dict[str, Any] | None, bool, str]:
+    proc = subprocess.Popen([sys.executable, "-m", "slmcode.eval.suites.attempt"], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=child_env(),
+                            start_new_session=True)
+    try:
+        out, err = proc.communicate(json.dumps(spec), timeout=timeout)
+    except subprocess.TimeoutExpired:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.communicate()
+        return None, True, ""
+    lines = [line for line in out.splitlines() if line.startswith("{")]
+    if proc.returncode != 0 or not lines:
+        return None, False, err[-800:]
+    return json.loads(lines[-1]), False, ""
+
+
+def _unfinished(item: Item, spec: dict[str, Any], workspace: Path, timed_out: bool, why: str,
+                seconds: float) -> SuiteAttempt:
+    """Killed at its deadline, crashed, or never started: recorded from what the workspace and trace show."""
+    run = trace_figures(workspace, f"{spec['run_id']}-try1") if workspace.is_dir() else AgentRun()
+    run.signals.error = "" if timed_out else (why.strip().splitlines() or ["the attempt crashed"])[-1][:500]
+    files = item.changed(workspace) if workspace.is_dir() else []
+    return settle(spec, run, tries=[False], files=files, timed_out=timed_out, seconds=seconds, grade_output=why)
+
+
+def run_item(item: Item, settings: dict[str, Any], *, tries: int, timeout: float, grade_timeout: float,
+             keep: Path | None = None) -> SuiteAttempt:
+    """One item end to end; never raises for a failed attempt."""
+    safe = item.id.replace("/", "-")
+    root = Path(tempfile.mkdtemp(prefix=f"slmcode-{item.suite}-{safe}-"))
+    workspace = root / safe
+    spec = {"suite": item.suite, "id": item.id, "group": item.group, "item": item.data, "tries": tries,
+            "workspace": str(workspace), "run_id": f"eval-{safe}", "settings": settings,
+            "grade_timeout": grade_timeout}
+    started = time.monotonic()
+    try:
+        try:
+            item.prepare(workspace)
+        except Exception as exc:  # a clone that fails to copy: this item's error, the suite goes on
+            return _unfinished(item, spec, workspace, False, f"{type(exc).__name__}: {exc}", 0.0)
+        record, timed_out, stderr = _spawn(spec, timeout)
+        if record is not None:
+            return SuiteAttempt(**record)
+        return _unfinished(item, spec, workspace, timed_out, stderr, time.monotonic() - started)
+    finally:
+        if keep is not None and workspace.is_dir():
+            shutil.copytree(workspace, keep / safe, dirs_exist_ok=True, symlinks=True,
+                            ignore=shutil.ignore_patterns("target", "node_modules", "build"))
+        shutil.rmtree(root, ignore_errors=True)
+
+
+def run_items(items: list[Item], settings: dict[str, Any], *, tries: int, parallel: int, timeout: float,
+              grade_timeout: float, on_result: Callable[[SuiteAttempt], None],
+              keep: Path | None = None) -> list[SuiteAttempt]:
+    """Every item, `parallel` at a time; results in the items' order."""
+    def one(item: Item) -> SuiteAttempt:
+        attempt = run_item(item, settings, tries=tries, timeout=timeout, grade_timeout=grade_timeout, keep=keep)
+        on_result(attempt)
+        return attempt
+
+    with ThreadPoolExecutor(max_workers=max(1, parallel)) as pool:
+        return list(pool.map(one, items))
