@@ -86,6 +86,8 @@ def swebench_table(summary: dict[str, Any]) -> Table:
         table.add_row(name, str(cell["ran"]), str(cell["resolved"]), f"{cell['resolved %']:.1f}%",
                       str(cell["turns"]), str(cell["prompt_tokens"]), _failures(cell))
     total = summary["total"]
+    if total["instances"] > total["ran"]:  # counted as not resolved, as the published tables count them
+        table.add_row("not run (skipped)", str(total["instances"] - total["ran"]), "0", "", "", "", "")
     table.add_row("total", str(total["instances"]), str(total["resolved"]), f"{total['resolved %']:.1f}%",
                   str(total["turns"]), str(total["prompt_tokens"]), _failures(total), style="bold")
     return table
