@@ -59,7 +59,8 @@ def run_hook(workspace: Path, settings: Settings, event: str, command: str, payl
     data = json.dumps({"event": event, **payload}, sort_keys=True, default=str).encode("utf-8")
     try:
         jail = ossandbox.prepare(workspace, writable=settings.permission == "auto", network=settings.sandbox_network,
-                                 extra_read=settings.sandbox_read_paths, extra_env=settings.sandbox_env)
+                                 extra_read=settings.sandbox_read_paths, extra_env=settings.sandbox_env,
+                                 limits=ossandbox.SandboxLimits.of(settings))
         steps = plan(workspace, command, build_whitelist(extra_commands=_programs(command)))
     except ossandbox.SandboxUnavailable as exc:
         return HookResult(event, command, False, f"no sandbox to run it in ({exc})")

@@ -172,6 +172,14 @@ class Settings(BaseModel):
     sandbox_network: bool = False
     sandbox_read_paths: list[str] = Field(default_factory=list)
     sandbox_env: list[str] = Field(default_factory=list)
+    # Limits inside the sandbox (tools/limits.py), each per process: tasks in one command line, private memory,
+    # the largest file written, CPU seconds (a safety net; shell_timeout_seconds is the deadline); and the size of
+    # the scratch folder (HOME/TMPDIR, emptied after a command leaves it larger) and of /tmp's tmpfs.
+    sandbox_max_processes: int = Field(default=1024, ge=16)
+    sandbox_max_memory_mb: int = Field(default=4096, ge=64)
+    sandbox_max_file_mb: int = Field(default=2048, ge=1)
+    sandbox_max_cpu_seconds: int = Field(default=1800, ge=1)
+    sandbox_max_scratch_mb: int = Field(default=2048, ge=16)
     # MCP servers (slmcode.mcp): name -> McpServer; their tools reach only agents that list them, at most
     # mcp_max_tools per agent (each schema rides along with every request); a call waits mcp_timeout_seconds.
     mcp_servers: dict[Annotated[str, Field(pattern=r"^[a-z0-9]+(-[a-z0-9]+)*$", max_length=24)], McpServer] = Field(

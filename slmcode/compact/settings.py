@@ -21,3 +21,8 @@ class CompactSettings(BudgetSettings, Protocol):
     sandbox_network: bool
     sandbox_read_paths: list[str]
     sandbox_env: list[str]
+    sandbox_max_processes: int
+    sandbox_max_memory_mb: int
+    sandbox_max_file_mb: int
+    sandbox_max_cpu_seconds: int
+    sandbox_max_scratch_mb: int

@@ -47,7 +47,8 @@ def log_path(workspace: Path, name: str) -> Path:
 def jail_for(workspace: Path, spec: McpServer, settings: Settings | ToolSettings) -> ossandbox.Jail:
     """The sandbox a stdio server starts in, with the variables its `env:` sets (the user named them)."""
     jail = ossandbox.prepare(workspace, writable=settings.permission == "auto", network=settings.sandbox_network,
-                             extra_read=settings.sandbox_read_paths, extra_env=settings.sandbox_env)
+                             extra_read=settings.sandbox_read_paths, extra_env=settings.sandbox_env,
+                             limits=ossandbox.SandboxLimits.of(settings))
     jail.env.update(spec.env)
     return jail
 

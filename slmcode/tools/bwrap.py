@@ -1,5 +1,5 @@
-"""The bwrap argument builder: the mount, PID and network namespaces that put one command inside its walls,
-and the bwrap binary proven to work here. ossandbox.py says why bubblewrap and what a command sees.
+"""The bwrap argument builder: the user, mount, PID and network namespaces that put one command inside its
+walls, and the bwrap binary proven to work here. ossandbox.py says why bubblewrap and what a command sees.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
+from slmcode.tools.limits import MB, SandboxLimits
 from slmcode.tools.sandboxenv import real_home
 
 BWRAP_ENV = "SLMCODE_BWRAP"
@@ -21,6 +22,13 @@ SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "
 ETC_SECRETS = ("/etc/shadow", "/etc/shadow-", "/etc/gshadow", "/etc/gshadow-", "/etc/sudoers", "/etc/sudoers.d",
                "/etc/ssh", "/etc/ssl/private", "/etc/security/opasswd", "/etc/machine-id")
 # Files inside a toolchain folder that hold credentials (cargo's registry token, npm's and pip's auth).
+# The uid and gid a command sees (nobody): bwrap's user namespace maps them to the invoking user's.
+SANDBOX_ID = "65534"
+# Kernel knobs a process with kernel uid 0 could write without any capability (sysctls and sysrq check the uid,
+# not a capability): bound read-only over the sandbox's own /proc, as flatpak and docker do.
+PROC_READ_ONLY = ("/proc/sys", "/proc/sysrq-trigger", "/proc/irq", "/proc/bus", "/proc/fs")
+# What /proc would tell about the host: its keyrings and timers. /dev/null is bound over each.
+PROC_HIDDEN = ("/proc/keys", "/proc/key-users", "/proc/timer_list", "/proc/sched_debug", "/proc/kcore")
 TOOLCHAIN_SECRETS = ("credentials", "credentials.toml", ".credentials.toml", ".npmrc", ".pypirc", ".netrc",
                      ".git-credentials", "auth.json")
 
@@ -39,6 +47,7 @@ class SandboxPolicy:
     extra_read: tuple[str, ...] = ()
     extra_env: tuple[str, ...] = ()
     protected: tuple[Path, ...] = field(default=())
+    limits: SandboxLimits = field(default_factory=SandboxLimits)
 
 
 def toolchain_dirs(environ: Mapping[str, str]) -> list[str]:
@@ -98,6 +107,20 @@ def bwrap_binary() -> str:
     raise SandboxUnavailable(f"bwrap cannot create namespaces here ({reason}); user namespaces may be disabled")
 
 
+USERNS_ARGS = ("--unshare-user", "--uid", SANDBOX_ID, "--gid", SANDBOX_ID, "--disable-userns")
+
+
+@lru_cache(maxsize=1)
+def userns_works() -> bool:
+    """Whether bwrap can give a command its own user namespace here (a setuid bwrap on a system that forbids
+    unprivileged ones cannot): without it a command keeps the invoking uid, 0 as root."""
+    probe = [bwrap_binary(), *USERNS_ARGS, "--ro-bind", "/", "/", "--die-with-parent", "true"]
+    try:
+        return subprocess.run(probe, capture_output=True, timeout=10).returncode == 0
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+
+
 def _bind_system(args: list[str]) -> None:
     for path in SYSTEM_DIRS:
         if os.path.islink(path):
@@ -147,12 +170,16 @@ def bwrap_prefix(policy: SandboxPolicy, scratch: Path, environ: Mapping[str, str
     ws = str(policy.workspace)
     # No capabilities: run as root, a command would otherwise keep CAP_SYS_ADMIN and could unmount the
     # read-only binds over .git (or remount them writable).
-    args = [bwrap_binary(), "--die-with-parent", "--new-session", "--cap-drop", "ALL", "--unshare-pid",
-            "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try"]
+    # A user namespace shows the command uid 65534 and, with further namespaces disabled, it cannot make one of
+    # its own to regain capabilities there (and unmount a read-only bind). Its kernel uid stays the invoking
+    # user's: what checks uid 0 rather than a capability (/proc/sys, sysrq) is made read-only below.
+    args = [bwrap_binary(), *(USERNS_ARGS if userns_works() else ()), "--die-with-parent", "--new-session",
+            "--cap-drop", "ALL", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try"]
     if not policy.network:
         args.append("--unshare-net")
     _bind_system(args)
-    args += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"]
+    args += ["--proc", "/proc", "--dev", "/dev", "--size", str(policy.limits.max_scratch_mb * MB), "--tmpfs", "/tmp"]
+    _guard_proc(args)
     readable = [p for p in [*toolchain_dirs(environ), *policy.extra_read, *linked_git_dirs(policy.workspace)]
                 if os.path.isdir(p)]
     _bind_read_only(args, [p for p in readable if not (p + "/").startswith(ws + "/")])
@@ -164,4 +191,13 @@ def bwrap_prefix(policy: SandboxPolicy, scratch: Path, environ: Mapping[str, str
             args += ["--ro-bind", real, real]
     args += ["--bind", str(scratch), str(scratch), "--chdir", ws]
     return args
+
+
+def _guard_proc(args: list[str]) -> None:
+    for path in PROC_READ_ONLY:
+        if os.path.exists(path):
+            args += ["--ro-bind", path, path]
+    for path in PROC_HIDDEN:
+        if os.path.exists(path):
+            args += ["--ro-bind", "/dev/null", path]
 

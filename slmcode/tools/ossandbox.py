@@ -13,29 +13,42 @@ Measured cost (bench/sandbox.py): about 8-16 ms per command on 2 cores, most of 
 What a sandboxed command sees:
 - read-only: the system folders (/usr, /bin, /lib*, /sbin, /etc less its secrets, /opt), the interpreter and
   toolchain folders on PATH (never the home folder itself), and `sandbox_read_paths`;
-- read-write: the workspace (read-only in review and dry-run), less every `.git` and `.slmcode` in it, and a
-  scratch folder per workspace that is its HOME and TMPDIR; /tmp is an empty tmpfs;
-- no network unless `sandbox_network` is true; an environment built from an allowlist.
+- read-write: the workspace (read-only in review and dry-run), less every `.git` and `.slmcode` in it and every
+  folder shaped like a git directory, and a scratch folder per workspace that is its HOME and TMPDIR; /tmp is
+  an empty tmpfs of at most sandbox_max_scratch_mb;
+- no network unless `sandbox_network` is true; an environment built from an allowlist;
+- uid and gid 65534 in a user namespace that maps them to the invoking user (files it makes are that user's
+  outside), no capabilities, no further user namespaces; /proc/sys, /proc/sysrq-trigger, /proc/irq, /proc/bus
+  and /proc/fs read-only and /proc/keys empty, since its kernel uid is still the invoking user's (0 as root);
+- limits on processes, memory, file size and CPU time (limits.py).
+After it: a new `.git` (also at the root of a non-git workspace), `.slmcode` below the root or git-directory-
+shaped folder is removed, a set-uid or set-gid bit it set is cleared, and the scratch folder is emptied when
+over its cap; the result says each.
 
 This module is the front (a command line's Jail); bwrap.py builds the namespaces' arguments, protected.py
-indexes the `.git`/`.slmcode` entries, sandboxenv.py gives the environment and the scratch folder.
+indexes the `.git`/`.slmcode` entries and git-shaped folders, limits.py the resource limits, aftercheck.py the
+checks after a command, sandboxenv.py gives the environment and the scratch folder.
 """
 
 from __future__ import annotations
 
 import os
 import shutil
+import time
+import weakref
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from slmcode.tools.bwrap import BWRAP_ENV, SandboxPolicy, SandboxUnavailable, bwrap_binary, bwrap_prefix
-from slmcode.tools.protected import PROTECTED_NAMES, find_protected
-from slmcode.tools.sandboxenv import real_home, sandbox_env, scratch_dir
+from slmcode.tools.aftercheck import empty_scratch, strip_setid
+from slmcode.tools.bwrap import BWRAP_ENV, SandboxPolicy, SandboxUnavailable, bwrap_binary, bwrap_prefix, userns_works
+from slmcode.tools.limits import PidsCgroup, SandboxLimits, process_limit_holds, rlimit_argv
+from slmcode.tools.protected import GitShapes, find_protected, git_shapes, undo_new_git_dirs
+from slmcode.tools.sandboxenv import OWNER_FILE, real_home, sandbox_env, scratch_dir
 
 # The names other modules and tests reach through this one, the sandbox's front.
-__all__ = ["BWRAP_ENV", "Jail", "SandboxUnavailable", "bwrap_binary", "find_protected", "prepare", "scratch_dir",
-           "status", "unsandboxed"]
+__all__ = ["BWRAP_ENV", "Jail", "SandboxLimits", "SandboxUnavailable", "bwrap_binary", "find_protected", "prepare",
+           "scratch_dir", "status", "unsandboxed"]
 
 # Refused as workspaces: binding one of these writable would open the whole system.
 SYSTEM_ROOTS = {"/", "/usr", "/etc", "/bin", "/sbin", "/lib", "/lib64", "/opt", "/var", "/proc", "/sys", "/dev",
@@ -50,12 +63,18 @@ def check_workspace(workspace: Path) -> None:
 @dataclass
 class Jail:
     """How one command line's programs start: the bwrap prefix (empty only on the read-only fallback), the
-    environment, and the protected entries seen before it ran (to undo any new `.git` or `.slmcode`)."""
+    environment, and what the workspace held before it ran (to undo any new `.git`, `.slmcode` or git-shaped
+    folder). `prefix` is bwrap and its options only; argv() adds the pids cgroup in front and the rlimits after."""
 
     workspace: Path
     prefix: list[str]
     env: dict[str, str]
     protected: tuple[Path, ...]
+    shapes: GitShapes | None = None
+    limits: SandboxLimits = field(default_factory=SandboxLimits)
+    scratch: Path | None = None
+    started_ns: int = field(default_factory=time.time_ns)
+    cgroup: PidsCgroup | None = field(default=None, repr=False)
 
     @property
     def sandboxed(self) -> bool:
@@ -69,32 +88,66 @@ class Jail:
         return shutil.which(name, path=self.env.get("PATH", ""))
 
     def argv(self, argv: Sequence[str]) -> list[str]:
-        return [*self.prefix, *argv]
+        if not self.prefix:
+            return list(argv)
+        if self.cgroup is None:  # made on first use, removed by after_command (or when the jail is dropped)
+            self.cgroup = PidsCgroup(self.limits.max_processes)
+            weakref.finalize(self, self.cgroup.remove)
+        return [*self.cgroup.argv(), *self.prefix, *rlimit_argv(self.limits), *argv]
 
     def undo_new_protected(self) -> list[str]:
-        """Remove a `.git` or `.slmcode` the command created below the root: one would run code (hooks,
-        fsmonitor, a config naming shell commands) the next time the user or slmcode works in that folder."""
+        """Remove a `.git` or `.slmcode` the command created below the root, a `.git` it created at the root
+        (a workspace that was no repository), and any folder it made shaped like a git directory: each would
+        run code (hooks, fsmonitor, filters) the next time the user or slmcode runs git in that folder."""
         removed: list[str] = []
-        top = {self.workspace / name for name in PROTECTED_NAMES}
-        for path in set(find_protected(self.workspace)) - set(self.protected) - top:
+        for path in set(find_protected(self.workspace)) - set(self.protected) - {self.workspace / ".slmcode"}:
             if path.is_dir() and not path.is_symlink():
                 shutil.rmtree(path, ignore_errors=True)
             else:
                 path.unlink(missing_ok=True)
             removed.append(os.path.relpath(path, self.workspace))
+        if self.shapes is not None:
+            now = git_shapes(self.workspace)
+            removed += [os.path.relpath(p, self.workspace) for p in undo_new_git_dirs(self.shapes, now)]
         return sorted(removed)
+
+    def after_command(self) -> list[str]:
+        """The other checks once the command line has ended: set-uid/set-gid bits it set are cleared, the
+        scratch folder is emptied when over its cap, the pids cgroup goes. One line each for the result."""
+        if self.cgroup is not None:
+            self.cgroup.remove()
+            self.cgroup = None
+        if not self.sandboxed:
+            return []
+        notes: list[str] = []
+        stripped = strip_setid(self.workspace, self.started_ns).stripped
+        if stripped:
+            notes.append(f"[cleared the set-uid/set-gid bit of {', '.join(sorted(stripped))}: commands may not "
+                         "leave set-uid or set-gid files]")
+        if self.scratch is not None:
+            walked = strip_setid(self.scratch, self.started_ns)
+            if walked.size > self.limits.max_scratch_mb * 1024 * 1024:
+                empty_scratch(self.scratch, (OWNER_FILE,))
+                notes.append(f"[emptied the scratch folder (HOME, TMPDIR): it held {walked.size // (1024 * 1024)} "
+                             f"MB, over sandbox_max_scratch_mb = {self.limits.max_scratch_mb}]")
+        return notes
 
 
 def prepare(policy_workspace: Path, *, writable: bool, network: bool, extra_read: Sequence[str] = (),
-            extra_env: Sequence[str] = (), environ: Mapping[str, str] | None = None) -> Jail:
+            extra_env: Sequence[str] = (), environ: Mapping[str, str] | None = None,
+            limits: SandboxLimits | None = None) -> Jail:
     """The jail for one command line; SandboxUnavailable when the kernel sandbox cannot run here."""
     environ = os.environ if environ is None else environ
+    limits = limits or SandboxLimits()
     check_workspace(policy_workspace)
     protected = tuple(find_protected(policy_workspace))
-    policy = SandboxPolicy(policy_workspace, writable, network, tuple(extra_read), tuple(extra_env), protected)
+    shapes = git_shapes(policy_workspace)
+    # The user's own bare repositories are read-only inside, like every .git.
+    policy = SandboxPolicy(policy_workspace, writable, network, tuple(extra_read), tuple(extra_env),
+                           (*protected, *shapes.git_dirs()), limits)
     scratch = scratch_dir(policy_workspace)
     env = sandbox_env(environ, scratch, policy_workspace, extra_env)
-    return Jail(policy_workspace, bwrap_prefix(policy, scratch, environ), env, protected)
+    return Jail(policy_workspace, bwrap_prefix(policy, scratch, environ), env, protected, shapes, limits, scratch)
 
 
 def unsandboxed(workspace: Path, environ: Mapping[str, str] | None = None) -> Jail:
@@ -107,6 +160,10 @@ def unsandboxed(workspace: Path, environ: Mapping[str, str] | None = None) -> Ja
 def status() -> str:
     """One line for `slmcode doctor`: which sandbox runs commands, or why none can."""
     try:
-        return f"bubblewrap ({bwrap_binary()}): writes only in the workspace, .git/.slmcode read-only, no network"
+        binary = bwrap_binary()
     except SandboxUnavailable as exc:
         return f"unavailable: {exc}; only read-only commands run"
+    who = "uid 65534 in a user namespace" if userns_works() else f"uid {os.geteuid()} (no user namespace here)"
+    limit = "" if process_limit_holds() else "; no process limit (root without a pids cgroup)"
+    return (f"bubblewrap ({binary}): writes only in the workspace, .git/.slmcode read-only, no network, {who}, "
+            f"/proc/sys read-only{limit}")

@@ -1,4 +1,6 @@
-"""The protected-path index: every `.git` (folder or file) and `.slmcode` at any depth of a workspace.
+"""The protected-path index: every `.git` (folder or file) and `.slmcode` at any depth of a workspace, and every
+folder shaped like a git directory (HEAD, objects/ and refs/: a bare repository under any name, which git
+opens as one and whose config can name an fsmonitor or a filter).
 
 The sandbox binds each read-only before a command runs and, after it, removes any new one the command
 created (ossandbox.Jail.undo_new_protected); both need the set, cheaply, many times a run.
@@ -7,9 +9,13 @@ created (ossandbox.Jail.undo_new_protected); both need the set, cheaply, many ti
 from __future__ import annotations
 
 import os
+import shutil
+from dataclasses import dataclass
 from pathlib import Path
 
 PROTECTED_NAMES = (".git", ".slmcode")
+# What makes git take a folder for a git directory (setup.c's is_git_directory): all three present.
+GIT_MARKERS = frozenset({"HEAD", "objects", "refs"})
 
 
 class ProtectedIndex:
@@ -23,6 +29,7 @@ class ProtectedIndex:
         self.workspace = str(workspace)
         self.folders: dict[str, int] = {}  # folder -> mtime_ns when last listed
         self.found: dict[str, set[str]] = {}  # folder -> its protected entries
+        self.markers: dict[str, frozenset[str]] = {}  # folder -> which of GIT_MARKERS it holds (when any)
         self._scan(self.workspace)
 
     def _scan(self, folder: str) -> None:
@@ -32,10 +39,17 @@ class ProtectedIndex:
         except OSError:
             return
         self.folders[folder] = mtime
+        markers = frozenset(e.name for e in entries if e.name in GIT_MARKERS)
+        if markers:
+            self.markers[folder] = markers
+        else:
+            self.markers.pop(folder, None)
         mine: set[str] = set()
         for entry in entries:
             if entry.name in PROTECTED_NAMES:
                 mine.add(entry.path)
+            elif markers == GIT_MARKERS:
+                continue  # a git directory's insides (thousands of object folders) need no index
             elif entry.is_dir(follow_symlinks=False) and entry.path not in self.folders:
                 self._scan(entry.path)
         self.found[folder] = mine
@@ -49,6 +63,7 @@ class ProtectedIndex:
             if now is None:
                 self.folders.pop(folder, None)
                 self.found.pop(folder, None)
+                self.markers.pop(folder, None)
             elif now != mtime:
                 self._scan(folder)
         return sorted(Path(p) for paths in self.found.values() for p in paths)
@@ -57,10 +72,52 @@ class ProtectedIndex:
 _INDEXES: dict[str, ProtectedIndex] = {}
 
 
-def find_protected(workspace: Path) -> list[Path]:
-    """The protected entries of `workspace` now (one index per workspace per process)."""
+def index_of(workspace: Path) -> ProtectedIndex:
+    """The workspace's index (one per workspace per process), not refreshed."""
     index = _INDEXES.get(str(workspace))
     if index is None:
         index = _INDEXES[str(workspace)] = ProtectedIndex(workspace)
-    return index.refresh()
+    return index
+
+
+def find_protected(workspace: Path) -> list[Path]:
+    """The protected entries of `workspace` now."""
+    return index_of(workspace).refresh()
+
+
+@dataclass(frozen=True)
+class GitShapes:
+    """Which folders held git's markers at one moment, and which folders existed then: enough to tell a bare
+    repository a command made (or completed) from one the user had."""
+
+    markers: dict[str, frozenset[str]]
+    folders: frozenset[str]
+
+    def git_dirs(self) -> list[Path]:
+        return sorted(Path(f) for f, m in self.markers.items() if m == GIT_MARKERS)
+
+
+def git_shapes(workspace: Path) -> GitShapes:
+    """The workspace's git-directory-shaped folders now (refreshes the index)."""
+    index = index_of(workspace)
+    index.refresh()
+    return GitShapes(dict(index.markers), frozenset(index.folders))
+
+
+def undo_new_git_dirs(before: GitShapes, now: GitShapes) -> list[Path]:
+    """Make every folder that became a git directory since `before` stop being one: a new folder goes whole,
+    an older one loses the markers it gained. Returns the paths removed."""
+    removed: list[Path] = []
+    for folder in now.git_dirs():
+        had = before.markers.get(str(folder), frozenset())
+        if had == GIT_MARKERS:
+            continue  # the user's own bare repository (bound read-only while the command ran)
+        targets = [folder] if str(folder) not in before.folders else [folder / m for m in sorted(GIT_MARKERS - had)]
+        for path in targets:
+            if path.is_dir() and not path.is_symlink():
+                shutil.rmtree(path, ignore_errors=True)
+            else:
+                path.unlink(missing_ok=True)
+            removed.append(path)
+    return removed
 

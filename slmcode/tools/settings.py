@@ -24,6 +24,11 @@ class ToolSettings:
     sandbox_network: bool
     sandbox_read_paths: list[str]
     sandbox_env: list[str]
+    sandbox_max_processes: int
+    sandbox_max_memory_mb: int
+    sandbox_max_file_mb: int
+    sandbox_max_cpu_seconds: int
+    sandbox_max_scratch_mb: int
 
     @classmethod
     def of(cls, settings: Settings | ToolSettings) -> ToolSettings:

@@ -177,9 +177,12 @@ def execute(workspace: Path, command: str, steps: Sequence[PlannedStep], timeout
         if feed is not None:
             feed.close()
         removed = jail.undo_new_protected()
+        notes = jail.after_command()
     output = captured.text()
     if removed:
         output += "\n" + prompts.SHELL_UNDID_PROTECTED.format(paths=", ".join(removed))
+    for note in notes:
+        output += "\n" + note
     return ShellResult(command, exit_code, output, timed_out=timed_out, not_found=missing)
 
 
@@ -201,7 +204,8 @@ def run_command(
     root = workspace_root(workspace)
     try:
         jail = ossandbox.prepare(root, writable=settings.permission == "auto", network=settings.sandbox_network,
-                                 extra_read=settings.sandbox_read_paths, extra_env=settings.sandbox_env)
+                                 extra_read=settings.sandbox_read_paths, extra_env=settings.sandbox_env,
+                                 limits=ossandbox.SandboxLimits.of(settings))
         whitelist: Whitelist = build_whitelist(allowed_commands, settings.shell_extra_commands)
     except ossandbox.SandboxUnavailable as exc:
         jail, whitelist = ossandbox.unsandboxed(root), Whitelist(tuple((n,) for n in UNSANDBOXED_READ_ONLY))
