@@ -22,8 +22,6 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-import sqlite_utils
-
 from slmcode.errors import WorkspaceError
 from slmcode.redact import redacted
 from slmcode.store.paths import TRACE, prepare_state_folder, state_path
@@ -85,7 +83,7 @@ class TraceStore(TraceReads):
         # isolation_level=None: we decide where transactions begin (BEGIN IMMEDIATE), not sqlite3.
         conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S, isolation_level=None, check_same_thread=False)
         conn.execute("PRAGMA synchronous=NORMAL")  # with WAL: a commit survives a process crash
-        create_schema(sqlite_utils.Database(conn, execute_plugins=False))
+        create_schema(conn)
         return conn
 
     @contextmanager
