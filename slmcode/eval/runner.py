@@ -18,12 +18,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from slmcode.environment import LocalEnvironment
 from slmcode.eval.attempt import Attempt, settle
 from slmcode.eval.harness import AgentRun, trace_figures
 from slmcode.eval.record import RecordingProxy
 from slmcode.eval.replay import REPLAY_MODEL, Replay, serve
 from slmcode.eval.suite import EvalTask, changed_files, copy_repo
-from slmcode.tools.gitsafe import git_argv, git_env
 
 GIT_ENV = {"GIT_AUTHOR_NAME": "slmcode-eval", "GIT_AUTHOR_EMAIL": "eval@localhost",
            "GIT_COMMITTER_NAME": "slmcode-eval", "GIT_COMMITTER_EMAIL": "eval@localhost"}
@@ -46,9 +46,11 @@ def child_env() -> dict[str, str]:
 
 def _git_init(workspace: Path) -> None:
     # A repository like a user's: the reviewer's evidence reads `git diff`.
-    # Through gitsafe: no hook or fsmonitor of the user's global config runs on the task's commit.
+    # Through the Environment: inside the wall, and no hook or fsmonitor of any config runs on the task's commit.
+    env = LocalEnvironment(workspace)
     for args in (["init", "-q"], ["add", "-A"], ["commit", "-qm", "task"]):
-        subprocess.run(git_argv(*args), cwd=workspace, env=git_env(GIT_ENV), check=False, capture_output=True)
+        with contextlib.suppress(OSError):
+            env.git(*args, write=True, env=GIT_ENV)
 
 
 def _kill(proc: subprocess.Popen[str]) -> None:

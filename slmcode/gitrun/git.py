@@ -1,18 +1,19 @@
-"""git through subprocess with a fixed argv: nothing from the user's configuration that would run code.
-
-The workspace's own .git/config is the user's and trusted (remotes, attributes); what could run a program
-on our behalf is switched off on every call: hooks, fsmonitor, commit signing, pagers, external diff, gc.
+"""git for the git-native runs, through the workspace's Environment: every call runs inside the wall
+(tools.gitwall), read-only where it only reads, with the working tree and its .git writable for the calls that
+must write (add, commit, checkout, stash, branch, revert, merge, worktree). What a repository's configuration
+could run on our behalf is switched off on every call (hooks, fsmonitor, commit signing, pagers, external
+diff, gc, implicit bare repositories); a clean/smudge filter (git-lfs) runs, but only inside the wall.
 Commits are made as `slmcode <slmcode@localhost>` so they say who wrote them.
 """
 
 from __future__ import annotations
 
-import subprocess
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from slmcode.environment import Completed, LocalEnvironment
 from slmcode.errors import GitRunError
-from slmcode.tools.gitsafe import STATUS, git_argv, git_env, uncommitted_paths
+from slmcode.tools.gitsafe import STATUS, uncommitted_paths
 
 IDENTITY = {"GIT_AUTHOR_NAME": "slmcode", "GIT_AUTHOR_EMAIL": "slmcode@localhost",
             "GIT_COMMITTER_NAME": "slmcode", "GIT_COMMITTER_EMAIL": "slmcode@localhost"}
@@ -23,14 +24,18 @@ class Git:
 
     def __init__(self, workspace: Path) -> None:
         self.workspace = Path(workspace)
+        self.env = LocalEnvironment(self.workspace)
 
-    def _env(self, extra: Mapping[str, str] | None) -> dict[str, str]:
-        return git_env({**IDENTITY, **(extra or {})})
+    def temp_path(self, name: str) -> Path:
+        """A throwaway file or folder (a temporary index, a worktree) the jailed git may write."""
+        return Path(self.env.temp_path(name))
 
     def call(self, *args: str, input: bytes | None = None, env: Mapping[str, str] | None = None,
-             ok_codes: Sequence[int] = (0,)) -> subprocess.CompletedProcess[bytes]:
-        proc = subprocess.run(git_argv(*args), cwd=self.workspace, input=input, capture_output=True,
-                              env=self._env(env), check=False)
+             ok_codes: Sequence[int] = (0,)) -> Completed:
+        try:
+            proc = self.env.git(*args, input=input, env={**IDENTITY, **(env or {})})
+        except OSError as exc:
+            raise GitRunError(f"git {args[0]} could not start in {self.workspace}: {exc}") from exc
         if proc.returncode not in ok_codes:
             detail = (proc.stderr or proc.stdout).decode(errors="replace").strip().splitlines()
             raise GitRunError(f"git {args[0]} failed in {self.workspace}: {detail[-1] if detail else proc.returncode}")

@@ -16,7 +16,7 @@ from pathlib import Path
 from slmcode.errors import GitRunError
 from slmcode.gitrun.commits import TaskCommit, task_commits
 from slmcode.gitrun.git import Git
-from slmcode.gitrun.record import RETIRED, RunRecord, all_records, load_record, records_dir, save_record
+from slmcode.gitrun.record import RETIRED, RunRecord, all_records, load_record, save_record
 from slmcode.gitrun.session import GitRun, dirty_refusal
 
 
@@ -159,7 +159,7 @@ def undo_task(workspace: Path, run_id: str, task_id: str, *, dry_run: bool = Fal
 
 def _revert_on_run_branch(git: Git, record: RunRecord, commit: TaskCommit, message: str) -> None:
     """Revert in a throwaway worktree of the run's branch: the user's folder and branch stay as they are."""
-    folder = (records_dir(git.workspace) / f"worktree-{record.run_id}").resolve()
+    folder = git.temp_path(f"worktree-{record.run_id}")  # outside the workspace, where the jailed git may write
     shutil.rmtree(folder, ignore_errors=True)
     git.call("worktree", "prune")
     git.call("worktree", "add", "-q", str(folder), record.branch)

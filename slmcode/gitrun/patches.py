@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from slmcode.gitrun.git import Git
-from slmcode.gitrun.record import RunRecord, load_record, records_dir
+from slmcode.gitrun.record import RunRecord, load_record
 from slmcode.tools.pending import PlannedWrite, apply_pending, plan_pending
 from slmcode.tools.permissions import Patch, patch_folder
 
@@ -24,7 +24,7 @@ def _message(patch: Patch) -> str:
 
 def _commit_on_branch(git: Git, record: RunRecord, plan: PlannedWrite) -> str:
     """A commit of the patch's file on the run's branch, made off to the side: a temporary index, no checkout."""
-    index = (records_dir(git.workspace) / f"{record.run_id}.patch-index").resolve()
+    index = git.temp_path(f"{record.run_id}.patch-index")  # where the jailed git may write
     env = {"GIT_INDEX_FILE": str(index)}
     tip = git.out("rev-parse", f"refs/heads/{record.branch}")
     prefix = git.out("rev-parse", "--show-prefix")

@@ -9,7 +9,7 @@ from pathlib import Path
 from slmcode.errors import GitRunError
 from slmcode.gitrun.commits import commit_done
 from slmcode.gitrun.git import Git
-from slmcode.gitrun.record import BRANCH_PREFIX, LEFTOVERS, GitMode, RunRecord, load_record, records_dir, save_record
+from slmcode.gitrun.record import BRANCH_PREFIX, LEFTOVERS, GitMode, RunRecord, load_record, save_record
 from slmcode.state import Task
 from slmcode.tools.gitsafe import OUTSIDE
 
@@ -133,8 +133,9 @@ class GitRun:
     def _save_leftovers(self) -> str:
         """Keep what no accepted task committed (a failed task's edits) as a commit under refs/slmcode/, then
         clean the run's branch so the checkout back to the user's branch carries nothing over."""
-        index = records_dir(self.git.workspace) / f"{self.record.run_id}.index"
-        env = {"GIT_INDEX_FILE": str(index.resolve())}
+        # The temporary index lives where the jailed git may write (never the read-only .slmcode).
+        index = self.git.temp_path(f"{self.record.run_id}.index")
+        env = {"GIT_INDEX_FILE": str(index)}
         try:
             self.git.call("read-tree", "HEAD", env=env)
             self.git.call("add", "-A", "--", ".", OUTSIDE, env=env)

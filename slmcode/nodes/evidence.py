@@ -5,22 +5,27 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+from slmcode.environment import Environment, LocalEnvironment
 from slmcode.state import Verdict
 from slmcode.tools.filenames import real_name
-from slmcode.tools.gitsafe import read_git
 
 DIFF_CHARS = 1500
 
 
-def _git_diff(workspace: Path, path: str) -> str | None:
-    # No external diff or textconv driver: the workspace's config or .gitattributes could name any program.
-    out = read_git(workspace, "diff", "--no-color", "--no-ext-diff", "--no-textconv", "--", path, timeout=20)
-    text = out.decode("utf-8", errors="replace") if out is not None else ""  # a Latin-1 file's diff too
+def _git_diff(env: Environment, path: str) -> str | None:
+    # Inside the wall, and no external diff or textconv driver: the workspace's config or .gitattributes could
+    # name any program.
+    try:
+        done = env.git("diff", "--no-color", "--no-ext-diff", "--no-textconv", "--", path, write=False, timeout=20)
+    except (OSError, TimeoutError):
+        return None
+    text = done.stdout.decode("utf-8", errors="replace") if done.ok else ""  # a Latin-1 file's diff too
     return text if text.strip() else None
 
 
 def disk_evidence(workspace: Path, files: Sequence[str]) -> tuple[str, list[str]]:
     """(evidence text, files claimed but missing on disk)."""
+    env = LocalEnvironment(workspace)
     parts: list[str] = []
     missing: list[str] = []
     for rel in files:
@@ -31,9 +36,13 @@ def disk_evidence(workspace: Path, files: Sequence[str]) -> tuple[str, list[str]
             missing.append(rel)
             parts.append(f"{rel}: MISSING on disk")
             continue
-        diff = _git_diff(workspace, str(path.relative_to(workspace)))
+        inside = path.relative_to(workspace).as_posix()
+        diff = _git_diff(env, inside)
         if diff is None:
-            head = path.read_text(encoding="utf-8", errors="replace")[:DIFF_CHARS]
+            try:  # through the environment: a symlink out of the workspace carries no outside file in
+                head = env.read(inside)[:DIFF_CHARS * 4].decode("utf-8", errors="replace")[:DIFF_CHARS]
+            except (OSError, ValueError) as exc:
+                head = f"(not shown: {str(exc).splitlines()[0]})"
             parts.append(f"{rel} (new or untracked):\n{head}")
         else:
             parts.append(diff[:DIFF_CHARS])

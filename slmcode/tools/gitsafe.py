@@ -3,26 +3,24 @@ configuration names, and an environment that cannot point git at another reposit
 
 A workspace's .git/config is not the harness's to trust: `core.fsmonitor` runs its command on any call that
 reads the index (`git ls-files` too), `diff.external` on `git diff`, a pager on any output, hooks on a commit.
-Those are switched off here; a caller that diffs also passes `--no-ext-diff --no-textconv` (a textconv driver
-has a name of the repository's choosing, so no -c can name it). Clean/smudge filters stay: git-lfs needs them
-on the git-native runs' checkouts and commits. Every git call slmcode makes outside the agent's sandbox goes
-through here (gitrun.git for the git-native runs, the repo map's file list, the reviewer's diff evidence, the
-files a command changed).
+Those are switched off here; diffs also get `--no-ext-diff --no-textconv` (gitwall adds them: a textconv
+driver has a name of the repository's choosing, so no -c can name it). `safe.bareRepository=explicit`: a
+folder laid out as a bare repository (HEAD, objects/, refs/, a config naming an fsmonitor) under any name is
+never taken for the repository. Clean/smudge filters are gitwall's concern: every harness git call runs inside
+the wall through it, or on the host with each filter emptied when no sandbox can run.
 """
 
 from __future__ import annotations
 
 import os
-import subprocess
 from collections.abc import Mapping
-from pathlib import Path
 
 from slmcode.store.paths import STATE_DIR
 
 SAFE_CONFIG = (
     "core.hooksPath=/dev/null", "core.fsmonitor=false", "commit.gpgsign=false", "tag.gpgsign=false",
     "core.pager=cat", "diff.external=", "gc.auto=0", "maintenance.auto=false", "advice.detachedHead=false",
-    "core.quotePath=false",
+    "core.quotePath=false", "safe.bareRepository=explicit",
 )
 # Variables that would point git at another repository, index or config than the workspace's.
 DROPPED_ENV = ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_CONFIG", "GIT_CONFIG_PARAMETERS",
@@ -46,16 +44,6 @@ def git_env(extra: Mapping[str, str] | None = None) -> dict[str, str]:
     env.update(QUIET)
     env.update(extra or {})
     return env
-
-
-def read_git(workspace: Path, *args: str, timeout: float = 60) -> bytes | None:
-    """The output of a read-only git command in `workspace`; None when git is missing, fails or hangs."""
-    try:
-        done = subprocess.run(git_argv(*args), cwd=workspace, env=git_env(), capture_output=True, timeout=timeout,
-                              check=False)
-    except (OSError, subprocess.SubprocessError):
-        return None
-    return done.stdout if done.returncode == 0 else None
 
 
 def uncommitted_paths(status: str) -> list[str]:

@@ -2,8 +2,10 @@
 code generator, a formatter, or a test writing its snapshot changes files the worker's transcript never named,
 so the reviewer's evidence, the Files column and the task's commit left them out.
 
-In a git workspace, the uncommitted files (`git status`, through gitsafe, outside the sandbox) with their size
-and modification time are taken before and after the command; a file that turns up, goes, or changes between
+In a git workspace, the uncommitted files (`git status`, inside the wall through gitwall: a filter or fsmonitor
+the repository's config names runs there, never on the host) with their size and modification time are taken
+before and after the command (one git call each: the folder's place below the repository's top is worked out
+here, not asked of git, as each call pays for starting the jail); a file that turns up, goes, or changes between
 the two is the command's. Files git ignores are not counted (build output, caches), nor the harness's own
 .slmcode. Elsewhere nothing is taken: walking a whole tree around every command would cost more than it tells.
 """
@@ -17,7 +19,8 @@ from pathlib import Path
 
 from slmcode.tools import prompts
 from slmcode.tools.filenames import shown_name
-from slmcode.tools.gitsafe import STATUS, read_git, uncommitted_paths
+from slmcode.tools.gitsafe import STATUS, uncommitted_paths
+from slmcode.tools.gitwall import read_git, repository_top
 
 Stamp = tuple[int, int]  # (size, mtime in ns); (-1, -1): the file is gone
 Snapshot = Mapping[str, Stamp]
@@ -27,11 +30,11 @@ MAX_LISTED = 50  # a formatter over a whole tree: the first ones, and how many m
 
 def uncommitted(workspace: Path) -> dict[str, Stamp] | None:
     """The workspace's uncommitted files (relative to it) and their stamps; None outside a git repository."""
-    prefix = read_git(workspace, "rev-parse", "--show-prefix")
-    status = read_git(workspace, *STATUS) if prefix is not None else None
-    if prefix is None or status is None:
+    top = repository_top(workspace)
+    status = read_git(workspace, *STATUS) if top is not None else None
+    if top is None or status is None:
         return None
-    inside = os.fsdecode(prefix.strip())
+    inside = "" if top == workspace else os.path.relpath(workspace, top).replace(os.sep, "/") + "/"
     stamps: dict[str, Stamp] = {}
     for path in (p.removeprefix(inside) for p in uncommitted_paths(os.fsdecode(status))):
         try:

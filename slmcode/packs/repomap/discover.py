@@ -12,12 +12,9 @@ import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import pathspec
-
+from slmcode.environment import LocalEnvironment
 from slmcode.errors import RepoMapError
 from slmcode.packs.repomap.languages import language_for_path
-from slmcode.tools.filenames import shown_name
-from slmcode.tools.gitsafe import read_git
 
 VENDORED_DIRS = frozenset({
     ".git", ".hg", ".svn", ".slmcode", "node_modules", "bower_components", "vendor", "third_party",
@@ -48,46 +45,13 @@ class Discovery:
         self.skipped[reason] = self.skipped.get(reason, 0) + 1
 
 
-def git_paths(workspace: Path) -> list[str] | None:
-    """Tracked files and untracked ones git does not ignore; None when the workspace is not a repository."""
-    if not (workspace / ".git").exists():
-        return None
-    # Through gitsafe: a workspace's .git/config could name an fsmonitor command, and ls-files would run it.
-    out = read_git(workspace, "ls-files", "-z", "--cached", "--others", "--exclude-standard")
-    if out is None:
-        return None  # git missing or the repository broken: the walk below still honours .gitignore
-    return sorted({p for p in out.decode("utf-8", "surrogateescape").split("\0") if p})
-
-
-def walk_paths(workspace: Path) -> list[str]:
-    """Every file below the workspace that no .gitignore on its way down excludes, vendored folders pruned."""
-    found: list[str] = []
-    specs: list[tuple[str, pathspec.PathSpec]] = []  # (folder prefix, its .gitignore), shallowest first
-    root = str(workspace)
-    for folder, dirs, names in os.walk(root):
-        rel = os.path.relpath(folder, root).replace(os.sep, "/")
-        prefix = "" if rel == "." else rel + "/"
-        specs = [(p, s) for p, s in specs if prefix.startswith(p)]
-        if ".gitignore" in names:
-            lines = (Path(folder) / ".gitignore").read_text(encoding="utf-8", errors="replace").splitlines()
-            specs.append((prefix, pathspec.GitIgnoreSpec.from_lines(lines)))
-
-        def ignored(rel_path: str, specs: list[tuple[str, pathspec.PathSpec]] = specs) -> bool:
-            # shown_name: pathspec matches with RE2 when google-re2 is installed, and RE2 refuses surrogates.
-            return any(spec.match_file(shown_name(rel_path[len(p) :])) for p, spec in specs)
-
-        dirs[:] = sorted(d for d in dirs if d not in VENDORED_DIRS and not ignored(f"{prefix}{d}/"))
-        found.extend(f"{prefix}{n}" for n in names if not ignored(f"{prefix}{n}"))
-    return sorted(found)
-
-
 def discover(workspace: Path, max_file_bytes: int) -> Discovery:
     """The files to index with their stat, and counts of what was skipped by name or size."""
     if not workspace.is_dir():
         raise RepoMapError(f"{workspace}: not a folder, no repo map")
-    paths = git_paths(workspace)
-    if paths is None:
-        paths = walk_paths(workspace)
+    # Through the Environment: git's file list runs inside the wall (a workspace's .git/config could name an
+    # fsmonitor, which ls-files would run); elsewhere a walk that honours every .gitignore.
+    paths = LocalEnvironment(workspace).walk(prune=VENDORED_DIRS)
     result = Discovery()
     root = str(workspace)
     for path in paths:
