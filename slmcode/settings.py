@@ -197,6 +197,11 @@ class Settings(BaseModel):
     repomap_max_file_bytes: int = Field(default=500_000, gt=0)
     identifier_only_roles: list[str] = Field(default_factory=lambda: ["planner", "coordinator"])
 
+    # Measurement only (`slmcode eval --ablate`): levers of the harness switched off, to measure what each adds.
+    # packs: no code excerpts in a pack; repo_map: no map sections; tool_repair: answers' tool calls used as
+    # sent; compaction: the conversation sent whole; verify: no criterion runs and no corrector retries.
+    ablate: list[Literal["packs", "repo_map", "tool_repair", "compaction", "verify"]] = Field(default_factory=list)
+
     # Persistence.
     checkpoint_url: str | None = None
     language_pack: str | None = None

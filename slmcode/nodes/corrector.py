@@ -11,6 +11,8 @@ from slmcode.state import RunState, Task
 
 
 def attempts_left(task: Task, settings: Settings) -> bool:
+    if "verify" in settings.ablate:  # eval --ablate: no corrector retries a rejected task
+        return False
     return task.attempts < 1 + settings.max_retries + task.allowance
 
 

@@ -15,7 +15,7 @@ from langgraph.runtime import Runtime
 from slmcode.budget.room import WorkerRoom, limits_for
 from slmcode.compact.ladder import LadderState
 from slmcode.compact.rungs import Compactor
-from slmcode.compact.view import RequestView, request_view
+from slmcode.compact.view import Cuts, RequestView, request_view
 from slmcode.config import Settings
 from slmcode.errors import EndpointError, RequestTooLargeError
 from slmcode.nodes.llm import note_model_call
@@ -34,6 +34,8 @@ def request_for(messages: list[BaseMessage], settings: Settings, room: WorkerRoo
     """The request view, from the one compaction entry point: the pre-model hook's elision, and the ladder (with
     the compactor model and the breaker state `ladder`) if it is still over the room. `shrink` < 1 after the
     server said a request was too long."""
+    if "compaction" in settings.ablate:  # eval --ablate: the conversation as stored, however long
+        return RequestView(list(messages), Cuts(0, 0, 0), None)
     limits = limits_for(settings, room=max(1, int(room.room * shrink)))
     return request_view(messages, settings=settings, limits=limits, summarize=compactor(roles or RoleTable(settings)),
                         ladder_state=ladder)
@@ -92,6 +94,8 @@ def call_model(runtime: Runtime[RunContext], payload: WorkerInput, messages: lis
                     prompt_tokens=usage.get("input_tokens"), completion_tokens=usage.get("output_tokens"), ok=True)
     assert isinstance(answer, AIMessage)
     # Repairs malformed arguments and turns calls written as text (no native tool calling) into real ones.
+    if "tool_repair" in settings.ablate:  # eval --ablate: the calls as the model sent them
+        return answer, ladder
     return repair_tool_calls(answer, tools), ladder
 
 

@@ -21,6 +21,9 @@ def verify(state: RunState, runtime: Runtime[RunContext]) -> dict:
     allowed = quality_of(runtime).commands()
     checked = []
     for task in (t for t in state.get("tasks", []) if t.status == "review"):
+        if "verify" in settings.ablate:  # eval --ablate: nothing runs; the reviewer judges on the disk alone
+            checked.append(task.model_copy(update={"verdicts": []}))
+            continue
         verdicts = missing_tool(run_criteria(task.criteria, workspace=workspace, settings=settings,
                                              allowed_commands=allowed))
         task = task.model_copy(update={"baseline_passed": still_baseline(task, verdicts)})

@@ -104,8 +104,10 @@ def build_pack(
         index, reason = load_repo_index(workspace, settings)
         if reason:
             notes.append(prompts.NO_MAP_NOTE.format(reason=reason))
-    map_base = min(settings.repomap_tokens, caps["map"]) if index is not None else 0
-    stable, reason = stable_map(index, map_base, counter) if index is not None else (None, "")
+    # eval --ablate: the index still ranks the excerpts, but the map sections stay empty.
+    no_map = "repo_map" in settings.ablate
+    map_base = min(settings.repomap_tokens, caps["map"]) if index is not None and not no_map else 0
+    stable, reason = stable_map(index, map_base, counter) if index is not None and not no_map else (None, "")
     notes += [prompts.NO_MAP_NOTE.format(reason=reason)] if reason else []
     built["map"] = section("map", stable.text if stable else "", caps["map"], counter)
     built["task_map"] = Section("task_map", "", 0)
@@ -118,7 +120,8 @@ def build_pack(
     sources = read_sources(workspace, paths, index, settings.repomap_max_file_bytes)
     copies = derived_files(workspace, sources)  # generated, vendored or duplicate: shown once, as their source
     sources = [s for s in sources if s.path not in copies or s.path in focus]
-    candidates = rank_candidates(sources, search_text, focus)
+    # eval --ablate packs: no code excerpts; the model finds the code with its tools.
+    candidates = [] if "packs" in settings.ablate else rank_candidates(sources, search_text, focus)
     identifier_only = role in settings.identifier_only_roles
     # Counted as joined, not summed: the blank lines between the sections present, and two more for the parts to come.
     fixed = counter.count(join_sections([built[name] for name in SECTION_ORDER if name in built]))

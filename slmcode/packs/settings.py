@@ -16,3 +16,4 @@ class PackSettings(BudgetSettings, Protocol):
     repomap_tokens: int
     repomap_max_file_bytes: int
     identifier_only_roles: list[str]
+    ablate: list[str]  # eval's switched-off levers: 'packs' (no code excerpts), 'repo_map' (no map sections)
