@@ -1,0 +1,89 @@
+"""The SIMULATED comparison's runs: for each profile, the harness, the plain loop (--compare) and the harness
+with one lever switched off at a time (--ablate), each on the same (task, seed) pairs, every attempt against its
+own simulated server. An attempt is the ordinary eval attempt (eval/runner.run_job: a fresh repository, its own
+process, graded by the hidden tests in the sandbox); only the model behind base_url is simulated."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+from slmcode.errors import SlmcodeError
+from slmcode.eval.attempt import Attempt
+from slmcode.eval.runner import Job, run_job
+from slmcode.eval.sim.profile import Profile
+from slmcode.eval.sim.server import SimServer
+from slmcode.eval.suite import EvalTask
+
+# The harness's levers an ablation switches off, one at a time (settings.ablate says what each means).
+LEVERS = ("packs", "repo_map", "tool_repair", "compaction", "verify")
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One row of the table: an agent, with the levers switched off (harness only)."""
+
+    agent: str  # harness | baseline
+    off: tuple[str, ...] = ()
+
+    @property
+    def name(self) -> str:
+        if self.agent == "baseline":
+            return "plain loop"
+        return "harness" + "".join(f" - {lever}" for lever in self.off)
+
+
+@dataclass
+class Outcome:
+    profile: str
+    cell: Cell
+    task: str
+    seed: int
+    attempt: Attempt
+    errors: Counter[str] = field(default_factory=Counter)  # the errors the simulated model made
+
+
+def parse_ablate(value: str | None) -> list[str]:
+    """--ablate all | LEVER[,LEVER...] -> the levers, each switched off in its own row."""
+    if not value:
+        return []
+    if value.strip() == "all":
+        return list(LEVERS)
+    levers = [v.strip() for v in value.split(",") if v.strip()]
+    unknown = [v for v in levers if v not in LEVERS]
+    if unknown:
+        raise SlmcodeError(f"--ablate: unknown lever '{unknown[0]}' (levers: all, {', '.join(LEVERS)})")
+    return levers
+
+
+def cells(compare: bool, ablate: Sequence[str]) -> list[Cell]:
+    return [Cell("harness"), *([Cell("baseline")] if compare else []), *(Cell("harness", (lever,)) for lever in ablate)]
+
+
+def run_one(task: EvalTask, profile: Profile, seed: int, cell: Cell, timeout: float) -> Outcome:
+    """One attempt of one cell on one (task, seed), against a simulated server of its own."""
+    with SimServer(task, profile, seed=seed, agent=cell.agent) as sim:
+        settings: dict[str, Any] = {"base_url": sim.url, "model": profile.model, "request_retries": 0}
+        if cell.off:
+            settings["ablate"] = list(cell.off)
+        attempt = run_job(Job(task, cell.agent, settings), timeout)
+        made = Counter(error.split(":")[0] for played in sim.log for error in played.errors)
+    return Outcome(profile.name, cell, task.id, seed, attempt, made)
+
+
+def run_grid(profiles: Sequence[Profile], tasks: Sequence[EvalTask], seeds: int, grid: Sequence[Cell], *,
+             jobs: int, timeout: float, on_result: Callable[[Outcome], None]) -> list[Outcome]:
+    """Every (profile, cell, task, seed), `jobs` at a time; results in that order."""
+    work = [(p, c, t, s) for p in profiles for c in grid for t in tasks for s in range(seeds)]
+
+    def one(item: tuple[Profile, Cell, EvalTask, int]) -> Outcome:
+        profile, cell, task, seed = item
+        outcome = run_one(task, profile, seed, cell, timeout)
+        on_result(outcome)
+        return outcome
+
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        return list(pool.map(one, work))

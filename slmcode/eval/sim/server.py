@@ -1,0 +1,93 @@
+"""The SIMULATED small model's server: an OpenAI-compatible chat server on loopback (the scripted server's HTTP
+machinery) that plays one model on one eval task, for one seed. Each request is cut to the profile's window as
+the server would cut it, read as the model would read it, answered by role, and given its errors from a
+generator seeded by (task, seed, agent, role, turn): the same seed gives the same run.
+
+`log` keeps one line per answer (role, turn, what it did, which errors it made, messages the window dropped), so
+a test or the table can see what the simulated model did without reading the trace."""
+
+from __future__ import annotations
+
+import random
+import threading
+from dataclasses import dataclass, field
+from typing import Any
+
+from slmcode.eval.scripted import FakeLLM, Reply
+from slmcode.eval.sim.errors import Dice, answer, mistake
+from slmcode.eval.sim.knowledge import Knowledge
+from slmcode.eval.sim.policy import next_action
+from slmcode.eval.sim.profile import Profile
+from slmcode.eval.sim.roles import schema_of, structured_text, structured_value, tool_role
+from slmcode.eval.sim.shown import Request, read_request
+from slmcode.eval.sim.window import fit_window, request_tokens
+from slmcode.eval.suite import EvalTask
+
+SIMULATED = "SIMULATED"
+SUMMARY = "SIMULATED summary: the conversation so far worked on the task; keep the last results."
+
+
+@dataclass(frozen=True)
+class Played:
+    role: str
+    turn: int
+    action: str  # a tool's name, "answer" (no call) or "json"
+    args: dict[str, Any] = field(default_factory=dict)
+    errors: tuple[str, ...] = ()
+    dropped: int = 0
+
+
+class SimServer(FakeLLM):
+    """Start with .start() (or as a context manager); .url is the base_url; .log what it played."""
+
+    def __init__(self, task: EvalTask, profile: Profile, seed: int = 0, agent: str = "harness") -> None:
+        super().__init__(models=[profile.model])
+        self.task, self.profile, self.seed, self.agent = task, profile, seed, agent
+        self.knowledge = Knowledge(task)
+        self.log: list[Played] = []
+        self.turns: dict[str, int] = {}
+        self._sim_lock = threading.Lock()
+        self.default = self.play
+        if profile.ollama:
+            self.ollama_num_ctx = {profile.model: None}
+
+    def _turn(self, role: str) -> int:
+        with self._sim_lock:
+            self.turns[role] = self.turns.get(role, 0) + 1
+            return self.turns[role]
+
+    def dice(self, role: str, turn: int, tokens: int, made: list[str]) -> Dice:
+        rng = random.Random(f"{self.task.id}|{self.seed}|{self.agent}|{role}|{turn}")
+        return Dice(rng, self.profile, tokens, made)
+
+    def play(self, request: Request) -> Reply:
+        seen, dropped = fit_window(request, self.profile.window_tokens)
+        shown = read_request(seen)
+        tokens = request_tokens(seen)
+        schema = schema_of(seen)
+        made: list[str] = []
+        if schema is not None:
+            role = str(schema.get("title") or "json")
+            turn = self._turn(role)
+            value = structured_value(schema, self.knowledge, shown, seen)
+            text = structured_text(value, self.dice(role, turn, tokens, made))
+            self._note(Played(role, turn, "json", {}, tuple(made), dropped))
+            return Reply(content=text)
+        if not request.get("tools"):  # the compactor and other plain-text asks
+            self._note(Played("text", self._turn("text"), "answer", {}, (), dropped))
+            return Reply(content=SUMMARY)
+        role = tool_role(shown)
+        turn = self._turn(role)
+        dice = self.dice(role, turn, tokens, made)
+        if role == "explorer":  # asked a question, it changes nothing
+            self._note(Played(role, turn, "answer", {}, (), dropped))
+            return Reply(content=f"{SIMULATED}: the task concerns {self.task.title}.")
+        intended = next_action(self.knowledge, shown, role)
+        taken = mistake(intended, shown, dice)
+        reply = answer(taken, dice)
+        self._note(Played(role, turn, taken.name or "answer", taken.args, tuple(made), dropped))
+        return reply
+
+    def _note(self, played: Played) -> None:
+        with self._sim_lock:
+            self.log.append(played)
