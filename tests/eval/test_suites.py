@@ -17,6 +17,8 @@ from slmcode.eval.suites import polyglot, swebench
 from slmcode.eval.suites.items import swebench_items
 from slmcode.eval.suites.polyglot import copy_exercise, load_polyglot, restore_tests
 from slmcode.eval.suites.swegrade import grade_instance
+from slmcode.tools.shell import plan
+from slmcode.tools.whitelist import build_whitelist
 from tests.eval.conftest import slmcode
 from tests.fake_llm import FakeLLM, Reply, request_text, tool_call
 
@@ -76,6 +78,12 @@ def test_a_folder_without_the_layout_or_a_broken_config_is_one_line_naming_it(tm
     config.write_text('{"files": {"solution": ["beta.py"]}}')
     with pytest.raises(SlmcodeError, match=r"config.json: needs \"files\""):
         load_polyglot(bench)
+
+
+@pytest.mark.parametrize("language", sorted(polyglot.TEST_COMMANDS))
+def test_each_languages_grading_command_is_one_the_sandbox_runs(language: str, tmp_path: Path) -> None:
+    command = polyglot.TEST_COMMANDS[language]
+    plan(tmp_path, command.command, build_whitelist(command.allowed))  # a refusal raises
 
 
 def test_a_language_without_a_test_command_here_is_skipped_with_the_reason() -> None:
