@@ -5,6 +5,7 @@ Whole runs go through the real pipeline with the scripted server making the righ
 from __future__ import annotations
 
 import json
+import shlex
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -16,7 +17,7 @@ from slmcode.eval.replay import role_prompt
 from slmcode.eval.suites import polyglot, swebench
 from slmcode.eval.suites.items import swebench_items
 from slmcode.eval.suites.polyglot import copy_exercise, load_polyglot, restore_tests
-from slmcode.eval.suites.swegrade import grade_instance
+from slmcode.eval.suites.swegrade import PYTEST, grade_instance, statuses
 from slmcode.tools.shell import plan
 from slmcode.tools.whitelist import build_whitelist
 from tests.eval.conftest import slmcode
@@ -84,6 +85,13 @@ def test_a_folder_without_the_layout_or_a_broken_config_is_one_line_naming_it(tm
 def test_each_languages_grading_command_is_one_the_sandbox_runs(language: str, tmp_path: Path) -> None:
     command = polyglot.TEST_COMMANDS[language]
     plan(tmp_path, command.command, build_whitelist(command.allowed))  # a refusal raises
+
+
+def test_swebench_test_ids_are_passed_quoted_and_the_sandbox_runs_them(tmp_path: Path) -> None:
+    ids = ["tests/test_x.py::test_a[1 2]", "tests/test_x.py::T::test_b"]
+    plan(tmp_path, " ".join([PYTEST, "-rA", *map(shlex.quote, ids)]), build_whitelist([PYTEST]))
+    summary = "PASSED tests/test_x.py::test_a[1 2]\nFAILED tests/test_x.py::T::test_b - assert 1 == 2\n"
+    assert statuses(summary) == {ids[0]: "PASSED", ids[1]: "FAILED"}
 
 
 def test_a_language_without_a_test_command_here_is_skipped_with_the_reason() -> None:
