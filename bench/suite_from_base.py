@@ -42,6 +42,16 @@ TASKS: dict[str, tuple[str, list[str]]] = {
     "js-rk-encoded-params": ("routekit", ["src/router/router.js"]),
     "js-rk-etag-list": ("routekit", ["src/middleware/etag.js"]),
     "js-rk-head-requests": ("routekit", ["src/router/router.js", "src/app.js"]),
+    "js-rk-range-suffix": ("routekit", ["src/http/range.js"]),
+    "py-stock-date-slashes": ("stockroom", ["stockroom/io/dates.py"]),
+    "py-stock-search-category": ("stockroom", ["stockroom/catalog/search.py"]),
+    "py-stock-saved-reorder-settings": ("stockroom", ["stockroom/io/json_store.py"]),
+    "rs-tally-leap-century": ("tally", ["src/date.rs"]),
+    "rs-tally-split-cents": ("tally", ["src/split.rs"]),
+    "rs-tally-refund-sign": ("tally", ["src/money.rs"]),
+    "rs-tally-rent-month-end": ("tally", ["src/recurring.rs"]),
+    "rs-tally-last-day-of-range": ("tally", ["src/filter.rs"]),
+    "rs-tally-tags": ("tally", ["src/entry.rs", "src/parse.rs", "src/filter.rs"]),
 }
 
 
