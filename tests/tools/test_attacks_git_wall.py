@@ -30,6 +30,8 @@ from slmcode.tools.context import ToolContext
 from slmcode.tools.ossandbox import scratch_dir
 from slmcode.tools.shellchanges import uncommitted
 from slmcode.tools.toolset import make_tools, run_tool_call
+from tests.fake_llm import FakeLLM
+from tests.gitrun.helpers import scripted_run
 from tests.tools.conftest import ALLOWED, PYTHON
 
 IDENTITY = ["-c", "user.name=t", "-c", "user.email=t@t"]
@@ -319,3 +321,23 @@ def test_a_workspace_below_the_repositorys_top_is_served_inside_the_wall(tmp_pat
     assert "+    return n + 1" in disk_evidence(ws / "pkg", ["mod.py"])[0]
     assert ran(host) == []
     assert os.path.exists(ws / ".git")
+
+
+@pytest.mark.slow
+def test_a_whole_git_run_in_a_hostile_repository_runs_nothing_on_the_host(fake_llm: FakeLLM, repo: Path,
+                                                                           tmp_path: Path) -> None:
+    """The calculator run in branch mode (snapshots around each command, the reviewer's diff, the repo map, a
+    commit per task, the checkouts) over a repository whose config names a filter, an fsmonitor and hooks."""
+    host = tmp_path / "host-markers"
+    host.mkdir()
+    (repo / ".gitattributes").write_text("*.py filter=x diff=py\n")
+    plain_git(repo, "add", ".gitattributes")
+    plain_git(repo, "commit", "-qm", "attributes")
+    with (repo / ".git" / "config").open("a") as handle:
+        for kind in ("clean", "fsmonitor", "textconv"):
+            handle.write(PAYLOADS[kind][0].replace("{t}", touch(host / kind)))
+    arm(repo, "hooks", host / "hooks")
+    result = scripted_run(fake_llm, repo, git_mode="branch")
+    assert result.outcome == "done", result.outcome
+    assert "return a / b" in Git(repo).out("show", f"slmcode/{result.run_id}:calc/ops.py")
+    assert ran(host) == []
