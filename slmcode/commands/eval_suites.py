@@ -33,8 +33,7 @@ def run_standard(suite: str, source: Path | None, *, repos: Path | None, tries: 
         raise SlmcodeError(f"--tries: 1 or 2 (aider's protocol), got {tries}")
     chosen = suite_items.narrow(suite_items.load(suite, source, repos), item_id=task, count=tasks)
     if not as_json:
-        for item_id, why in chosen.skipped.items():
-            err_console.print(f"[yellow]skipped[/yellow] {item_id}: {why}", highlight=False)
+        _say_skipped(chosen.skipped)
     with model_endpoint(settings) as live:
         run_settings = {"base_url": live.base_url, "model": live.model, "server_dialect": live.server_dialect,
                         "max_parallel": live.max_parallel}
@@ -47,6 +46,16 @@ def run_standard(suite: str, source: Path | None, *, repos: Path | None, tries: 
                    model=live.model, base_url=run_settings["base_url"] or "")
     path = write_json(out, data)
     _show(suite, data, attempts, path, as_json)
+
+
+def _say_skipped(skipped: dict[str, str]) -> None:
+    """One line per reason (a language's missing toolchain, a repository's missing clone), not per item."""
+    by_reason: dict[str, list[str]] = {}
+    for item_id, why in skipped.items():
+        by_reason.setdefault(why, []).append(item_id)
+    for why, ids in by_reason.items():
+        which = ids[0] if len(ids) == 1 else f"{len(ids)} items ({ids[0]}, ...)"
+        err_console.print(f"[yellow]skipped[/yellow] {which}: {why}", highlight=False)
 
 
 def _show(suite: str, data: dict[str, Any], attempts: list[Any], path: Path, as_json: bool) -> None:
