@@ -5,15 +5,16 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
 from rich.markup import escape
 
-from slmcode.config import TRUSTED, LoadedSettings, load_settings
 from slmcode.errors import SlmcodeError, WorkspaceError
-from slmcode.trust import untrusted_line
+
+if TYPE_CHECKING:
+    from slmcode.config import LoadedSettings
 
 console = Console()
 err_console = Console(stderr=True)
@@ -53,6 +54,9 @@ def positive(value: Any, flag: str, unit: str) -> Any:
 
 def settings_for(workspace: Path, *, quiet: bool = False, **flags: Any) -> LoadedSettings:
     """The settings a command uses; an untrusted workspace's ignored settings are said once per command."""
+    # Settings are pydantic models (0.1 s to build): loaded by the commands that read them, not by `--help`.
+    from slmcode.config import load_settings
+
     loaded = load_settings(workspace, flags={k: v for k, v in flags.items() if v is not None})
     if loaded.ignored and not quiet:
         warn_untrusted(workspace, loaded.ignored)
@@ -63,6 +67,8 @@ _WARNED: set[str] = set()  # a command loads its settings several times: the lin
 
 
 def warn_untrusted(workspace: Path, ignored: list[str]) -> None:
+    from slmcode.trust import untrusted_line
+
     line = untrusted_line(workspace, ignored)
     if line not in _WARNED:
         _WARNED.add(line)
@@ -71,6 +77,9 @@ def warn_untrusted(workspace: Path, ignored: list[str]) -> None:
 
 def trust_status(workspace: Path, loaded: LoadedSettings) -> str:
     """`config show` and `doctor`'s line: whether the workspace's own widening settings apply."""
+    from slmcode.config import TRUSTED
+    from slmcode.trust import untrusted_line
+
     if loaded.ignored:
         return f"workspace trust: {untrusted_line(workspace, loaded.ignored)}"
     if loaded.trust == TRUSTED:

@@ -4,7 +4,7 @@ and a readiness score; `--fix` applies the safe fixes (slmcode/readiness.py says
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.markup import escape
@@ -20,7 +20,9 @@ from slmcode.commands.common import (
     trust_status,
 )
 from slmcode.commands.model import _worker_room
-from slmcode.config import Settings
+
+if TYPE_CHECKING:
+    from slmcode.config import Settings
 
 app = typer.Typer()
 

@@ -22,11 +22,11 @@ from slmcode.commands.common import (
     trust_status,
 )
 from slmcode.commands.roles import RoleOpt, checked_role
-from slmcode.config import Settings
 from slmcode.errors import SlmcodeError
 
 if TYPE_CHECKING:
     from slmcode.compact.toolfit import FittedTools
+    from slmcode.config import Settings
 
 app = typer.Typer()
 

@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import difflib
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from slmcode.config import Settings
 from slmcode.errors import SlmcodeError
+
+if TYPE_CHECKING:
+    from slmcode.config import Settings
 
 RoleOpt = Annotated[str, typer.Option("--role", help="The role (worker, planner, reviewer, ...).")]
 
