@@ -20,6 +20,7 @@ import itertools
 import os
 import shutil
 import sys
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -75,6 +76,7 @@ def sweep_cgroups(root: Path) -> None:
 
 
 _SWEPT: set[Path] = set()
+_PENDING: list[Path] = []  # cgroups still busy when their command line ended
 
 
 class PidsCgroup:
@@ -85,6 +87,10 @@ class PidsCgroup:
         self.path: Path | None = None
         if os.geteuid() != 0:
             return
+        for busy in list(_PENDING):
+            with contextlib.suppress(OSError):
+                busy.rmdir()
+                _PENDING.remove(busy)
         for root in PIDS_ROOTS:
             if root not in _SWEPT and root.is_dir():
                 _SWEPT.add(root)
@@ -110,10 +116,19 @@ class PidsCgroup:
         return ["/bin/sh", "-c", 'echo $$ > "$0" && exec "$@"', str(self.path / "cgroup.procs")]
 
     def remove(self) -> None:
-        """Remove the cgroup once its processes are gone (bwrap's PID namespace ends with its command)."""
-        if self.path is not None:
-            with contextlib.suppress(OSError):
+        """Remove the cgroup once its processes are gone: bwrap's last process leaves it a few ms after the
+        command's end, so a busy cgroup is tried again briefly, then at the next command line's."""
+        if self.path is None:
+            return
+        for _ in range(40):
+            try:
                 self.path.rmdir()
+                return
+            except FileNotFoundError:
+                return
+            except OSError:
+                time.sleep(0.005)
+        _PENDING.append(self.path)
 
 
 def process_limit_holds() -> bool:
