@@ -52,6 +52,10 @@ TASKS: dict[str, tuple[str, list[str]]] = {
     "rs-tally-rent-month-end": ("tally", ["src/recurring.rs"]),
     "rs-tally-last-day-of-range": ("tally", ["src/filter.rs"]),
     "rs-tally-tags": ("tally", ["src/entry.rs", "src/parse.rs", "src/filter.rs"]),
+    "rs-tally-over-budget": ("tally", ["src/budget.rs"]),
+    "py-stock-credit-note-numbers": ("stockroom", ["stockroom/sales/numbering.py"]),
+    "js-rk-format-bytes": ("routekit", ["src/util/bytes.js"]),
+    "js-rk-basic-auth": ("routekit", ["+src/middleware/basic-auth.js", "src/index.js"]),
 }
 
 

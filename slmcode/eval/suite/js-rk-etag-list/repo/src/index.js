@@ -9,6 +9,7 @@ module.exports = {
   ...require("./http/headers"),
   ...require("./http/cookies"),
   ...require("./http/negotiate"),
+  ...require("./middleware/basic-auth"),
   ...require("./middleware/cors"),
   ...require("./middleware/ratelimit"),
   ...require("./middleware/etag"),

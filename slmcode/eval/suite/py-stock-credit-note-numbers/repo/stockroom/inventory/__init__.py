@@ -1,0 +1,3 @@
+from stockroom.inventory.stock import Warehouse
+
+__all__ = ["Warehouse"]

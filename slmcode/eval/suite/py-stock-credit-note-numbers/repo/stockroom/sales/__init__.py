@@ -1,0 +1,3 @@
+from stockroom.sales.invoice import Invoice, InvoiceLine
+
+__all__ = ["Invoice", "InvoiceLine"]

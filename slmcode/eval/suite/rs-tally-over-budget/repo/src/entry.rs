@@ -1,0 +1,30 @@
+use crate::date::Date;
+use crate::money::Amount;
+
+/// One line of the ledger.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Entry {
+    pub date: Date,
+    pub category: String,
+    pub amount: Amount,
+    pub description: String,
+    /// The line's "#words", lower case, without the '#'.
+    pub tags: Vec<String>,
+}
+
+impl Entry {
+    pub fn new(date: Date, category: &str, amount: Amount, description: &str) -> Entry {
+        Entry {
+            date,
+            category: category.to_lowercase(),
+            amount,
+            description: description.to_string(),
+            tags: Vec::new(),
+        }
+    }
+
+    pub fn has_tag(&self, tag: &str) -> bool {
+        let wanted = tag.trim_start_matches('#').to_lowercase();
+        self.tags.iter().any(|t| *t == wanted)
+    }
+}
