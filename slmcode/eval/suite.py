@@ -6,7 +6,9 @@
     hidden/     tests the agent never sees, copied over the finished work only to grade it
     solution/   reference files that make the hidden tests pass (checked by the suite's own test)
 
-A language whose toolchain is not installed is skipped with the reason, never counted as a failure.
+A language whose toolchain is not installed is skipped with the reason, never counted as a failure. Tasks that
+share a larger repository are laid out from bench/suite_bases/ by bench/suite_from_base.py; the suite ships
+the copies, so nothing here depends on bench/.
 """
 
 from __future__ import annotations
