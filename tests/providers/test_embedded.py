@@ -20,6 +20,7 @@ def test_without_the_extra_and_without_base_url_the_error_says_how_to_install(mo
         pass
     message = str(caught.value)
     assert 'pip install "slmcode[local]"' in message
+    assert "compiles llama.cpp" in message  # the install's wait is said before it starts: ~5 minutes of compiling
     assert "--base-url" in message
     assert "\n" not in message
 
