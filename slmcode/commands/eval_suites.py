@@ -55,7 +55,7 @@ def _say_skipped(skipped: dict[str, str]) -> None:
         by_reason.setdefault(why, []).append(item_id)
     for why, ids in by_reason.items():
         which = ids[0] if len(ids) == 1 else f"{len(ids)} items ({ids[0]}, ...)"
-        err_console.print(f"[yellow]skipped[/yellow] {which}: {why}", highlight=False)
+        err_console.print(f"[yellow]skipped[/yellow] {which}: {why}", highlight=False, soft_wrap=True)
 
 
 def _show(suite: str, data: dict[str, Any], attempts: list[Any], path: Path, as_json: bool) -> None:

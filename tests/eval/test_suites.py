@@ -258,7 +258,19 @@ def test_swebench_resolves_the_right_fix_not_the_wrong_one_and_skips_a_missing_c
         result = slmcode("eval", "--suite", "swebench", str(path), "--repos", str(tmp_path / "repos"), "--json",
                          "--jobs", "2", "--base-url", fake.url, "--model", "qwen2.5-coder:7b",
                          "--out", str(tmp_path / "out"), cwd=tmp_path)
+        elsewhere = tmp_path / "elsewhere.jsonl"
+        elsewhere.write_text("\n".join(instance_line(f"other__lib-{n}", base, patch, repo="other/lib")
+                                       for n in (1, 2)) + "\n")
+        none_ran = slmcode("eval", "--suite", "swebench", str(elsewhere), "--repos", str(tmp_path / "repos"),
+                           "--base-url", fake.url, "--model", "qwen2.5-coder:7b", "--out", str(tmp_path / "out"),
+                           cwd=tmp_path)
     assert result.returncode == 0, result.stderr
+    # A repository without a clone is one line for all its instances, and the table counts them as not resolved.
+    assert none_ran.returncode == 0, none_ran.stderr
+    assert [line for line in none_ran.stderr.splitlines() if line.startswith("skipped")] == [
+        f"skipped 2 items (other__lib-1, ...): no clone of other/lib (looked for {tmp_path / 'repos'}/other__lib "
+        f"or {tmp_path / 'repos'}/lib)"]
+    assert "0.0%" in none_ran.stdout
     data = json.loads(result.stdout)
     attempts = {a["id"]: a for a in data["attempts"]}
     assert attempts["acme__calc-good"]["tries"] == [True]
