@@ -66,6 +66,8 @@ def eval_command(
     if standard is not None:  # the standard suites for real models (commands/eval_suites.py)
         from slmcode.commands.eval_suites import run_standard
 
+        if compare or replay or record or list_tasks or sim is not None:
+            raise SlmcodeError("--compare, --replay, --record, --list and --sim are for the bundled suite, not --suite")
         settings = settings_for(Path("."), base_url=base_url, model=model).settings
         run_standard(standard, source, repos=repos, tries=tries, settings=settings, task=task, tasks=tasks,
                      jobs=jobs, timeout=timeout, as_json=as_json, out=out, keep=keep)

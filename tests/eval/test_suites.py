@@ -241,6 +241,8 @@ def test_polyglot_reports_pass_at_1_and_pass_at_2_by_language(tmp_path: Path) ->
     table = slmcode("eval", "--suite", "polyglot", str(tmp_path / "nowhere"), cwd=tmp_path)
     assert table.returncode == 2 and "Traceback" not in table.stderr
     assert f"{tmp_path / 'nowhere'}: not a folder" in table.stderr
+    mixed = slmcode("eval", "--suite", "polyglot", str(bench), "--compare", cwd=tmp_path)
+    assert mixed.returncode == 2 and "are for the bundled suite, not --suite" in mixed.stderr
 
 
 @pytest.mark.slow
