@@ -15,7 +15,7 @@ import pytest
 from slmcode.errors import SlmcodeError
 from slmcode.eval.replay import role_prompt
 from slmcode.eval.suites import polyglot, swebench
-from slmcode.eval.suites.items import swebench_items
+from slmcode.eval.suites.items import narrow, swebench_items
 from slmcode.eval.suites.polyglot import copy_exercise, load_polyglot, restore_tests
 from slmcode.eval.suites.swegrade import PYTEST, grade_instance, statuses
 from slmcode.tools.shell import plan
@@ -175,6 +175,10 @@ def test_a_missing_clone_or_commit_skips_the_instance_with_one_line(tmp_path: Pa
     assert [i.id for i in chosen.items] == ["acme__calc-1"] and chosen.total == 3
     assert chosen.skipped["other__lib-2"].startswith("no clone of other/lib (looked for ")
     assert "has no commit ffffffffffff" in chosen.skipped["acme__calc-3"]
+    # --task / --tasks: the rate is over the items picked, not the whole file
+    assert narrow(chosen, item_id="acme__calc-1", count=None).total == 1
+    with pytest.raises(SlmcodeError, match="no item 'other__lib-2' to run: no clone of other/lib"):
+        narrow(chosen, item_id="other__lib-2", count=None)
 
 
 # --- whole runs through the pipeline -----------------------------------------------------------------------------

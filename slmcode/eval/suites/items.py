@@ -80,4 +80,6 @@ def narrow(chosen: Chosen, *, item_id: str | None, count: int | None) -> Chosen:
                 if queue and len(spread) < count:
                     spread.append(queue.pop(0))
         items = spread
-    return Chosen(items, chosen.skipped, chosen.total)
+    # A subset's rate is over the subset: the whole file's count would read as a full run's figure.
+    narrowed = item_id is not None or count is not None
+    return Chosen(items, chosen.skipped, len(items) if narrowed else chosen.total)
