@@ -58,12 +58,13 @@ def _files(root: str) -> Iterator[tuple[str, os.stat_result]]:
                     continue
 
 
-def strip_setid(root: Path, since_ns: int) -> Walked:
-    """Clear set-uid/set-gid on the regular files below root changed since `since_ns`; also sum their sizes."""
+def strip_setid(root: Path, since_ns: int, *, clear: bool = True) -> Walked:
+    """Clear set-uid/set-gid on the regular files below root changed since `since_ns` (unless not `clear`);
+    also sum their sizes."""
     walked = Walked()
     for path, info in _files(str(root)):
         walked.size += info.st_blocks * 512
-        if info.st_mode & SETID and info.st_ctime_ns >= since_ns - CTIME_SLACK_NS:
+        if clear and info.st_mode & SETID and info.st_ctime_ns >= since_ns - CTIME_SLACK_NS:
             _clear(path, stat.S_IMODE(info.st_mode) & ~SETID)
             walked.stripped.append(os.path.relpath(path, root))
     return walked

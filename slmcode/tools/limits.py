@@ -5,7 +5,7 @@ The rlimits are set by util-linux's `prlimit` run as the first program inside bw
 never by a preexec_fn: forking a process that runs threads can deadlock (DESIGN.md). Inside bwrap's own user
 namespace RLIMIT_NPROC counts only the sandbox's processes. It does not bind when the command's kernel uid is 0
 (the kernel exempts root's processes whatever their capabilities), so as root the process limit is a pids
-cgroup the command line is put in (by a one-line `sh` in front of bwrap); where no pids cgroup can be made, as
+cgroup the command line is put in (by ossandbox's one-line `sh` in front of bwrap); where no pids cgroup can be made, as
 root, the process limit does not hold and `status()` says so.
 
 Memory is RLIMIT_DATA (private writable memory), not RLIMIT_AS: V8, Go and the JVM reserve far more address
@@ -108,12 +108,6 @@ class PidsCgroup:
                 continue
             self.path = folder
             return
-
-    def argv(self) -> list[str]:
-        """What goes in front of bwrap: a shell that moves itself into the cgroup, then becomes bwrap."""
-        if self.path is None:
-            return []
-        return ["/bin/sh", "-c", 'echo $$ > "$0" && exec "$@"', str(self.path / "cgroup.procs")]
 
     def remove(self) -> None:
         """Remove the cgroup once its processes are gone: bwrap's last process leaves it a few ms after the

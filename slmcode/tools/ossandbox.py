@@ -40,6 +40,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from slmcode.tools import seccomp
 from slmcode.tools.aftercheck import empty_scratch, strip_setid
 from slmcode.tools.bwrap import BWRAP_ENV, SandboxPolicy, SandboxUnavailable, bwrap_binary, bwrap_prefix, userns_works
 from slmcode.tools.limits import PidsCgroup, SandboxLimits, process_limit_holds, rlimit_argv
@@ -50,6 +51,10 @@ from slmcode.tools.sandboxenv import OWNER_FILE, real_home, sandbox_env, scratch
 __all__ = ["BWRAP_ENV", "Jail", "SandboxLimits", "SandboxUnavailable", "bwrap_binary", "find_protected", "prepare",
            "scratch_dir", "status", "unsandboxed"]
 
+# In front of bwrap: join the pids cgroup ($0, "-" for none), then become bwrap with the seccomp filter ($1, "-"
+# for none) open on the descriptor bwrap reads it from.
+LAUNCH = ('[ "$0" = - ] || echo $$ > "$0" || exit 125; f=$1; shift; [ "$f" = - ] && exec "$@"; '
+          f'exec "$@" {seccomp.FD}< "$f"')
 # Refused as workspaces: binding one of these writable would open the whole system.
 SYSTEM_ROOTS = {"/", "/usr", "/etc", "/bin", "/sbin", "/lib", "/lib64", "/opt", "/var", "/proc", "/sys", "/dev",
                 "/root", "/home", "/tmp"}
@@ -93,7 +98,13 @@ class Jail:
         if self.cgroup is None:  # made on first use, removed by after_command (or when the jail is dropped)
             self.cgroup = PidsCgroup(self.limits.max_processes)
             weakref.finalize(self, self.cgroup.remove)
-        return [*self.cgroup.argv(), *self.prefix, *rlimit_argv(self.limits), *argv]
+        cgroup = str(self.cgroup.path / "cgroup.procs") if self.cgroup.path else "-"
+        bpf = seccomp.filter_file()
+        if cgroup == "-" and bpf is None:
+            return [*self.prefix, *rlimit_argv(self.limits), *argv]
+        seccomp_args = ["--seccomp", str(seccomp.FD)] if bpf else []
+        return ["/bin/sh", "-c", LAUNCH, cgroup, bpf or "-", *self.prefix, *seccomp_args, *rlimit_argv(self.limits),
+                *argv]
 
     def undo_new_protected(self) -> list[str]:
         """Remove a `.git` or `.slmcode` the command created below the root, a `.git` it created at the root
@@ -120,12 +131,14 @@ class Jail:
         if not self.sandboxed:
             return []
         notes: list[str] = []
-        stripped = strip_setid(self.workspace, self.started_ns).stripped
+        # The seccomp filter keeps the bits off; without one (another architecture) a walk clears them.
+        filtered = seccomp.filter_file() is not None
+        stripped = [] if filtered else strip_setid(self.workspace, self.started_ns).stripped
         if stripped:
             notes.append(f"[cleared the set-uid/set-gid bit of {', '.join(sorted(stripped))}: commands may not "
                          "leave set-uid or set-gid files]")
         if self.scratch is not None:
-            walked = strip_setid(self.scratch, self.started_ns)
+            walked = strip_setid(self.scratch, self.started_ns, clear=not filtered)
             if walked.size > self.limits.max_scratch_mb * 1024 * 1024:
                 empty_scratch(self.scratch, (OWNER_FILE,))
                 notes.append(f"[emptied the scratch folder (HOME, TMPDIR): it held {walked.size // (1024 * 1024)} "
