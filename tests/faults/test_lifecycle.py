@@ -47,6 +47,7 @@ def test_a_run_that_failed_before_its_first_checkpoint_is_not_resumed(repo: Path
     (run,) = runs_status(repo)
     assert run["status"] == "failed" and run["outcome"].startswith("failed before its first checkpoint")
     config.unlink()
+    trust_workspace(repo)  # a change to what was trusted asks again
     by_default = slmcode_here("resume", "-w", repo, "--base-url", fake_llm.url)
     assert by_default.code == 2 and "no unfinished run" in by_default.error_line()
     by_id = slmcode_here("resume", run["run_id"], "-w", repo, "--base-url", fake_llm.url)

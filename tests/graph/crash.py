@@ -21,6 +21,7 @@ import pytest
 
 from slmcode.store.trace import TraceStore
 from slmcode.tools.ossandbox import scratch_dir
+from slmcode.trust import trust_workspace
 from tests.fake_llm import FakeLLM
 from tests.graph.resume_runner import final_state
 from tests.graph.resume_scenario import PAUSE_NAME, QUERY, make_pausable_repo, script_two_tasks
@@ -95,7 +96,9 @@ def scenes(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Callable[[], Sc
             fake = stack.enter_context(FakeLLM())
             script_two_tasks(fake)
             repo = make_pausable_repo(root)
-            return Scene(repo, fake, environment(root / "home"), scratch_dir(repo) / PAUSE_NAME)
+            env = environment(root / "home")
+            trust_workspace(repo, env)  # the example's own quality block applies, in the runs' home too
+            return Scene(repo, fake, env, scratch_dir(repo) / PAUSE_NAME)
 
         yield make
 

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from slmcode.nodes.prompts import SYSTEM
+from slmcode.trust import trust_workspace
 from tests.fake_llm import FakeLLM, Reply, tool_call
 from tests.graph.crash import PROJECT, RunProcess, environment, finish, kill, wait_until
 from tests.graph.scenario import script_buggy_worker_then_fix, script_planning
@@ -28,6 +29,7 @@ def test_a_killed_step_does_not_call_an_answered_mcp_tool_twice(
         fake_llm: FakeLLM, repo: Path, tmp_path: Path) -> None:
     write_config(repo, **stdio_settings())
     write_agent(repo, "worker", ["mcp__calc__bump", "mcp__calc__wait_for"])
+    trust_workspace(repo, {"SLMCODE_HOME": str(tmp_path / "home")})  # the runs' own home trusts it too
     script_planning(fake_llm)
     fake_llm.on(SYSTEM["worker"],
                 Reply(tool_calls=[tool_call("mcp__calc__bump"), tool_call("mcp__calc__wait_for", gate="go")]),
