@@ -21,6 +21,8 @@ SAFE_CONFIG = (
     "core.hooksPath=/dev/null", "core.fsmonitor=false", "commit.gpgsign=false", "tag.gpgsign=false",
     "core.pager=cat", "diff.external=", "gc.auto=0", "maintenance.auto=false", "advice.detachedHead=false",
     "core.quotePath=false", "safe.bareRepository=explicit",
+    # gpg.program runs on a signed commit when either is on; a submodule's own config (filters) on recursion.
+    "log.showSignature=false", "merge.verifySignatures=false", "submodule.recurse=false",
 )
 # Variables that would point git at another repository, index or config than the workspace's.
 DROPPED_ENV = ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_CONFIG", "GIT_CONFIG_PARAMETERS",

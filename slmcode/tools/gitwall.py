@@ -10,10 +10,11 @@ folder, and for calls that only read, not even the repository.
 - Filters stay on inside the wall (git-lfs needs them): the user's own global `filter.*` settings are passed
   in, since the jail's HOME is the scratch folder and would hide them. The jail's resource limits hold too.
 - Where no sandbox can run (SandboxUnavailable; also when the repository's top is the home folder or a system
-  folder, which no jail binds), git runs on the host with every configured filter switched
-  off: `git config --get-regexp` names each driver any config scope defines (an attribute naming a driver no
-  config defines runs nothing), and `-c filter.NAME.process= -c filter.NAME.clean= -c filter.NAME.smudge=`
-  empties each one (git runs no filter whose command is empty). git-lfs files are then seen as stored.
+  folder, which no jail binds), git runs on the host with every configured filter switched off:
+  `git config --get-regexp` names each driver any config scope defines (an attribute naming a driver no config
+  defines runs nothing), and `-c filter.NAME.process= -c filter.NAME.clean= -c filter.NAME.smudge=` empties
+  each one (git runs no filter whose command is empty); merge drivers become `false`; `status` ignores
+  submodules. git-lfs files are then seen as stored.
 - Always: gitsafe's fixed switches (hooks, fsmonitor, pager, external diff off, safe.bareRepository=explicit so
   a bare-repository layout under another name is never picked up) and `--no-ext-diff --no-textconv` on diffs.
 """
@@ -89,22 +90,36 @@ def user_filters() -> tuple[str, ...]:
 
 
 def filters_off(workspace: Path, timeout: float) -> list[str]:
-    """`-c` pairs that empty every filter driver any config scope of this repository defines (host path only)."""
+    """`-c` pairs that switch off every filter and merge driver any config scope of this repository defines
+    (host path only): filters emptied (git runs no empty filter), merge drivers made `false` (a conflict, as an
+    empty one would pass for a clean merge)."""
     try:
-        done = subprocess.run(git_argv("config", "--null", "--get-regexp", r"^filter\..*\.(clean|smudge|process)$"),
+        done = subprocess.run(git_argv("config", "--null", "--get-regexp",
+                                       r"^(filter\..*\.(clean|smudge|process)|merge\..*\.driver)$"),
                               cwd=workspace, env=git_env(), capture_output=True, timeout=timeout, check=False)
     except (OSError, subprocess.SubprocessError):
         return []
-    names = set()
+    found = set()
     for entry in done.stdout.decode("utf-8", "surrogateescape").split("\0"):
         key = entry.partition("\n")[0]
-        if key.startswith("filter.") and key.count(".") >= 2:
-            names.add(key[len("filter."):key.rindex(".")])
+        section, _, rest = key.partition(".")
+        if section in ("filter", "merge") and "." in rest:
+            found.add((section, rest[:rest.rindex(".")]))
     pairs: list[str] = []
-    for name in sorted(names):
-        for part in ("process=", "clean=", "smudge=", "required=false"):
-            pairs += ["-c", f"filter.{name}.{part}"]
+    for section, name in sorted(found):
+        parts = ("process=", "clean=", "smudge=", "required=false") if section == "filter" else ("driver=false",)
+        for part in parts:
+            pairs += ["-c", f"{section}.{name}.{part}"]
     return pairs
+
+
+def _on_host(workspace: Path, args: list[str], timeout: float) -> list[str]:
+    """The host path's argv: filters and merge drivers off, and `status` not looking into submodules (a
+    submodule's own config could name a filter this repository's config does not)."""
+    if subcommand(args) == "status":
+        at = args.index("status") + 1
+        args = [*args[:at], "--ignore-submodules=all", *args[at:]]
+    return git_argv(*filters_off(workspace, timeout), *args)
 
 
 def _jailed(workspace: Path, top: Path, args: list[str], write: bool,
@@ -153,7 +168,7 @@ def run_git(workspace: Path, args: Sequence[str], *, write: bool | None = None, 
     try:
         argv, child_env = _jailed(workspace, top, args, write, extra)
     except ossandbox.SandboxUnavailable:
-        argv, child_env = git_argv(*filters_off(workspace, timeout or 60), *args), git_env(extra)
+        argv, child_env = _on_host(workspace, args, timeout or 60), git_env(extra)
     return subprocess.run(argv, cwd=workspace, input=input, env=child_env, capture_output=True, timeout=timeout,
                           check=False)
 
