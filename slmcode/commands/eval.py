@@ -78,14 +78,16 @@ def eval_command(
     if list_tasks:
         _list(suite, as_json)
         return
-    chosen = select(suite, task_id=task, count=tasks)
-    if sim is not None:  # the simulated small model's table (commands/eval_sim.py)
+    if sim is not None:  # the simulated small model's table (commands/eval_sim.py); --task takes ids, comma-separated
         from slmcode.commands.eval_sim import run_sim
 
         positive(seeds, "--seeds", "seeds")
+        chosen = [t for one in task.split(",") for t in select(suite, task_id=one.strip())] if task else \
+            select(suite, count=tasks)
         run_sim(sim, chosen, compare=compare, ablate=ablate, seeds=seeds, jobs=jobs, timeout=timeout,
                 as_json=as_json, out=out)
         return
+    chosen = select(suite, task_id=task, count=tasks)
     if ablate is not None:
         raise SlmcodeError("--ablate goes with --sim: the levers are measured against the simulated model")
     if replay:
