@@ -170,8 +170,8 @@ def is_trusted(workspace: Path, environ: Mapping[str, str] | None = None) -> boo
 def untrusted_line(workspace: Path | str, ignored: Sequence[str]) -> str:
     """The one line an untrusted workspace gets: what was ignored and how to trust it."""
     folder = trustbook.folder_key(workspace)
-    return (f"{folder} is not trusted: its .slmcode/ settings {', '.join(ignored)} are ignored (your own settings "
-            f"apply); to use them, check them and run `slmcode trust {folder}`")
+    return (f"{folder} is not trusted: ignored its .slmcode/ {', '.join(ignored)} (your own settings apply); to "
+            f"use them, check them and run `slmcode trust {folder}`")
 
 
 def shown_trusted(workspace: Path) -> list[str]:

@@ -190,7 +190,8 @@ def test_a_change_after_trusting_asks_again_with_one_line(ws: Path) -> None:
     lines = [line for line in done.stderr.splitlines() if line.strip()]
     assert done.exit_code == 0 and len(lines) >= 1 and lines[0].startswith("warning: ")
     shown = " ".join(done.stderr.split())
-    assert "sandbox_network, shell_extra_commands are ignored" in shown and f"slmcode trust {ws.resolve()}" in shown
+    assert "ignored its .slmcode/ sandbox_network, shell_extra_commands (" in shown
+    assert f"slmcode trust {ws.resolve()}" in shown
 
 
 def hook_pipeline(ws: Path, command: str) -> None:
@@ -239,6 +240,8 @@ def test_an_untrusted_repositorys_agent_gets_no_mcp_tools_and_its_slots_and_pack
     catalog = discover_blocks(ws)
     assert catalog.ignored == ("agent/worker", "quality/mine", "pack/mine")
     assert catalog.get("agent", "helper") is not None  # a prompt needs no trust
+    listed = CliRunner().invoke(app, ["blocks", "list", "-w", str(ws)])
+    assert "ignored its .slmcode/ agent/worker, quality/mine, pack/mine (" in " ".join(listed.stderr.split())
     trust.trust_workspace(ws)
     resolved = resolve_pipeline(ws, load_settings(ws).settings)
     assert resolved.pack == "mine" and resolved.quality is not None and resolved.quality.test[0].startswith("curl")
@@ -302,7 +305,7 @@ def test_config_show_and_doctor_say_whether_the_workspace_is_trusted(ws: Path, f
     assert shown("config", "show")["settings"]["max_parallel"] == 3  # the rest of the file applies
     assert shown(*doctor)["workspace_trust"]["ignored"] == ["sandbox_network"]
     table = runner.invoke(app, ["config", "show", "-w", str(ws)]).stdout
-    assert "workspace trust:" in table and "sandbox_network are ignored" in " ".join(table.split())
+    assert "workspace trust:" in table and "ignored its .slmcode/ sandbox_network (" in " ".join(table.split())
     trust.trust_workspace(ws)
     assert shown("config", "show")["workspace_trust"] == {"status": TRUSTED, "ignored": []}
     assert shown(*doctor)["workspace_trust"]["status"] == TRUSTED

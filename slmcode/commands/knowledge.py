@@ -15,6 +15,7 @@ from slmcode.commands.common import (
     console,
     err_console,
     print_json,
+    warn_untrusted,
 )
 from slmcode.errors import SlmcodeError
 
@@ -55,6 +56,8 @@ def blocks_list(workspace: WorkspaceOpt = Path("."), as_json: JsonOpt = False) -
     from slmcode.blocks.discovery import discover_blocks
 
     catalog = discover_blocks(workspace)
+    if catalog.ignored:  # hidden until the user trusts the workspace: say so rather than list them as absent
+        warn_untrusted(workspace, list(catalog.ignored))
     rows = [(ref, b.layer, str(b.path), b.block.description) for ref, b in catalog.blocks.items()]
     if as_json:
         print_json([dict(zip(("ref", "layer", "path", "description"), row, strict=True)) for row in rows])

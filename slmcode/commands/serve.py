@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from slmcode.commands.common import WorkspaceOpt, console
+from slmcode.commands.common import WorkspaceOpt, console, settings_for
 from slmcode.errors import SlmcodeError
 
 app = typer.Typer()
@@ -21,6 +21,7 @@ def serve(
     """Serve a web view of the runs on 127.0.0.1; open the printed URL (it carries the access token)."""
     from slmcode.web.server import make_server, server_url
 
+    settings_for(workspace)  # a broken config is one line here; an untrusted workspace's ignored settings too
     if not 0 <= port <= 65535:
         raise SlmcodeError(f"--port: expected a port from 0 to 65535 (0: any free port), got {port}")
     try:
