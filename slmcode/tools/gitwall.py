@@ -23,15 +23,16 @@ from __future__ import annotations
 
 import os
 import subprocess
+import time
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from pathlib import Path
 
 from slmcode.tools import ossandbox
+from slmcode.tools.aftercheck import strip_setid
 from slmcode.tools.bwrap import SandboxPolicy, bwrap_prefix, linked_git_dirs
 from slmcode.tools.gitsafe import QUIET, git_argv, git_env
 from slmcode.tools.limits import SandboxLimits, rlimit_argv
-from slmcode.tools.protected import find_protected, git_shapes
 from slmcode.tools.sandboxenv import sandbox_env
 
 # Subcommands that only read: they run with the repository bound read-only.
@@ -126,22 +127,22 @@ def _jailed(workspace: Path, top: Path, args: list[str], write: bool,
             extra_env: Mapping[str, str]) -> tuple[list[str], dict[str, str]]:
     """(argv, env) of one git call inside the jail; SandboxUnavailable when none can run here.
 
-    Built from the jail's parts rather than ossandbox.prepare: a read-only call needs no index of the `.git`
-    and `.slmcode` entries (the whole repository is read-only), and that walk costs more than the call."""
-    ossandbox.check_workspace(top)
-    protected: tuple[Path, ...] = ()
-    if write:
-        # Every .slmcode, nested .git and bare repository of the user's stays read-only; this repository's own
-        # .git (and a linked worktree's git folders) is what the call must write.
-        own = top / ".git"
-        protected = tuple(p for p in (*find_protected(top), *git_shapes(top).git_dirs()) if p != own)
+    A read-only call's jail is built from the jail's parts: the whole repository is read-only, so it needs no
+    index of the `.git` and `.slmcode` entries (that walk costs more than the call). A writing call takes the
+    command's jail (every `.git`, `.slmcode` and bare repository read-only) and binds this repository's own
+    `.git` writable over it (and a linked worktree's git folders): a later bind over the same place wins."""
     limits = SandboxLimits()
-    policy = SandboxPolicy(top, write, False, (), (), protected, limits)
-    scratch = ossandbox.scratch_dir(top)
-    prefix = bwrap_prefix(policy, scratch, os.environ)
     if write:
-        for path in linked_git_dirs(top):  # bound read-only by the prefix; a later bind over them wins
-            prefix += ["--bind", path, path]
+        jail = ossandbox.prepare(top, writable=True, network=False, limits=limits)
+        prefix = list(jail.prefix)
+        for path in [str(top / ".git"), *linked_git_dirs(top)]:
+            if os.path.isdir(path) and not os.path.islink(path):
+                prefix += ["--bind", path, path]
+        scratch = ossandbox.scratch_dir(top)
+    else:
+        ossandbox.check_workspace(top)
+        scratch = ossandbox.scratch_dir(top)
+        prefix = bwrap_prefix(SandboxPolicy(top, False, False, (), (), (), limits), scratch, os.environ)
     for flag, own_id in (("--uid", os.getuid()), ("--gid", os.getgid())):
         # The jail's user namespace shows a command the ids of nobody; git compares the files' owner with the one
         # its index recorded and would hash every tracked file again on each call (4x the cost, and a clean
@@ -165,12 +166,20 @@ def run_git(workspace: Path, args: Sequence[str], *, write: bool | None = None, 
     write = writes(args) if write is None else write
     extra = dict(env or {})
     top = repository_top(workspace) or workspace
+    jailed = True
     try:
         argv, child_env = _jailed(workspace, top, args, write, extra)
     except ossandbox.SandboxUnavailable:
-        argv, child_env = _on_host(workspace, args, timeout or 60), git_env(extra)
-    return subprocess.run(argv, cwd=workspace, input=input, env=child_env, capture_output=True, timeout=timeout,
-                          check=False)
+        argv, child_env, jailed = _on_host(workspace, args, timeout or 60), git_env(extra), False
+    started = time.time_ns()
+    try:
+        return subprocess.run(argv, cwd=workspace, input=input, env=child_env, capture_output=True, timeout=timeout,
+                              check=False)
+    finally:
+        if jailed and write:
+            # A filter may chmod a file it can write: owned by the invoking user outside (root as root), a set-uid
+            # bit would leave a set-uid program in the workspace, as after a command (tools/aftercheck).
+            strip_setid(top, started)
 
 
 def read_git(workspace: Path, *args: str, timeout: float = 60) -> bytes | None:

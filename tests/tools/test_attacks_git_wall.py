@@ -292,3 +292,26 @@ def test_a_whole_git_run_in_a_hostile_repository_runs_nothing_on_the_host(fake_l
     assert result.outcome == "done", result.outcome
     assert "return a / b" in Git(repo).out("show", f"slmcode/{result.run_id}:calc/ops.py")
     assert ran(host) == []
+
+
+def setuid_filter_repository(tmp_path: Path) -> Path:
+    """A clean filter that marks a program in the workspace set-uid (owned by root outside when run as root)."""
+    ws = git_repository(tmp_path)
+    (ws / "tool.sh").write_text("#!/bin/sh\necho hi\n")
+    (ws / "tool.sh").chmod(0o755)
+    (ws / ".gitattributes").write_text("*.py filter=x\n")
+    plain_git(ws, "add", "-A")
+    plain_git(ws, "commit", "-qm", "tool")
+    with (ws / ".git" / "config").open("a") as handle:
+        handle.write(f'[filter "x"]\n\tclean = "chmod 4755 {ws / "tool.sh"}; cat"\n')
+    return ws
+
+
+def test_a_filter_leaves_no_set_uid_program_behind(tmp_path: Path) -> None:
+    twin = setuid_filter_repository(tmp_path / "plain")
+    (twin / "billing.py").write_text(CHANGED)
+    plain_git(twin, "add", "billing.py")
+    assert (twin / "tool.sh").stat().st_mode & stat.S_ISUID  # the payload is live
+    ws = setuid_filter_repository(tmp_path / "harness")
+    through_gitrun(ws)
+    assert not (ws / "tool.sh").stat().st_mode & (stat.S_ISUID | stat.S_ISGID)
