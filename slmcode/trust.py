@@ -69,13 +69,28 @@ def widening_settings(data: Mapping[str, Any]) -> dict[str, Any]:
     return found
 
 
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_READ: dict[str, tuple[tuple[int, ...], list[Any]]] = {}
+
+
+def _documents(path: Path) -> list[Any]:
+    """A YAML file's documents, parsed again only when the file changed: a command loads its settings several
+    times. The change is told by the inode, size and both times (the kernel sets ctime on every write)."""
+    stat = path.stat()
+    key = (stat.st_ino, stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns)
+    cached = _READ.get(str(path))
+    if cached is None or cached[0] != key:
+        cached = _READ[str(path)] = (key, list(yaml.load_all(path.read_text(encoding="utf-8"), Loader=_LOADER)))
+    return cached[1]
+
+
 def _raw_config(workspace: Path) -> dict[str, Any]:
     """The workspace's config.yaml as plain YAML; {} when it cannot be read (load_settings reports why)."""
     try:
-        data = yaml.safe_load(state_path(workspace, CONFIG_FILE).read_text(encoding="utf-8"))
+        docs = _documents(state_path(workspace, CONFIG_FILE))
     except (OSError, UnicodeDecodeError, yaml.YAMLError):
         return {}
-    return data if isinstance(data, dict) else {}
+    return docs[0] if len(docs) == 1 and isinstance(docs[0], dict) else {}
 
 
 def widening_blocks(workspace: Path) -> list[WideningBlock]:
@@ -84,7 +99,7 @@ def widening_blocks(workspace: Path) -> list[WideningBlock]:
     found = []
     for path in block_files(state_path(workspace, BLOCKS_DIR)):
         try:
-            docs = list(yaml.safe_load_all(path.read_text(encoding="utf-8")))
+            docs = _documents(path)
         except (OSError, UnicodeDecodeError, yaml.YAMLError):
             continue
         for doc in docs:
