@@ -61,9 +61,18 @@ def main() -> None:
         jail = ossandbox.prepare(ws, writable=True, network=False)
         subprocess.run(jail.argv(["true"]), cwd=ws, env=jail.env, check=False)
         jail.undo_new_protected()
+        if hasattr(jail, "after_command"):  # the set-uid walk and scratch check (absent before issue 30)
+            jail.after_command()
         whole.append(time.perf_counter() - started)
     w50, w90 = quantiles(whole)
     print(f"{'prepare+true+undo':<22} {'':>9} {'':>7} {w50:>12.1f}ms {w90:>5.1f}ms")
+    if hasattr(jail, "after_command"):
+        after = []
+        for _ in range(args.runs):
+            started = time.perf_counter()
+            jail.after_command()
+            after.append(time.perf_counter() - started)
+        print(f"of which after_command (set-uid walk of workspace and scratch) p50 {quantiles(after)[0]:.1f} ms")
 
 
 if __name__ == "__main__":

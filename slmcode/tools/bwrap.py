@@ -22,8 +22,11 @@ SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "
 ETC_SECRETS = ("/etc/shadow", "/etc/shadow-", "/etc/gshadow", "/etc/gshadow-", "/etc/sudoers", "/etc/sudoers.d",
                "/etc/ssh", "/etc/ssl/private", "/etc/security/opasswd", "/etc/machine-id")
 # Files inside a toolchain folder that hold credentials (cargo's registry token, npm's and pip's auth).
-# The uid and gid a command sees (nobody): bwrap's user namespace maps them to the invoking user's.
-SANDBOX_ID = "65534"
+# The uid and gid a command sees: nobody's when slmcode runs as root, else the user's own (already unprivileged;
+# the same ids keep git's index stat data matching). bwrap's user namespace maps them to the invoking user's.
+NOBODY = 65534
+SANDBOX_UID = NOBODY if os.geteuid() == 0 else os.geteuid()
+SANDBOX_GID = NOBODY if os.geteuid() == 0 else os.getegid()
 # Kernel knobs a process with kernel uid 0 could write without any capability (sysctls and sysrq check the uid,
 # not a capability): bound read-only over the sandbox's own /proc, as flatpak and docker do.
 PROC_READ_ONLY = ("/proc/sys", "/proc/sysrq-trigger", "/proc/irq", "/proc/bus", "/proc/fs")
@@ -107,7 +110,7 @@ def bwrap_binary() -> str:
     raise SandboxUnavailable(f"bwrap cannot create namespaces here ({reason}); user namespaces may be disabled")
 
 
-USERNS_ARGS = ("--unshare-user", "--uid", SANDBOX_ID, "--gid", SANDBOX_ID, "--disable-userns")
+USERNS_ARGS = ("--unshare-user", "--uid", str(SANDBOX_UID), "--gid", str(SANDBOX_GID), "--disable-userns")
 
 
 @lru_cache(maxsize=1)

@@ -42,9 +42,17 @@ from pathlib import Path
 
 from slmcode.tools import seccomp
 from slmcode.tools.aftercheck import empty_scratch, strip_setid
-from slmcode.tools.bwrap import BWRAP_ENV, SandboxPolicy, SandboxUnavailable, bwrap_binary, bwrap_prefix, userns_works
+from slmcode.tools.bwrap import (
+    BWRAP_ENV,
+    SANDBOX_UID,
+    SandboxPolicy,
+    SandboxUnavailable,
+    bwrap_binary,
+    bwrap_prefix,
+    userns_works,
+)
 from slmcode.tools.limits import PidsCgroup, SandboxLimits, process_limit_holds, rlimit_argv
-from slmcode.tools.protected import GitShapes, find_protected, git_shapes, undo_new_git_dirs
+from slmcode.tools.protected import GitShapes, find_protected, snapshot, undo_new_git_dirs
 from slmcode.tools.sandboxenv import OWNER_FILE, real_home, sandbox_env, scratch_dir
 
 # The names other modules and tests reach through this one, the sandbox's front.
@@ -111,14 +119,14 @@ class Jail:
         (a workspace that was no repository), and any folder it made shaped like a git directory: each would
         run code (hooks, fsmonitor, filters) the next time the user or slmcode runs git in that folder."""
         removed: list[str] = []
-        for path in set(find_protected(self.workspace)) - set(self.protected) - {self.workspace / ".slmcode"}:
+        found, now = snapshot(self.workspace)
+        for path in set(found) - set(self.protected) - {self.workspace / ".slmcode"}:
             if path.is_dir() and not path.is_symlink():
                 shutil.rmtree(path, ignore_errors=True)
             else:
                 path.unlink(missing_ok=True)
             removed.append(os.path.relpath(path, self.workspace))
         if self.shapes is not None:
-            now = git_shapes(self.workspace)
             removed += [os.path.relpath(p, self.workspace) for p in undo_new_git_dirs(self.shapes, now)]
         return sorted(removed)
 
@@ -153,13 +161,19 @@ def prepare(policy_workspace: Path, *, writable: bool, network: bool, extra_read
     environ = os.environ if environ is None else environ
     limits = limits or SandboxLimits()
     check_workspace(policy_workspace)
-    protected = tuple(find_protected(policy_workspace))
-    shapes = git_shapes(policy_workspace)
+    found, shapes = snapshot(policy_workspace)
+    protected = tuple(found)
     # The user's own bare repositories are read-only inside, like every .git.
     policy = SandboxPolicy(policy_workspace, writable, network, tuple(extra_read), tuple(extra_env),
                            (*protected, *shapes.git_dirs()), limits)
     scratch = scratch_dir(policy_workspace)
     env = sandbox_env(environ, scratch, policy_workspace, extra_env)
+    if userns_works() and os.geteuid() != SANDBOX_UID:
+        # Files show another owner inside, so git would take every index entry for changed and hash the whole
+        # tree on each `git status` (it cannot write the read-only index back): compare sizes and times only.
+        count = int(env.get("GIT_CONFIG_COUNT", "0") or 0)
+        env.update({f"GIT_CONFIG_KEY_{count}": "core.checkStat", f"GIT_CONFIG_VALUE_{count}": "minimal",
+                    "GIT_CONFIG_COUNT": str(count + 1)})
     return Jail(policy_workspace, bwrap_prefix(policy, scratch, environ), env, protected, shapes, limits, scratch)
 
 
@@ -176,7 +190,7 @@ def status() -> str:
         binary = bwrap_binary()
     except SandboxUnavailable as exc:
         return f"unavailable: {exc}; only read-only commands run"
-    who = "uid 65534 in a user namespace" if userns_works() else f"uid {os.geteuid()} (no user namespace here)"
+    who = f"uid {SANDBOX_UID} in a user namespace" if userns_works() else f"uid {os.geteuid()} (no user namespace here)"
     limit = "" if process_limit_holds() else "; no process limit (root without a pids cgroup)"
     return (f"bubblewrap ({binary}): writes only in the workspace, .git/.slmcode read-only, no network, {who}, "
             f"/proc/sys read-only{limit}")

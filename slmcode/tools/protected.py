@@ -97,11 +97,11 @@ class GitShapes:
         return sorted(Path(f) for f, m in self.markers.items() if m == GIT_MARKERS)
 
 
-def git_shapes(workspace: Path) -> GitShapes:
-    """The workspace's git-directory-shaped folders now (refreshes the index)."""
+def snapshot(workspace: Path) -> tuple[list[Path], GitShapes]:
+    """The protected entries and the git-directory-shaped folders now, from one refresh of the index."""
     index = index_of(workspace)
-    index.refresh()
-    return GitShapes(dict(index.markers), frozenset(index.folders))
+    found = index.refresh()
+    return found, GitShapes(dict(index.markers), frozenset(index.folders))
 
 
 def undo_new_git_dirs(before: GitShapes, now: GitShapes) -> list[Path]:
