@@ -6,6 +6,7 @@ import subprocess
 from pathlib import Path
 
 from slmcode import api
+from tests import inprocess
 from tests.fake_llm import FakeLLM
 from tests.graph.scenario import script_buggy_worker_then_fix, script_planning
 
@@ -27,8 +28,5 @@ def scripted_run(fake: FakeLLM, repo: Path, **settings: object) -> api.RunResult
 
 
 def slmcode(*args: str) -> subprocess.CompletedProcess[str]:
-    """The real command line, through main(): its exit code and the one line a user sees."""
-    import sys
-
-    return subprocess.run([sys.executable, "-c", "from slmcode.cli import main; main()", *args],
-                          capture_output=True, text=True, timeout=120)
+    """The real command line, through main() in this process: its exit code and the one line a user sees."""
+    return inprocess.slmcode(*args)
