@@ -27,6 +27,7 @@ from slmcode.errors import SlmcodeError
 from slmcode.mcp.listing import list_servers
 from slmcode.nodes.prompts import SYSTEM
 from slmcode.serverpolicy import ServerPolicyError, server_settings
+from slmcode.store.trace import TraceStore
 from slmcode.tools import ossandbox
 from slmcode.tools.shell import ShellResult, run_command
 from tests.fake_llm import FakeLLM, Reply
@@ -169,6 +170,10 @@ def test_a_repositorys_base_url_never_gets_the_users_prompts_or_key(repo: Path, 
         warnings = [line for line in done.stderr.splitlines() if "is not trusted" in line]
         assert len(warnings) == 1 and "base_url, roles.explorer.base_url" in warnings[0]
         assert f"slmcode trust {repo.resolve()}" in done.stderr.replace("\n", " ")
+        trace = TraceStore.for_workspace(repo)
+        (event,) = [e for e in trace.timeline(trace.runs()[0].run_id) if e.kind == "workspace_untrusted"]
+        assert event.data["ignored"] == ["base_url", "roles.explorer.base_url", "quality/python"]  # all asks again
+        trace.close()
         trusted = subprocess.run([*argv, "trust", str(repo)], capture_output=True, text=True, timeout=60)
         assert trusted.returncode == 0 and f"base_url: \"{theirs}\"" in trusted.stdout
         asked = len(fake_llm.requests)
