@@ -245,6 +245,9 @@ def test_an_untrusted_repositorys_agent_gets_no_mcp_tools_and_its_slots_and_pack
     catalog = discover_blocks(ws)
     assert catalog.ignored == ("agent/worker", "quality/mine", "pack/mine")
     assert catalog.get("agent", "helper") is not None  # a prompt needs no trust
+    workspace_config(ws, language_pack="mine")  # its own pack, named in its config: detection decides instead
+    resolved = resolve_pipeline(ws, load_settings(ws).settings)
+    assert resolved.pack == "python" and "left out until it is trusted" in resolved.pack_reasons[0]
     listed = CliRunner().invoke(app, ["blocks", "list", "-w", str(ws)])
     assert "ignored its .slmcode/ agent/worker, quality/mine, pack/mine (" in " ".join(listed.stderr.split())
     trust.trust_workspace(ws)

@@ -167,7 +167,8 @@ def apply_slots(pipeline: PipelineBlock, catalog: Catalog, overrides: dict[str, 
 
 def choose_pack(catalog: Catalog, workspace: Path | str, configured: str | None) -> tuple[PackBlock | None, list[str]]:
     packs = [b.block for b in catalog.of_kind("pack") if isinstance(b.block, PackBlock)]
-    if configured:
+    untrusted = f"pack/{configured}" in catalog.ignored
+    if configured and not untrusted:
         sourced = catalog.get("pack", configured)
         if sourced is None or not isinstance(sourced.block, PackBlock):
             known = ", ".join(p.id for p in packs)
@@ -175,7 +176,9 @@ def choose_pack(catalog: Catalog, workspace: Path | str, configured: str | None)
         return sourced.block, [f"language_pack '{configured}' is set in the settings"]
     detection = detect_pack(workspace, packs)
     chosen = catalog.get("pack", detection.chosen) if detection.chosen else None
-    return (chosen.block if chosen and isinstance(chosen.block, PackBlock) else None), detection.explain()
+    left_out = [f"language_pack '{configured}' is the workspace's own pack, left out until it is trusted"]
+    return (chosen.block if chosen and isinstance(chosen.block, PackBlock) else None), [
+        *(left_out if untrusted else []), *detection.explain()]
 
 
 def compose_pipeline(catalog: Catalog, pack: PackBlock | None, pack_reasons: list[str]) -> ResolvedPipeline:
