@@ -13,6 +13,7 @@ from typer.testing import CliRunner
 
 from slmcode.cli import app
 from slmcode.store.trace import TraceStore
+from tests import inprocess
 
 runner = CliRunner()
 
@@ -82,8 +83,7 @@ def test_trace_pack_shows_what_the_worker_received(workspace: Path) -> None:
 
 
 def slmcode(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-c", "from slmcode.cli import main; main()", *args],
-                          capture_output=True, text=True, timeout=120)
+    return inprocess.slmcode(*args)
 
 
 def test_unknown_run_and_missing_pack_are_one_line_and_exit_2(workspace: Path) -> None:

@@ -8,18 +8,17 @@ import json
 import os
 import re
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from tests import inprocess
 from tests.board.scenario import CHECK, script_team, worker_requests
 from tests.fake_llm import FakeLLM
 
 
 def slmcode(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-c", "from slmcode.cli import main; main()", *args],
-                          capture_output=True, text=True, timeout=600, env={**os.environ, **(env or {})})
+    return inprocess.slmcode(*args, env={**os.environ, **(env or {})})
 
 
 def started(done: subprocess.CompletedProcess[str]) -> str:

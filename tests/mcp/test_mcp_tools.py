@@ -19,6 +19,7 @@ from slmcode.mcp.listing import schema_cost
 from slmcode.mcp.offer import offered
 from slmcode.tools.context import ToolContext
 from slmcode.tools.toolset import make_tools, run_tool_call
+from tests import inprocess
 from tests.mcp.conftest import stdio_server, stdio_settings, write_config
 
 
@@ -96,8 +97,7 @@ def test_mcp_schemas_are_paid_from_the_requests_room(tmp_path: Path) -> None:
 
 
 def slmcode(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-c", "from slmcode.cli import main; main()", *args],
-                          capture_output=True, text=True, timeout=120)
+    return inprocess.slmcode(*args)
 
 
 def test_mcp_list_shows_servers_tools_and_costs_and_an_unreachable_server_in_one_line(tmp_path: Path) -> None:

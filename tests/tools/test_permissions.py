@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -11,6 +10,7 @@ import pytest
 from slmcode.errors import PatchError
 from slmcode.tools.pending import apply_pending, list_pending, plan_pending, reject_pending
 from slmcode.tools.toolset import make_tools, run_tool_call
+from tests import inprocess
 
 CALC = "src/calc.py"
 
@@ -90,10 +90,7 @@ def test_unknown_patch_id_is_a_clear_error(workspace: Path) -> None:
 
 
 def _cli(workspace: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-c", "from slmcode.cli import main; main()", *args, "--workspace", str(workspace)],
-        capture_output=True, text=True, timeout=60,
-    )
+    return inprocess.slmcode(*args, "--workspace", str(workspace))
 
 
 def test_cli_diff_apply_reject(make_ctx, workspace: Path) -> None:  # type: ignore[no-untyped-def]

@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import re
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -14,6 +13,7 @@ import pytest
 from slmcode.errors import PatchError
 from slmcode.tools.pending import apply_pending, plan_pending, reject_pending
 from slmcode.tools.permissions import content_hash
+from tests import inprocess
 from tests.tools.conftest import CallTool
 
 CALC = "src/calc.py"
@@ -148,10 +148,7 @@ def test_an_id_inside_a_patch_file_cannot_pick_the_file_apply_deletes(make_ctx, 
 
 
 def _cli(workspace: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-c", "from slmcode.cli import main; main()", *args, "--workspace", str(workspace)],
-        capture_output=True, text=True, timeout=60,
-    )
+    return inprocess.slmcode(*args, "--workspace", str(workspace))
 
 
 def test_cli_diff_and_apply_refuse_a_forged_patch_in_one_line(make_ctx, workspace: Path) -> None:  # type: ignore[no-untyped-def]
