@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from tests.fake_llm import FakeLLM
+from tests.isolation import isolate
 
 
 @pytest.fixture
@@ -31,16 +32,9 @@ def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 @pytest.fixture(autouse=True)
 def isolated_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """No test reads the developer's ~/.slmcode or their SLMCODE_* variables."""
+    """No test reads the developer's ~/.slmcode or their SLMCODE_* variables (tests/isolation.py)."""
     home = tmp_path_factory.mktemp("slmcode-home")
-    monkeypatch.setenv("SLMCODE_HOME", str(home))
-    # Every pytest a test starts (criteria, graders, hooks) skips the venv's plugins: 1.2 s a start, not 9.
-    monkeypatch.setenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")
-    import os
-
-    for key in list(os.environ):
-        if key.startswith("SLMCODE_") and key != "SLMCODE_HOME":
-            monkeypatch.delenv(key)
+    isolate(monkeypatch, home)
     return home
 
 
