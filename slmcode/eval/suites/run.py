@@ -19,10 +19,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from slmcode.environment import LocalEnvironment
 from slmcode.eval.harness import AgentRun, trace_figures
 from slmcode.eval.runner import GIT_ENV, child_env
 from slmcode.eval.suites.attempt import SuiteAttempt, settle
-from slmcode.tools.gitsafe import git_argv, git_env
 
 
 @dataclass(frozen=True)
@@ -36,9 +36,12 @@ class Item:
 
 
 def commit_all(workspace: Path) -> Path:
-    """A repository like a user's (the reviewer's evidence reads `git diff`), through gitsafe."""
+    """A repository like a user's (the reviewer's evidence reads `git diff`), made through the Environment as
+    the bundled suite's are: inside the wall, no hook or fsmonitor of any config runs."""
+    env = LocalEnvironment(workspace)
     for args in (["init", "-q"], ["add", "-A"], ["commit", "-qm", "exercise"]):
-        subprocess.run(git_argv(*args), cwd=workspace, env=git_env(GIT_ENV), check=False, capture_output=True)
+        with contextlib.suppress(OSError):
+            env.git(*args, write=True, env=GIT_ENV)
     return workspace
 
 

@@ -2,7 +2,9 @@
 local clones the user points to: DIR/<owner>__<name> (SWE-bench's own naming) or DIR/<name>.
 
 Per instance the workspace is a fresh clone of the user's clone, checked out at base_commit: the user's clone
-is only read. A missing clone or commit is one line, and the instance is skipped with that reason.
+is only read (by host git through gitsafe: `cat-file` and `clone` run none of its filters or hooks). Every git
+call on the workspace itself goes through the Environment, inside the wall, as the harness's own do. A missing
+clone or commit is one line, and the instance is skipped with that reason.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from slmcode.environment import Completed, LocalEnvironment
 from slmcode.errors import SlmcodeError
 from slmcode.eval.suite import RUN_LITTER
 from slmcode.eval.suites.prompts import SWEBENCH_TASK
@@ -100,10 +103,17 @@ def load_instances(path: Path) -> list[Instance]:
     return instances
 
 
-def git(cwd: Path, *args: str, stdin: str | None = None, timeout: float = 600) -> subprocess.CompletedProcess[str]:
-    """git through gitsafe: no hook, fsmonitor or pager of the clone's configuration runs."""
-    return subprocess.run(git_argv(*args), cwd=cwd, env=git_env(), input=stdin, capture_output=True, text=True,
+def host_git(cwd: Path, *args: str, timeout: float = 600) -> subprocess.CompletedProcess[str]:
+    """git on the user's clone, through gitsafe: no hook, fsmonitor or pager of its configuration runs."""
+    return subprocess.run(git_argv(*args), cwd=cwd, env=git_env(), capture_output=True, text=True,
                           timeout=timeout, check=False)
+
+
+def git(workspace: Path, *args: str, stdin: str | None = None, write: bool | None = None,
+        timeout: float = 600) -> Completed:
+    """git on an instance's workspace, inside the wall (environment/)."""
+    return LocalEnvironment(workspace).git(*args, write=write, input=None if stdin is None else stdin.encode(),
+                                           timeout=timeout)
 
 
 def find_clone(instance: Instance, repos: Path) -> tuple[Path | None, str]:
@@ -114,19 +124,19 @@ def find_clone(instance: Instance, repos: Path) -> tuple[Path | None, str]:
     if clone is None:
         looked = " or ".join(str(c) for c in candidates)
         return None, f"no clone of {instance.repo} (looked for {looked})"
-    if git(clone, "cat-file", "-e", f"{instance.base_commit}^{{commit}}").returncode != 0:
+    if host_git(clone, "cat-file", "-e", f"{instance.base_commit}^{{commit}}").returncode != 0:
         return None, f"{clone} has no commit {instance.base_commit[:12]} (fetch it or clone the full history)"
     return clone, ""
 
 
 def checkout(clone: Path, commit: str, dest: Path) -> Path:
     """A fresh clone of `clone` at `commit` in `dest` (detached; the user's clone is only read)."""
-    steps = [(dest.parent, ("clone", "-q", "--no-checkout", str(clone), str(dest))),
-             (dest, ("checkout", "-q", "--detach", commit))]
-    for cwd, args in steps:
-        done = git(cwd, *args)
-        if done.returncode != 0:
-            raise SlmcodeError(f"git {args[0]} for {dest.name} failed: {done.stderr.strip()[-300:]}")
+    cloned = host_git(dest.parent, "clone", "-q", "--no-checkout", str(clone), str(dest))
+    if cloned.returncode != 0:
+        raise SlmcodeError(f"git clone for {dest.name} failed: {cloned.stderr.strip()[-300:]}")
+    checked = git(dest, "checkout", "-q", "--detach", commit, write=True)
+    if checked.returncode != 0:
+        raise SlmcodeError(f"git checkout for {dest.name} failed: {checked.stderr.decode(errors='replace')[-300:]}")
     return dest
 
 
@@ -135,5 +145,6 @@ def touched_files(base_commit: str, workspace: Path) -> list[str]:
     left out)."""
     changed = git(workspace, "diff", "--no-ext-diff", "--no-textconv", "--name-only", base_commit, "--", ".", OUTSIDE)
     added = git(workspace, "ls-files", "--others", "--exclude-standard", "--", ".", OUTSIDE)
-    names = set(changed.stdout.splitlines()) | set(added.stdout.splitlines())
+    names = set(changed.stdout.decode(errors="replace").splitlines()) | set(
+        added.stdout.decode(errors="replace").splitlines())
     return sorted(n for n in names if n and not RUN_LITTER.intersection(Path(n).parts))

@@ -48,11 +48,12 @@ def apply_test_patch(instance: Instance, workspace: Path) -> str:
     for old, new in _PATCHED.findall(instance.test_patch):
         for rel in {old, new}:
             if git(workspace, "cat-file", "-e", f"{instance.base_commit}:{rel}").returncode == 0:
-                git(workspace, "checkout", "-q", instance.base_commit, "--", rel)
+                git(workspace, "checkout", "-q", instance.base_commit, "--", rel, write=True)
             elif (workspace / rel).is_file():
                 (workspace / rel).unlink()  # the agent created it; the patch creates it
-    done = git(workspace, "apply", "--whitespace=nowarn", "-", stdin=instance.test_patch)
-    return "" if done.returncode == 0 else f"the test patch did not apply: {done.stderr.strip()[-500:]}"
+    done = git(workspace, "apply", "--whitespace=nowarn", "-", stdin=instance.test_patch, write=True)
+    why = done.stderr.decode(errors="replace").strip()[-500:]
+    return "" if done.returncode == 0 else f"the test patch did not apply: {why}"
 
 
 def grade_instance(instance: Instance, workspace: Path, timeout: float = GRADE_TIMEOUT_SECONDS) -> Verdict:
