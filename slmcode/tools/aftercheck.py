@@ -11,7 +11,10 @@ are an ordinary way to share a group). The walk skips `.git` and `.slmcode` fold
 
 Scratch: the folder is the command's HOME and TMPDIR, kept between commands so caches stay warm; after a
 command that leaves it over the cap it is emptied (the next command starts with cold caches), and the result
-says so. During a command RLIMIT_FSIZE bounds each file, not their sum.
+says so. During a command RLIMIT_FSIZE bounds each file, not their sum. Walking a cache of thousands of files
+after every command would cost more than the command, so the size is walked once, then bounded: the folder
+grew by at most what its file system's free space lost meanwhile, and only a bound that reaches the cap walks
+again (a concurrent deletion elsewhere on that file system can hide growth until a later walk).
 """
 
 from __future__ import annotations
@@ -102,3 +105,32 @@ def empty_scratch(scratch: Path, keep: tuple[str, ...]) -> None:
         else:
             entry.unlink(missing_ok=True)
     (scratch / "home").mkdir(mode=0o700, exist_ok=True)
+
+
+_BOUND: dict[str, int] = {}  # scratch folder -> an upper bound of its size in bytes
+
+
+def free_bytes(path: Path) -> int:
+    try:
+        info = os.statvfs(path)
+    except OSError:
+        return 0
+    return info.f_bavail * info.f_frsize
+
+
+def scratch_size(scratch: Path, free_before: int, cap: int, since_ns: int, *, clear: bool) -> int:
+    """The scratch folder's size, or an upper bound of it under `cap` found without a walk. `clear`: the walk
+    clears set-id bits too, so it always runs."""
+    key = str(scratch)
+    bound = _BOUND.get(key)
+    grown = max(0, free_before - free_bytes(scratch))
+    if clear or bound is None or bound + grown > cap:
+        size = strip_setid(scratch, since_ns, clear=clear).size
+    else:
+        size = bound + grown
+    _BOUND[key] = size
+    return size
+
+
+def forget_size(scratch: Path) -> None:
+    _BOUND[str(scratch)] = 0

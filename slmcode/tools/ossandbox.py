@@ -43,7 +43,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from slmcode.tools import seccomp
-from slmcode.tools.aftercheck import empty_scratch, strip_setid
+from slmcode.tools.aftercheck import empty_scratch, forget_size, free_bytes, scratch_size, strip_setid
 from slmcode.tools.bwrap import (
     BWRAP_ENV,
     SANDBOX_UID,
@@ -89,6 +89,7 @@ class Jail:
     limits: SandboxLimits = field(default_factory=SandboxLimits)
     scratch: Path | None = None
     started_ns: int = field(default_factory=time.time_ns)
+    free_before: int = 0  # the scratch file system's free bytes when the jail was made
     cgroup: PidsCgroup | None = field(default=None, repr=False)
 
     @property
@@ -148,10 +149,12 @@ class Jail:
             notes.append(f"[cleared the set-uid/set-gid bit of {', '.join(sorted(stripped))}: commands may not "
                          "leave set-uid or set-gid files]")
         if self.scratch is not None:
-            walked = strip_setid(self.scratch, self.started_ns, clear=not filtered)
-            if walked.size > self.limits.max_scratch_mb * 1024 * 1024:
+            cap = self.limits.max_scratch_mb * 1024 * 1024
+            size = scratch_size(self.scratch, self.free_before, cap, self.started_ns, clear=not filtered)
+            if size > cap:
                 empty_scratch(self.scratch, (OWNER_FILE,))
-                notes.append(f"[emptied the scratch folder (HOME, TMPDIR): it held {walked.size // (1024 * 1024)} "
+                forget_size(self.scratch)
+                notes.append(f"[emptied the scratch folder (HOME, TMPDIR): it held {size // (1024 * 1024)} "
                              f"MB, over sandbox_max_scratch_mb = {self.limits.max_scratch_mb}]")
         return notes
 
@@ -176,7 +179,8 @@ def prepare(policy_workspace: Path, *, writable: bool, network: bool, extra_read
         count = int(env.get("GIT_CONFIG_COUNT", "0") or 0)
         env.update({f"GIT_CONFIG_KEY_{count}": "core.checkStat", f"GIT_CONFIG_VALUE_{count}": "minimal",
                     "GIT_CONFIG_COUNT": str(count + 1)})
-    return Jail(policy_workspace, bwrap_prefix(policy, scratch, environ), env, protected, shapes, limits, scratch)
+    return Jail(policy_workspace, bwrap_prefix(policy, scratch, environ), env, protected, shapes, limits, scratch,
+                free_before=free_bytes(scratch))
 
 
 def unsandboxed(workspace: Path, environ: Mapping[str, str] | None = None) -> Jail:

@@ -290,6 +290,16 @@ def test_scratch_filled_past_its_cap_is_emptied(plain: Path) -> None:
     assert (scratch / "workspace").read_text() == str(plain)  # its owner record stays: the sweep keeps it
 
 
+def test_scratch_filled_a_little_per_command_is_emptied_when_the_sum_passes_its_cap(plain: Path) -> None:
+    fill = ("import os\nwith open(os.path.join(os.environ['HOME'], 'fill{n}'), 'wb') as f:\n"
+            "    for _ in range(10):\n        f.write(os.urandom(2**20))\n    os.fsync(f.fileno())\n")
+    first = run_in(plain, fill.format(n=1), limits=SandboxLimits(max_scratch_mb=16))
+    assert "emptied" not in first.output and (ossandbox.scratch_dir(plain) / "home" / "fill1").exists()
+    second = run_in(plain, fill.format(n=2), limits=SandboxLimits(max_scratch_mb=16))
+    assert "emptied the scratch folder" in second.output, second.output
+    assert not (ossandbox.scratch_dir(plain) / "home" / "fill2").exists()
+
+
 def test_tmp_is_a_capped_tmpfs(plain: Path) -> None:
     result = run_in(plain, tries("open('/tmp/fill', 'wb').write(b'x' * (48 * 2**20))"),
                     limits=SandboxLimits(max_scratch_mb=16))
