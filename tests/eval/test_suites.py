@@ -245,6 +245,10 @@ def test_polyglot_reports_pass_at_1_and_pass_at_2_by_language(tmp_path: Path) ->
     table = slmcode("eval", "--suite", "polyglot", str(tmp_path / "nowhere"), cwd=tmp_path)
     assert table.returncode == 2 and "Traceback" not in table.stderr
     assert f"{tmp_path / 'nowhere'}: not a folder" in table.stderr
+    (tmp_path / "empty").mkdir()
+    empty = slmcode("eval", "--suite", "polyglot", str(tmp_path / "empty"), cwd=tmp_path)
+    assert empty.returncode == 2 and "Traceback" not in empty.stderr
+    assert "no <language>/exercises/practice/<exercise>/ folders" in empty.stderr.replace("\n", "")
     mixed = slmcode("eval", "--suite", "polyglot", str(bench), "--compare", cwd=tmp_path)
     assert mixed.returncode == 2 and "are for the bundled suite, not --suite" in mixed.stderr
 
@@ -291,3 +295,8 @@ def test_swebench_resolves_the_right_fix_not_the_wrong_one_and_skips_a_missing_c
     assert data["summary"]["groups"]["acme/calc"]["resolved %"] == 50.0
     shown = slmcode("eval", "--suite", "swebench", str(path), "--repos", str(tmp_path / "nowhere"), cwd=tmp_path)
     assert shown.returncode == 2 and "Traceback" not in shown.stderr and "not a folder" in shown.stderr
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(instance_line("acme__calc-good", base, patch) + "\n{\"instance_id\": \n")
+    broken = slmcode("eval", "--suite", "swebench", str(bad), "--repos", str(tmp_path / "repos"), cwd=tmp_path)
+    assert broken.returncode == 2 and "Traceback" not in broken.stderr
+    assert f"{bad}:2: not valid JSON" in broken.stderr.replace("\n", "")
