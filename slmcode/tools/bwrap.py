@@ -114,9 +114,21 @@ USERNS_ARGS = ("--unshare-user", "--uid", str(SANDBOX_UID), "--gid", str(SANDBOX
 
 
 @lru_cache(maxsize=1)
+def bwrap_options() -> frozenset[str]:
+    """The options this bwrap knows (an older one lacks --size and --disable-userns), from its --help."""
+    try:
+        done = subprocess.run([bwrap_binary(), "--help"], capture_output=True, text=True, timeout=10)
+    except (OSError, subprocess.TimeoutExpired):
+        return frozenset()
+    return frozenset(w for w in (done.stdout + done.stderr).split() if w.startswith("--"))
+
+
+@lru_cache(maxsize=1)
 def userns_works() -> bool:
     """Whether bwrap can give a command its own user namespace here (a setuid bwrap on a system that forbids
-    unprivileged ones cannot): without it a command keeps the invoking uid, 0 as root."""
+    unprivileged ones cannot, nor one older than 0.8): without it a command keeps the invoking uid, 0 as root."""
+    if "--disable-userns" not in bwrap_options():
+        return False
     probe = [bwrap_binary(), *USERNS_ARGS, "--ro-bind", "/", "/", "--die-with-parent", "true"]
     try:
         return subprocess.run(probe, capture_output=True, timeout=10).returncode == 0
@@ -181,7 +193,8 @@ def bwrap_prefix(policy: SandboxPolicy, scratch: Path, environ: Mapping[str, str
     if not policy.network:
         args.append("--unshare-net")
     _bind_system(args)
-    args += ["--proc", "/proc", "--dev", "/dev", "--size", str(policy.limits.max_scratch_mb * MB), "--tmpfs", "/tmp"]
+    size = ["--size", str(policy.limits.max_scratch_mb * MB)] if "--size" in bwrap_options() else []
+    args += ["--proc", "/proc", "--dev", "/dev", *size, "--tmpfs", "/tmp"]
     _guard_proc(args)
     readable = [p for p in [*toolchain_dirs(environ), *policy.extra_read, *linked_git_dirs(policy.workspace)]
                 if os.path.isdir(p)]
