@@ -10,7 +10,7 @@ wheel (a dependency, so `pip install` brings it) or from the system's PATH.
 
 Measured cost (bench/sandbox.py): about 7 ms per command on 2 lightly loaded cores before issue 30 (most of it
 the network namespace); its user namespace, `prlimit` and the `sh` that loads the seccomp filter add two short-
-lived programs, +10 to +35 ms per command under a load of 10-12.
+lived programs, +5 to +35 ms per command under loads of 6-12.
 
 What a sandboxed command sees:
 - read-only: the system folders (/usr, /bin, /lib*, /sbin, /etc less its secrets, /opt), the interpreter and
