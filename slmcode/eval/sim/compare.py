@@ -43,7 +43,7 @@ class Outcome:
     task: str
     seed: int
     attempt: Attempt
-    errors: Counter[str] = field(default_factory=Counter)  # the errors the simulated model made
+    errors: Counter[str] = field(default_factory=Counter)  # errors it made; window_cut: requests the window cut
 
 
 def parse_ablate(value: str | None) -> list[str]:
@@ -71,6 +71,7 @@ def run_one(task: EvalTask, profile: Profile, seed: int, cell: Cell, timeout: fl
             settings["ablate"] = list(cell.off)
         attempt = run_job(Job(task, cell.agent, settings), timeout)
         made = Counter(error.split(":")[0] for played in sim.log for error in played.errors)
+        made["window_cut"] = sum(1 for played in sim.log if played.dropped)  # requests the server's window cut
     return Outcome(profile.name, cell, task.id, seed, attempt, made)
 
 
