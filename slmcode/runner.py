@@ -7,8 +7,8 @@ recorded however the run stops (done, failed, interrupted, or failed before its 
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager, suppress
+from collections.abc import Callable
+from contextlib import suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -17,7 +17,7 @@ from langgraph.graph.state import CompiledStateGraph
 from langgraph.types import Command
 
 from slmcode.blocks.compose import resolve_pipeline
-from slmcode.config import Settings, load_settings
+from slmcode.config import load_settings
 from slmcode.errors import RunNotFoundError, SlmcodeError
 from slmcode.gitrun.session import GitRun, TaskWatch, open_git_run
 from slmcode.graph.builder import build_graph
@@ -28,6 +28,7 @@ from slmcode.memory.runlock import Holder
 from slmcode.nodes.approval import check_plan_answer
 from slmcode.run_context import RunContext
 from slmcode.runstate import one_line
+from slmcode.serving import model_endpoint
 from slmcode.state import QAResult, Task
 from slmcode.store.journal import Journal
 from slmcode.store.trace import TraceStore
@@ -55,32 +56,6 @@ class RunResult:
         """True only when every must criterion PASSED and QA passed."""
         return self.outcome == "done"
 
-
-
-@contextmanager
-def model_endpoint(settings: Settings, on_event: Callable[[Event], None] | None = None) -> Iterator[Settings]:
-    """The settings with a base_url: as configured, or the embedded model's server for the run's length (its
-    start, a few seconds to a minute, is announced through `on_event`: nothing else shows progress then)."""
-    if settings.base_url:
-        from slmcode.providers.endpoint import require_reachable
-
-        require_reachable(settings.base_url, settings.api_key)  # nothing listening: one line with a hint, at once
-        yield settings
-        return
-    from slmcode.providers.embedded import embedded_server
-
-    name = Path(settings.model_path).name if settings.model_path else "SmolLM2-135M"
-    if on_event is not None:
-        on_event({"kind": "model_starting", "model": name})
-    with embedded_server(settings) as server:
-        if on_event is not None:
-            on_event({"kind": "model_ready", "model": name, "base_url": server.base_url,
-                      "seconds": round(server.start_seconds, 1)})
-        # One slot: parallel workers would only evict each other's cached prompt prefix. No retries: a request
-        # that timed out keeps the only slot busy, so a retry just queues behind it (the demo's clarify call
-        # took 3 x 120 s to fail on a loaded machine); the run fails at the first timeout, saying so.
-        yield settings.model_copy(update={"base_url": server.base_url, "server_dialect": "llama-cpp-python",
-                                          "max_parallel": 1, "request_retries": 0})
 
 
 

@@ -43,7 +43,7 @@ def doctor(
     configured = loaded.settings
     if configured.base_url:  # a server that is not there is said in a blink, before the heavy imports (~3 s)
         require_reachable(configured.base_url, configured.api_key)
-    from slmcode.api import model_endpoint
+    from slmcode.serving import model_endpoint
 
     # Without a base_url the embedded model is the server: start it for the check as a run would (~2 s).
     report = _diagnose(ctx.with_resource(model_endpoint(configured)), workspace)

@@ -133,9 +133,9 @@ def _progress(total: int) -> tuple[Progress, Any]:
 
 def _measure(runnable: list[Any], settings: Any, compare: bool, jobs: int, timeout: float, as_json: bool,
              out: Path, skipped: dict[str, str], keep: bool, record: bool) -> None:
-    from slmcode.api import model_endpoint
     from slmcode.eval.report import payload, write_json
     from slmcode.eval.runner import Job, run_jobs
+    from slmcode.serving import model_endpoint
 
     agents = ("harness", "baseline") if compare else ("harness",)
     with model_endpoint(settings) as live:

@@ -15,13 +15,13 @@ DEFAULT_TRIES = {"polyglot": 2, "swebench": 1}  # aider's leaderboard reports pa
 def run_standard(suite: str, source: Path | None, *, repos: Path | None, tries: int | None, settings: Any,
                  task: str | None, tasks: int | None, jobs: int, timeout: float, as_json: bool, out: Path,
                  keep: bool) -> None:
-    from slmcode.api import model_endpoint
     from slmcode.commands.eval import _progress  # the bundled suite's bar: solved so far
     from slmcode.eval.report import write_json
     from slmcode.eval.suites import items as suite_items
     from slmcode.eval.suites.report import payload
     from slmcode.eval.suites.run import run_items
     from slmcode.eval.suites.sandboxed import GRADE_TIMEOUT_SECONDS
+    from slmcode.serving import model_endpoint
 
     if source is None:
         what = "DIR (a checkout of Aider's polyglot-benchmark)" if suite == "polyglot" else "FILE.jsonl"
