@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -14,6 +12,7 @@ from slmcode.cli import app
 from slmcode.errors import RunNotFoundError
 from slmcode.memory.flywheel import record_learning
 from slmcode.trust import trust_workspace
+from tests import inprocess
 
 runner = CliRunner()
 
@@ -108,11 +107,6 @@ def test_memory_context_sessions_and_skills_after_a_run(tmp_path: Path) -> None:
 def test_a_malformed_block_exits_2_with_file_field_and_expectation(tmp_path: Path) -> None:
     bad = tmp_path / "bad.yaml"
     bad.write_text("api_version: blocks/v1\nkind: agent\nid: a\nrole: r\nbudget_share: 3\n")
-    result = subprocess.run(
-        [sys.executable, "-c", "from slmcode.cli import main; main()", "blocks", "validate", str(bad)],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    result = inprocess.slmcode("blocks", "validate", str(bad))
     assert result.returncode == 2
     assert f"{bad}:5: agent 'a': field 'budget_share': expected less than or equal to 1, got 3" in result.stderr

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 from typer.testing import CliRunner
 
 from slmcode.cli import app
+from tests import inprocess
 
 runner = CliRunner()
 
@@ -37,17 +37,13 @@ def test_map_json_lists_files_symbols_and_tokens(tmp_path: Path) -> None:
 
 
 def test_map_of_a_missing_folder_is_one_line_exit_2(tmp_path: Path) -> None:
-    done = subprocess.run(
-        [sys.executable, "-c", "from slmcode.cli import main; main()", "map", "-w", str(tmp_path / "nope")],
-        capture_output=True, text=True,
-    )
+    done = inprocess.slmcode("map", "-w", str(tmp_path / "nope"))
     assert done.returncode == 2
     assert done.stderr.count("\n") == 1 and "does not exist" in done.stderr
 
 
 def slmcode(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-c", "from slmcode.cli import main; main()", *args],
-                          capture_output=True, text=True, encoding="utf-8", errors="surrogateescape")
+    return inprocess.slmcode(*args)
 
 
 def test_pack_and_map_read_a_typescript_new_of_an_expression(tmp_path: Path) -> None:

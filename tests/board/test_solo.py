@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 from slmcode import api
 from slmcode.nodes.prompts import EXPLORE, SYSTEM
+from tests import inprocess
 from tests.fake_llm import FakeLLM, Reply, request_text, system_text, tool_call
 from tests.graph.scenario import MULTIPLY_END
 
@@ -43,9 +42,8 @@ def test_a_worker_run_edits_and_nothing_else_runs(fake_llm: FakeLLM, repo: Path)
                 Reply(tool_calls=[tool_call("ws_edit", path="calc/ops.py", old_str=MULTIPLY_END,
                                             new_str=MULTIPLY_END + divide)]),
                 Reply(content="Added divide."))
-    done = subprocess.run([sys.executable, "-c", "from slmcode.cli import main; main()", "run", "Add divide",
-                           "-w", str(repo), "--base-url", fake_llm.url, "--model", "m", "--agent", "worker", "--yes"],
-                          capture_output=True, text=True, timeout=600)
+    done = inprocess.slmcode("run", "Add divide", "-w", str(repo), "--base-url", fake_llm.url, "--model", "m",
+                             "--agent", "worker", "--yes")
     assert done.returncode == 0, done.stdout + done.stderr
     assert "Added divide." in done.stdout
     assert "return a / b" in (repo / "calc" / "ops.py").read_text()

@@ -4,8 +4,6 @@ no coordinator; the trace's `team` event and `slmcode compose` say so."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 from slmcode import api
@@ -14,6 +12,7 @@ from slmcode.nodes.prompts import SYSTEM
 from slmcode.nodes.team import is_small, plan_files
 from slmcode.state import PRD
 from slmcode.store.trace import TraceStore
+from tests import inprocess
 from tests.board.scenario import CHECK, DIVIDE, MULTIPLY_TEST, TESTS
 from tests.board.test_solo import roles_asked
 from tests.fake_llm import FakeLLM, Reply, tool_call
@@ -61,8 +60,7 @@ def test_only_one_requirement_and_one_file_is_small() -> None:
 
 def test_compose_says_which_team(repo: Path) -> None:
     def compose(*args: str) -> str:
-        done = subprocess.run([sys.executable, "-c", "from slmcode.cli import main; main()", "compose", "Add divide",
-                               "-w", str(repo), "--json", *args], capture_output=True, text=True, timeout=120)
+        done = inprocess.slmcode("compose", "Add divide", "-w", str(repo), "--json", *args)
         assert done.returncode == 0, done.stderr
         return json.loads(done.stdout)["team"]
 
