@@ -2,13 +2,20 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from tests.fake_llm import FakeLLM
-from tests.isolation import isolate
+# pytest-xdist's workers export COLUMNS=80 and LINES=24, and Rich fixes a console's width when COLUMNS is set as the
+# console is made (at import): a test that widens the terminal for one command (env COLUMNS=200) would still get 80.
+# A plain pytest run has neither variable; drop them before anything imports slmcode.
+for _name in ("COLUMNS", "LINES"):
+    os.environ.pop(_name, None)
+
+from tests.fake_llm import FakeLLM  # noqa: E402 (after the variables above are gone)
+from tests.isolation import isolate  # noqa: E402
 
 
 @pytest.fixture

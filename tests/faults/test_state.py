@@ -19,6 +19,7 @@ import pytest
 from slmcode import api
 from slmcode.memory.runlock import LOCK_NAME, workspace_lock
 from slmcode.store.trace import TraceStore
+from slmcode.trust import trust_workspace
 from tests.fake_llm import FakeLLM, Reply
 from tests.faults.harness import (
     MODEL,
@@ -58,6 +59,7 @@ def small_disk(tmp_path: Path) -> Iterator[Path]:
     mount_tmpfs(disk)
     try:
         shutil.copytree(make_repo(tmp_path / "src"), disk / "calculator")
+        trust_workspace(disk / "calculator")  # a copy is another folder: trusted on its own, as a user would
         yield disk
     finally:
         subprocess.run(["umount", "-l", str(disk)], capture_output=True)
@@ -108,6 +110,7 @@ def read_only_repo(tmp_path: Path) -> Iterator[Path]:
     try:
         repo = disk / "calculator"
         shutil.copytree(make_repo(tmp_path / "src"), repo)
+        trust_workspace(repo)  # a copy is another folder: trusted on its own, as a user would
         yield repo
     finally:
         subprocess.run(["umount", "-l", str(disk)], capture_output=True)

@@ -28,6 +28,7 @@ def test_a_run_with_no_server_listening_is_one_line_with_a_hint_and_leaves_no_in
 ) -> None:
     repo = make_repo(tmp_path)
     url = f"http://127.0.0.1:{closed_port()}/v1"
+    assert slmcode("trust", str(repo), cwd=tmp_path).returncode == 0  # as README's demo does first
     result = slmcode("run", "Add a divide operation", "-w", str(repo), "--base-url", url, "--model", "m", "--yes",
                      cwd=tmp_path)
     assert result.returncode == 2, result.stderr

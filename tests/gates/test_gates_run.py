@@ -10,6 +10,7 @@ from pathlib import Path
 from slmcode import api
 from slmcode.nodes.prompts import SYSTEM
 from slmcode.store.trace import TraceStore
+from slmcode.trust import trust_workspace
 from tests.fake_llm import FakeLLM, Reply, tool_call
 from tests.graph.scenario import DIVIDE, MULTIPLY_END, TEST_DIVIDE, js, script_planning
 
@@ -29,6 +30,7 @@ def quality(repo: Path, *, lint: str = "[]", gates: str = "") -> None:
     block = repo / ".slmcode" / "blocks" / "quality.yaml"
     text = block.read_text().replace("lint: []", f"lint: {lint}")
     block.write_text(text + (f"gates: {gates}\n" if gates else ""))
+    trust_workspace(repo)  # the user changed their own block: a changed block asks for trust again
 
 
 def run(fake: FakeLLM, repo: Path) -> api.RunResult:

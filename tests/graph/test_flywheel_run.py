@@ -10,6 +10,7 @@ import pytest
 from slmcode import api
 from slmcode.nodes.prompts import SYSTEM
 from slmcode.store.trace import TraceStore
+from slmcode.trust import trust_workspace
 from tests.fake_llm import FakeLLM, system_text
 from tests.graph.scenario import script_buggy_worker_then_fix, script_planning
 from tests.graph.test_structure import write_pipeline
@@ -74,6 +75,7 @@ def test_a_slot_after_the_coordinator_still_hands_the_tasks_to_workers(fake_llm:
     write_pipeline(repo)
     pipeline = repo / ".slmcode" / "blocks" / "pipeline.yaml"
     pipeline.write_text(pipeline.read_text().replace("after: reviewer", "after: coordinator"))
+    trust_workspace(repo)  # a changed pipeline block asks for trust again
     fake_llm.on("Check Add a divide operation for secrets.", "No secrets.",
                 where=lambda r: str(r["messages"][-1]["content"]))
     script_planning(fake_llm)
