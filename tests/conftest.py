@@ -87,3 +87,14 @@ def postgres_url() -> Iterator[str]:
         subprocess.run([*as_postgres, str(pg_ctl), "-D", str(data), "-m", "immediate", "-w", "stop"],
                        capture_output=True, timeout=60)
         shutil.rmtree(root, ignore_errors=True)
+
+
+# A test that talks to the scripted model server or starts PostgreSQL drives a whole run, a CLI's model check or a
+# database: it belongs to the full suite, not the fast lane (`pytest -m "not slow"`, README's development section).
+WHOLE_RUN_FIXTURES = frozenset({"fake_llm", "postgres_url"})
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if WHOLE_RUN_FIXTURES & set(getattr(item, "fixturenames", ())) and item.get_closest_marker("slow") is None:
+            item.add_marker(pytest.mark.slow)

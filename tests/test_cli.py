@@ -8,7 +8,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.fake_llm import FakeLLM
+
+# The command line in a fresh process on purpose: start-up and exit codes as a shell sees them.
+pytestmark = pytest.mark.slow
 
 SNIPPET = "def hello(name):\n    return f'hi {name}'\n"
 

@@ -6,6 +6,8 @@ import json
 import shutil
 from pathlib import Path
 
+import pytest
+
 from slmcode.eval.prompts import BASELINE_SYSTEM
 from slmcode.eval.replay import load_replays, script
 from slmcode.eval.taxonomy import Signals, classify, is_overflow
@@ -14,6 +16,7 @@ from tests.eval.conftest import slmcode
 from tests.fake_llm import FakeLLM, system_text
 from tests.snapshot import assert_snapshot
 
+pytestmark = pytest.mark.slow  # `slmcode eval` in a subprocess, as a user starts it
 
 def test_list_shows_every_task_with_its_language_and_why_one_cannot_run(tmp_path: Path) -> None:
     result = slmcode("eval", "--list", "--json", cwd=tmp_path)

@@ -13,6 +13,8 @@ from slmcode.eval.runner import Job, run_job
 from slmcode.eval.suite import load_suite
 from tests.eval.conftest import slmcode
 
+pytestmark = pytest.mark.slow  # recorded runs through the real pipeline
+
 
 def test_a_tasks_replays_end_as_recorded_and_a_wrong_fix_fails_its_hidden_tests(tmp_path: Path) -> None:
     result = slmcode("eval", "--replay", "--task", "py-median-even", "--json", "--out", str(tmp_path), cwd=tmp_path)

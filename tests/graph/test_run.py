@@ -18,7 +18,7 @@ from tests.graph.scenario import make_repo, script_buggy_worker_then_fix, script
 from tests.isolation import isolated_environment
 
 # One worker makes the shared run once (pytest-xdist --dist loadgroup sends the module's tests together).
-pytestmark = pytest.mark.xdist_group("graph-test-run")
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("graph-test-run")]
 
 
 def run(fake: FakeLLM, repo: Path, query: str = "Add a divide operation", **settings: object) -> api.RunResult:
