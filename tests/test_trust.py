@@ -28,20 +28,14 @@ from slmcode.mcp.listing import list_servers
 from slmcode.nodes.prompts import SYSTEM
 from slmcode.serverpolicy import ServerPolicyError, server_settings
 from slmcode.store.trace import TraceStore
-from slmcode.tools import ossandbox
 from slmcode.tools.shell import ShellResult, run_command
 from tests.fake_llm import FakeLLM, Reply
 from tests.graph.scenario import EXAMPLE
+from tests.sandboxcheck import SANDBOX, needs_sandbox
 
 PYTHON = sys.executable
 SECRET = "TRUST-TEST-SECRET-7d41"
 USER_KEY = "sk-user-own-key-5e2a"
-try:
-    ossandbox.bwrap_binary()
-    SANDBOX = True
-except ossandbox.SandboxUnavailable:
-    SANDBOX = False
-needs_sandbox = pytest.mark.skipif(not SANDBOX, reason="no kernel sandbox on this machine (doctor says why)")
 
 
 @contextmanager

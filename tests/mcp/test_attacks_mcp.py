@@ -17,7 +17,8 @@ from slmcode.config import Settings
 from slmcode.mcp.hub import McpHub
 from slmcode.mcp.offer import offered
 from slmcode.tools.toolset import run_tool_call
-from tests.tools.test_attacks import ENV_SECRETS, SANDBOX, SECRET, digest, world  # noqa: F401
+from tests.sandboxcheck import SANDBOX
+from tests.tools.test_attacks import ENV_SECRETS, SECRET, digest, world  # noqa: F401
 
 pytestmark = pytest.mark.skipif(not SANDBOX, reason="no kernel sandbox on this machine (doctor says why)")
 HOSTILE = Path(__file__).resolve().parent / "hostile_server.py"

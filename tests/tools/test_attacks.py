@@ -25,6 +25,7 @@ from slmcode.config import Settings
 from slmcode.tools import ossandbox
 from slmcode.tools.shell import ShellResult, execute
 from slmcode.tools.whitelist import build_whitelist, plan
+from tests.sandboxcheck import needs_sandbox
 
 PYTHON = sys.executable
 SECRET = "TOP-SECRET-VALUE-42"
@@ -38,12 +39,7 @@ ENV_SECRETS = {
     "PIP_INDEX_URL": "https://pip-user:pip-secret-1313@pypi.example/simple",
 }
 
-try:
-    ossandbox.bwrap_binary()
-    SANDBOX = True
-except ossandbox.SandboxUnavailable:
-    SANDBOX = False
-pytestmark = pytest.mark.skipif(not SANDBOX, reason="no kernel sandbox on this machine (doctor says why)")
+pytestmark = needs_sandbox
 
 
 def digest(root: Path) -> dict[str, str]:

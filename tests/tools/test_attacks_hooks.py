@@ -18,7 +18,8 @@ from slmcode.blocks.discovery import BUILTIN_DIR
 from slmcode.blocks.schema import Hooks
 from slmcode.config import Settings
 from slmcode.trust import trust_workspace
-from tests.tools.test_attacks import PYTHON, SANDBOX, SECRET, digest, world  # noqa: F401
+from tests.sandboxcheck import SANDBOX
+from tests.tools.test_attacks import PYTHON, SECRET, digest, world  # noqa: F401
 
 pytestmark = pytest.mark.skipif(not SANDBOX, reason="no kernel sandbox on this machine (doctor says why)")
 

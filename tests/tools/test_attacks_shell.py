@@ -15,17 +15,12 @@ from langchain_core.messages import ToolMessage
 
 from slmcode.blocks.discovery import discover_blocks
 from slmcode.config import Settings
-from slmcode.tools import ossandbox
 from slmcode.tools.context import ToolContext
 from slmcode.tools.toolset import make_tools, run_tool_call
+from tests.sandboxcheck import needs_sandbox
 from tests.tools.test_attacks import SECRET, digest
 
-try:
-    ossandbox.bwrap_binary()
-    SANDBOX = True
-except ossandbox.SandboxUnavailable:
-    SANDBOX = False
-pytestmark = pytest.mark.skipif(not SANDBOX, reason="no kernel sandbox on this machine (doctor says why)")
+pytestmark = needs_sandbox
 
 
 def python_pack_commands(workspace: Path) -> list[str]:

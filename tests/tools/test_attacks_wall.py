@@ -22,16 +22,12 @@ from slmcode.tools.aftercheck import strip_setid
 from slmcode.tools.limits import PIDS_ROOTS, SandboxLimits, process_limit_holds, remove_pending
 from slmcode.tools.shell import ShellResult, execute
 from slmcode.tools.whitelist import build_whitelist, plan
+from tests.sandboxcheck import needs_sandbox
 from tests.tools.test_attacks import MARK, SECRET, digest, tries, world  # noqa: F401 (a fixture)
 
 PYTHON = sys.executable
 
-try:
-    ossandbox.bwrap_binary()
-    SANDBOX = True
-except ossandbox.SandboxUnavailable:
-    SANDBOX = False
-pytestmark = pytest.mark.skipif(not SANDBOX, reason="no kernel sandbox on this machine (doctor says why)")
+pytestmark = needs_sandbox
 
 
 def run_in(ws: Path, code: str, *, limits: SandboxLimits | None = None, permission: str = "auto",

@@ -20,7 +20,8 @@ from slmcode.tools.context import ToolContext
 from slmcode.tools.toolset import make_tools, run_tool_call
 from tests.fake_llm import FakeLLM, Reply, tool_call
 from tests.graph.scenario import divide_worker_replies, script_planning
-from tests.tools.test_attacks_shell import SANDBOX, python_pack_commands
+from tests.sandboxcheck import SANDBOX
+from tests.tools.test_attacks_shell import python_pack_commands
 
 WRITER_TEST = '''from pathlib import Path
 
