@@ -205,3 +205,10 @@ def test_ci_sized_comparison_the_harness_beats_the_plain_loop(tmp_path: Path) ->
     assert data["SIMULATED"] is True and Path(data["report"]).is_file()
     summary = data["summary"]["tiny"]
     assert summary["harness"]["rate"] > summary["plain loop"]["rate"], summary
+
+
+def test_ablate_names_its_levers_and_needs_the_simulator(tmp_path: Path) -> None:
+    bogus = slmcode("eval", "--sim", "7b", "--ablate", "bogus", "--task", "js-sum-range", cwd=tmp_path)
+    assert bogus.returncode == 2 and "unknown lever 'bogus'" in bogus.stderr and "tool_repair" in bogus.stderr
+    alone = slmcode("eval", "--ablate", "all", cwd=tmp_path)
+    assert alone.returncode == 2 and "--ablate goes with --sim" in alone.stderr
