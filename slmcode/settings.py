@@ -147,6 +147,10 @@ class Settings(BaseModel):
     # auto for the embedded model and models under 1B, on for every model, off never.
     simple_plan: Literal["auto", "on", "off"] = "auto"
     escalate_timeout_seconds: float = Field(default=300.0, ge=0)
+    # The loop guard (nodes/loop_guard.py): a task that makes the same tool call a fifth time, or this many calls
+    # in a row with no new file read and no file changed, stops as a `loop` instead of running to its turn limit.
+    loop_guard: Literal["on", "off"] = "on"
+    loop_guard_calls: int = Field(default=8, ge=2)
 
     # Compaction.
     react_compact_at_percent: float = Field(default=80.0, gt=0, le=100)

@@ -102,3 +102,7 @@ TEST_TASK_DESCRIPTION = "Add or update tests that cover the change, and run the 
 NUDGE_NO_TOOLS = "You did not call a tool. Call one tool now, or answer DONE with a one-line summary."
 TURN_LIMIT = "Turn limit reached: the task stops here and goes to review."
 OVERFLOW_GIVE_UP = "The conversation no longer fits the model's window, even compacted: the task stops here."
+# The loop guard (nodes/loop_guard.py): a steer on a repeated call's result, and the results of a stopped task.
+LOOP_STEER = "Loop guard: you already made this exact call {times} times; it answered: {learned} Do something else."
+LOOP_STOP = "Loop guard stopped the task ({reason}): it goes to review as a loop."
+LOOP_CRITERION = "loop guard: no tool call repeated without progress"

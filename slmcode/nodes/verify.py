@@ -9,6 +9,7 @@ from langgraph.runtime import Runtime
 
 from slmcode.nodes.baseline import against_baseline, missing_tool, still_baseline
 from slmcode.nodes.gates import gate_verdicts
+from slmcode.nodes.loop_guard import loop_verdicts
 from slmcode.nodes.quality import quality_of
 from slmcode.run_context import RunContext, emit, settings_of, trace_of, workspace_of
 from slmcode.state import RunState
@@ -21,14 +22,15 @@ def verify(state: RunState, runtime: Runtime[RunContext]) -> dict:
     allowed = quality_of(runtime).commands()
     checked = []
     for task in (t for t in state.get("tasks", []) if t.status == "review"):
+        looped = loop_verdicts(task.id, state.get("conversations", {}))  # the loop guard stopped its worker
         if "verify" in settings.ablate:  # eval --ablate: nothing runs; the reviewer judges on the disk alone
-            checked.append(task.model_copy(update={"verdicts": []}))
+            checked.append(task.model_copy(update={"verdicts": looped}))
             continue
         verdicts = missing_tool(run_criteria(task.criteria, workspace=workspace, settings=settings,
                                              allowed_commands=allowed))
         task = task.model_copy(update={"baseline_passed": still_baseline(task, verdicts)})
         verdicts = against_baseline(task, verdicts)  # passing on the unchanged tree proves nothing
-        verdicts += gate_verdicts(task, state, runtime)
+        verdicts += gate_verdicts(task, state, runtime) + looped
         for v in verdicts:
             trace_of(runtime).record_verdict(state["run_id"], task_id=task.id, criterion=v.criterion.text,
                                              status=v.status, evidence=v.evidence)

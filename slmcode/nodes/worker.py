@@ -29,9 +29,10 @@ from slmcode.memory.conversations import store_for
 from slmcode.nodes.agent_fields import allowed_tools
 from slmcode.nodes.disk_changes import net_changes
 from slmcode.nodes.llm import pack_for
+from slmcode.nodes.loop_guard import steer, stop_reason, tally
 from slmcode.nodes.mcp_tools import mcp_tools
 from slmcode.nodes.model_request import call_model
-from slmcode.nodes.prompts import CORRECT, EXPLORE, NUDGE_NO_TOOLS, TURN_LIMIT, WORK
+from slmcode.nodes.prompts import CORRECT, EXPLORE, LOOP_STOP, NUDGE_NO_TOOLS, TURN_LIMIT, WORK
 from slmcode.nodes.quality import gates_of, quality_of
 from slmcode.nodes.refund import Refund
 from slmcode.nodes.solo import role_tools
@@ -125,13 +126,18 @@ def work(payload: WorkerInput, runtime: Runtime[RunContext]) -> Command:
     messages.append(answer)
     carried = {"turn": turn, "ladder": dataclasses.asdict(ladder), "refunds": 0}
     max_turns = roles_of(runtime)[role].profile.max_turns
-    if answer.tool_calls and turn < max_turns:
+    settings = settings_of(runtime)
+    looping = stop_reason(messages, settings.loop_guard == "on", settings.loop_guard_calls)
+    if answer.tool_calls and turn < max_turns and looping is None:
         emit(runtime, payload["run_id"], "turn", role=role, task_id=task.id, turn=turn,
              calls=[c["name"] for c in answer.tool_calls])
         return Command(goto=_next(runtime, payload, "tools", messages, known, **carried,
                                   result_bytes=room.result_bytes))
-    if answer.tool_calls:  # out of turns with calls pending: close the pairs so the transcript stays valid
-        messages += [ToolMessage(TURN_LIMIT, tool_call_id=c["id"], status="error") for c in answer.tool_calls]
+    if answer.tool_calls:  # looping or out of turns with calls pending: close the pairs so the transcript stays valid
+        stop = LOOP_STOP.format(reason=looping) if looping else TURN_LIMIT
+        messages += [ToolMessage(stop, tool_call_id=c["id"], status="error") for c in answer.tool_calls]
+        if looping:
+            emit(runtime, payload["run_id"], "loop", role=role, task_id=task.id, turn=turn, reason=looping)
     elif turn == 1 and not files_changed(messages):
         # A first answer with no tool call at all is a small model's commonest slip: one nudge.
         return Command(goto=_next(runtime, payload, "worker", [*messages, HumanMessage(NUDGE_NO_TOOLS)], known,
@@ -146,9 +152,10 @@ def work(payload: WorkerInput, runtime: Runtime[RunContext]) -> Command:
     store_for(workspace_of(runtime)).forget(payload["run_id"], _store_key(payload))
     # The conversation joins the run state once, when the branch ends: while it runs, the store holds it, and
     # writing it to the state at every step would re-save it whole in every checkpoint.
+    stopped = f"stopped as a loop ({looping}); " if looping else ""
     return Command(goto="join", update={
         "tasks": [done], "conversations": {conversation_key(task): messages},
-        "work_log": [f"{role} {task.id}: {turn} turns, {len(changed)} files; {summary[:120]}"],
+        "work_log": [f"{role} {task.id}: {turn} turns, {len(changed)} files; {stopped}{summary[:120]}"],
     })
 
 
@@ -169,6 +176,7 @@ def run_tools(payload: WorkerInput, runtime: Runtime[RunContext]) -> Command:
     tools = request_tools(runtime, payload, ctx).tools  # a tool left out of the request is not run either
     journal = runtime.context.tool_journal()
     results: list[ToolMessage] = []
+    counted = tally(messages)  # read off the stored conversation: a resumed step steers the same calls
     for call in answer.tool_calls:
         call_key = f"{conversation_key(task)}:{payload['turn']}:{call['id']}"
         known = journal.recorded(run_id, call_key)
@@ -189,6 +197,7 @@ def run_tools(payload: WorkerInput, runtime: Runtime[RunContext]) -> Command:
             stream(runtime, "tool", task_id=task.id, name=call["name"], ok=known[1] != "error")  # traced above
         # The path the tool resolved, so the next step's read/changed sets name the file as the tools do.
         path = touched_path(workspace, call["name"], call["args"]) if known[1] != "error" else None
-        results.append(ToolMessage(known[0], tool_call_id=call["id"], name=call["name"], status=known[1],
-                                   artifact={"path": path} if path else None))
+        # A repeated call's result says so (loop_guard); the journal keeps the tool's own result.
+        results.append(ToolMessage(known[0] + steer(call, counted), tool_call_id=call["id"], name=call["name"],
+                                   status=known[1], artifact={"path": path} if path else None))
     return Command(goto=_next(runtime, payload, "worker", [*messages, *results], known_length))
