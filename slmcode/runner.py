@@ -17,7 +17,7 @@ from langgraph.graph.state import CompiledStateGraph
 from langgraph.types import Command
 
 from slmcode.blocks.compose import resolve_pipeline
-from slmcode.config import load_settings
+from slmcode.config import Settings, load_settings
 from slmcode.errors import RunNotFoundError, SlmcodeError
 from slmcode.gitrun.session import GitRun, TaskWatch, open_git_run
 from slmcode.graph.builder import build_graph
@@ -28,7 +28,7 @@ from slmcode.memory.runlock import Holder
 from slmcode.nodes.approval import check_plan_answer
 from slmcode.run_context import RunContext
 from slmcode.runstate import one_line
-from slmcode.serving import model_endpoint
+from slmcode.serving import fit_to_server, model_endpoint
 from slmcode.state import QAResult, Task
 from slmcode.store.journal import Journal
 from slmcode.store.trace import TraceStore
@@ -108,6 +108,7 @@ def execute_run(workspace: Path, run_id: str, first: Any, overrides: dict[str, A
             if first is None and saver.get_tuple(config) is None:
                 status, outcome = "failed", _before_first_checkpoint(trace, run_id)
                 raise RunNotFoundError(f"run {run_id} cannot be resumed: {outcome}; start it again with `slmcode run`")
+            live = _fit_window(live, trace, run_id, on_event)  # on resume too: the server may have changed
             pipeline = resolve_pipeline(workspace, live)
             graph = build_graph(saver, pipeline.phases)
             context = RunContext(workspace=str(workspace), overrides=overrides, settings=live, trace=trace,
@@ -150,6 +151,17 @@ def execute_run(workspace: Path, run_id: str, first: Any, overrides: dict[str, A
                    _recorder(trace, run_id, on_event))
         trace.close()
         journal.close()
+
+
+def _fit_window(settings: Settings, trace: TraceStore, run_id: str,
+                on_event: Callable[[Event], None] | None) -> Settings:
+    """The settings sized to the server's real window; the window used goes into the trace and the board."""
+    fitted, event = fit_to_server(settings)
+    data = {k: v for k, v in event.items() if k != "kind"}
+    trace.record_event(run_id, "window", data)
+    if on_event is not None:
+        on_event({**event, "role": None, "task_id": None})
+    return fitted
 
 
 def _recorder(trace: TraceStore, run_id: str, on_event: Callable[[Event], None] | None

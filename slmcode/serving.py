@@ -38,3 +38,13 @@ def model_endpoint(settings: Settings, on_event: Callable[[Event], None] | None 
         # took 3 x 120 s to fail on a loaded machine); the run fails at the first timeout, saying so.
         yield settings.model_copy(update={"base_url": server.base_url, "server_dialect": "llama-cpp-python",
                                           "max_parallel": 1, "request_retries": 0})
+
+
+
+def fit_to_server(settings: Settings) -> tuple[Settings, Event]:
+    """The settings sized to what the server will really keep, and the `window` event that says which window the
+    run uses and why (slmcode.providers.window)."""
+    from slmcode.providers.window import choose_window
+
+    context_limit, event = choose_window(settings)
+    return settings.model_copy(update={"context_limit": context_limit}), event

@@ -56,6 +56,9 @@ class RunView:
             self.console.print(f"embedded model ({event['model']}) on {event['base_url'].removesuffix('/v1')}, "
                                f"started in {event['seconds']} s", highlight=False)
             self.phase = "starting"
+        elif kind == "window":  # the run's window and why: a server that keeps less cuts prompts silently
+            style = "yellow" if event.get("warning") else "dim"
+            self.console.print(f"[{style}]{escape(event['message'])}[/{style}]", highlight=False)
         elif kind == "model_call":
             self.last_call = call_line(event)
         elif kind == "phase":

@@ -83,6 +83,9 @@ class FakeLLM(LoopbackServer):
         self.json_schema_supported = True
         # Set to pose as Ollama: /api/version answers, and /api/show gives each model's num_ctx (None: unset).
         self.ollama_num_ctx: dict[str, int | None] | None = None
+        # Other GET routes answered with a fixed JSON body, to pose as another server kind (llama.cpp's /props,
+        # vLLM's /v1/models with max_model_len, LM Studio's /api/v0/models); they win over the built-in ones.
+        self.get_routes: dict[str, Any] = {}
         self._lock = threading.Lock()
 
     # scripting ---------------------------------------------------------------------------------------
@@ -202,7 +205,9 @@ def _handler_for(fake: FakeLLM) -> type[BaseHTTPRequestHandler]:
             self.wfile.write(data)
 
         def do_GET(self) -> None:
-            if self.path == "/api/version" and fake.ollama_num_ctx is not None:
+            if self.path in fake.get_routes:
+                self._send_json(200, fake.get_routes[self.path])
+            elif self.path == "/api/version" and fake.ollama_num_ctx is not None:
                 self._send_json(200, {"version": "0.12.0"})
             elif self.path.rstrip("/").endswith("/models"):
                 data = [{"id": m, "object": "model", "owned_by": "fake_llm"} for m in fake.models]
