@@ -43,6 +43,8 @@ def trace_figures(workspace: Path, run_id: str) -> AgentRun:
                 record.signals.structured_failures += 1
             elif event.kind == "overflow":
                 record.signals.overflows += 1
+            elif event.kind == "loop":  # the loop guard stopped a task: calls without progress, not only repeats
+                record.signals.loop_stops += 1
             elif event.kind == "run_finished":
                 record.outcome = str(data.get("outcome", ""))
     record.signals.longest_repeat = longest_repeat(calls)

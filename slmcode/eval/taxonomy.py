@@ -29,6 +29,7 @@ class Signals:
     structured_failures: int = 0
     overflows: int = 0
     longest_repeat: int = 0
+    loop_stops: int = 0  # tasks the harness's loop guard stopped (nodes/loop_guard.py)
     error: str = ""
 
     def as_dict(self) -> dict[str, Any]:
@@ -62,7 +63,7 @@ def classify(*, solved: bool, timed_out: bool, signals: Signals, files_changed: 
         return "timeout"
     if signals.overflows:
         return "context_overflow"
-    looped = signals.longest_repeat >= LOOP_REPEATS
+    looped = signals.longest_repeat >= LOOP_REPEATS or signals.loop_stops > 0
     if not files_changed:
         if signals.malformed_calls:
             return "malformed_tool_call"

@@ -46,6 +46,7 @@ def test_each_failure_gets_the_label_that_says_why() -> None:
     assert label([], longest_repeat=3) == "loop"
     assert label([]) == "empty_patch"
     assert label(["a.py"], longest_repeat=4) == "loop"
+    assert label([], loop_stops=1) == "loop"  # the loop guard stopped a task whose calls all differed
     assert label(["a.py"], malformed_calls=1) == "tests_failed"
 
 

@@ -11,6 +11,7 @@ import pytest
 from langchain_core.messages import AIMessage, ToolMessage
 
 from slmcode import api
+from slmcode.eval.harness import trace_figures
 from slmcode.nodes.loop_guard import stop_reason, tally
 from slmcode.nodes.prompts import LOOP_CRITERION, LOOP_STEER, LOOP_STOP, SYSTEM
 from slmcode.runner import Event
@@ -69,6 +70,9 @@ def test_calls_with_no_new_file_read_stop_as_a_loop_after_loop_guard_calls(fake_
     assert len(worker_requests(fake_llm)) == 4
     assert any("4 tool calls in a row with no new file read and no file changed" in line for line in result.work_log)
     assert len(loop_rows(events)) == 1
+    # The trace keeps the stop, so `slmcode eval` labels the attempt `loop` though no call was repeated.
+    figures = trace_figures(repo, result.run_id)
+    assert figures.signals.loop_stops == 1 and figures.signals.longest_repeat == 1
 
 
 @pytest.mark.slow

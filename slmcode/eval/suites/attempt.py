@@ -58,6 +58,7 @@ def add(total: AgentRun, run: AgentRun) -> AgentRun:
     s.structured_failures += r.structured_failures
     s.overflows += r.overflows
     s.longest_repeat = max(s.longest_repeat, r.longest_repeat)
+    s.loop_stops += r.loop_stops
     s.error = r.error or s.error
     return total
 
