@@ -203,8 +203,10 @@ class Settings(BaseModel):
 
     # Measurement only (`slmcode eval --ablate`): levers of the harness switched off, to measure what each adds.
     # packs: no code excerpts in a pack; repo_map: no map sections; tool_repair: answers' tool calls used as
-    # sent; compaction: the conversation sent whole; verify: no criterion runs and no corrector retries.
-    ablate: list[Literal["packs", "repo_map", "tool_repair", "compaction", "verify"]] = Field(default_factory=list)
+    # sent; compaction: the conversation sent whole; verify: no criterion runs and no corrector retries;
+    # loop_guard: no steer on a repeated call and no loop stop (as loop_guard: off).
+    ablate: list[Literal["packs", "repo_map", "tool_repair", "compaction", "verify", "loop_guard"]] = Field(
+        default_factory=list)
 
     # Persistence.
     checkpoint_url: str | None = None

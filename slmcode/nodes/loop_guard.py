@@ -16,6 +16,7 @@ import json
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
 
@@ -26,6 +27,16 @@ from slmcode.tools.shellchanges import noted_changes
 
 STEER_AT = 3  # the same call this many times: the result says so
 STOP_AT = 5  # the same call this many times: the task stops
+
+
+class GuardSettings(Protocol):
+    loop_guard: str
+    ablate: list
+
+
+def guard_on(settings: GuardSettings) -> bool:
+    """loop_guard: on, and not switched off by `eval --ablate loop_guard`."""
+    return settings.loop_guard == "on" and "loop_guard" not in settings.ablate
 
 
 def signature(call: Mapping[str, object]) -> str:

@@ -29,7 +29,7 @@ from slmcode.memory.conversations import store_for
 from slmcode.nodes.agent_fields import allowed_tools
 from slmcode.nodes.disk_changes import net_changes
 from slmcode.nodes.llm import pack_for
-from slmcode.nodes.loop_guard import steer, stop_reason, tally
+from slmcode.nodes.loop_guard import Tally, guard_on, steer, stop_reason, tally
 from slmcode.nodes.mcp_tools import mcp_tools
 from slmcode.nodes.model_request import call_model
 from slmcode.nodes.prompts import CORRECT, EXPLORE, LOOP_STOP, NUDGE_NO_TOOLS, TURN_LIMIT, WORK
@@ -127,7 +127,7 @@ def work(payload: WorkerInput, runtime: Runtime[RunContext]) -> Command:
     carried = {"turn": turn, "ladder": dataclasses.asdict(ladder), "refunds": 0}
     max_turns = roles_of(runtime)[role].profile.max_turns
     settings = settings_of(runtime)
-    looping = stop_reason(messages, settings.loop_guard == "on", settings.loop_guard_calls)
+    looping = stop_reason(messages, guard_on(settings), settings.loop_guard_calls)
     if answer.tool_calls and turn < max_turns and looping is None:
         emit(runtime, payload["run_id"], "turn", role=role, task_id=task.id, turn=turn,
              calls=[c["name"] for c in answer.tool_calls])
@@ -176,7 +176,8 @@ def run_tools(payload: WorkerInput, runtime: Runtime[RunContext]) -> Command:
     tools = request_tools(runtime, payload, ctx).tools  # a tool left out of the request is not run either
     journal = runtime.context.tool_journal()
     results: list[ToolMessage] = []
-    counted = tally(messages)  # read off the stored conversation: a resumed step steers the same calls
+    # Read off the stored conversation, not counted in memory: a resumed step steers the same calls.
+    counted = tally(messages) if guard_on(settings_of(runtime)) else Tally()
     for call in answer.tool_calls:
         call_key = f"{conversation_key(task)}:{payload['turn']}:{call['id']}"
         known = journal.recorded(run_id, call_key)

@@ -11,6 +11,7 @@ from langchain_core.messages import AIMessage, HumanMessage, SystemMessage, Tool
 from slmcode.budget.room import WorkerRoom
 from slmcode.config import Settings
 from slmcode.nodes.corrector import attempts_left
+from slmcode.nodes.loop_guard import guard_on
 from slmcode.nodes.model_request import request_for
 from slmcode.packs.builder import build_pack
 from slmcode.state import Task
@@ -51,6 +52,11 @@ def test_compaction_off_sends_the_conversation_whole() -> None:
     compacted = request_for(messages, Settings(model="qwen2.5-coder:7b"), room).messages
     whole = request_for(messages, Settings(model="qwen2.5-coder:7b", ablate=["compaction"]), room).messages
     assert whole == messages and compacted != messages
+
+
+def test_loop_guard_off_neither_steers_nor_stops() -> None:
+    assert guard_on(Settings()) and not guard_on(Settings(ablate=["loop_guard"]))
+    assert not guard_on(Settings(loop_guard="off"))
 
 
 def test_verify_off_leaves_a_rejected_task_no_corrector() -> None:

@@ -90,7 +90,9 @@ def test_a_model_reading_file_after_file_is_not_stopped(fake_llm: FakeLLM, repo:
 @pytest.mark.slow
 def test_loop_guard_off_lets_the_model_repeat_to_its_turn_limit(fake_llm: FakeLLM, repo: Path) -> None:
     _, events = run(fake_llm, repo, Reply(tool_calls=[tool_call("ws_read", path="calc/ops.py")]), loop_guard="off")
-    assert len(worker_requests(fake_llm)) == 30  # qwen2.5-coder's max_turns
+    requests = worker_requests(fake_llm)
+    assert len(requests) == 30  # qwen2.5-coder's max_turns
+    assert all(STEER_HEAD not in m["content"] for m in requests[-1]["messages"] if m["role"] == "tool")
     assert loop_rows(events) == []
 
 

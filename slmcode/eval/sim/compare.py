@@ -19,7 +19,7 @@ from slmcode.eval.sim.server import SimServer
 from slmcode.eval.suite import EvalTask
 
 # The harness's levers an ablation switches off, one at a time (settings.ablate says what each means).
-LEVERS = ("packs", "repo_map", "tool_repair", "compaction", "verify")
+LEVERS = ("packs", "repo_map", "tool_repair", "compaction", "verify", "loop_guard")
 
 
 @dataclass(frozen=True)
