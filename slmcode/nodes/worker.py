@@ -198,7 +198,9 @@ def run_tools(payload: WorkerInput, runtime: Runtime[RunContext]) -> Command:
             stream(runtime, "tool", task_id=task.id, name=call["name"], ok=known[1] != "error")  # traced above
         # The path the tool resolved, so the next step's read/changed sets name the file as the tools do.
         path = touched_path(workspace, call["name"], call["args"]) if known[1] != "error" else None
-        # A repeated call's result says so (loop_guard); the journal keeps the tool's own result.
-        results.append(ToolMessage(known[0] + steer(call, counted), tool_call_id=call["id"], name=call["name"],
+        # A repeated call's result says so (loop_guard), above the changed-files line that must stay last; the
+        # journal keeps the tool's own result.
+        content, note = split_note(known[0])
+        results.append(ToolMessage(content + steer(call, counted) + note, tool_call_id=call["id"], name=call["name"],
                                    status=known[1], artifact={"path": path} if path else None))
     return Command(goto=_next(runtime, payload, "worker", [*messages, *results], known_length))
