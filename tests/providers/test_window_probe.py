@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from rich.console import Console
 
 from slmcode import api
 from slmcode.budget.compute import compute_budget
@@ -14,6 +15,7 @@ from slmcode.config import Settings
 from slmcode.providers.window import ServerWindow, server_window
 from slmcode.serving import fit_to_server
 from slmcode.store.trace import TraceStore
+from slmcode.view import RunView
 from tests.fake_llm import FakeLLM
 from tests.graph.scenario import script_buggy_worker_then_fix, script_planning
 
@@ -117,3 +119,32 @@ def test_a_run_fits_every_request_into_the_window_the_server_keeps(served: FakeL
     limit = compute_budget(Settings(context_limit=window), "worker", MODEL).prompt_limit
     assert result.outcome == "done", result.outcome
     assert served.requests and all(count_message_tokens(r["messages"]) <= limit for r in served.requests)
+
+
+class Paused(Exception):
+    """Stands for the user leaving at the plan question: the run stops, checkpointed, to be resumed."""
+
+
+@pytest.mark.slow
+def test_a_resumed_run_asks_again_and_the_board_says_the_window(served: FakeLLM, repo: Path) -> None:
+    pose(served, "llama.cpp", 8192)
+    script_planning(served)
+    script_buggy_worker_then_fix(served)
+
+    def leave(question: dict) -> object:
+        raise Paused
+
+    with pytest.raises(Paused):
+        api.run("Add a divide operation", repo, base_url=served.url, model=MODEL, request_retries=0,
+                approve="plan", answer=leave)
+    with TraceStore.for_workspace(repo) as trace:
+        (run,) = trace.runs()
+    pose(served, "llama.cpp", 4096)  # the server was restarted with a smaller window meanwhile
+    console = Console(width=160, record=True, color_system=None, force_terminal=False)
+    with RunView(console) as view:
+        result = api.resume(run.run_id, repo, base_url=served.url, model=MODEL, on_event=view.on_event)
+    assert result.outcome == "done", result.outcome
+    assert "window 4096 tokens (llama.cpp keeps 4096): less than the 8192 of" in console.export_text()
+    with TraceStore.for_workspace(repo) as trace:
+        recorded = [e.data for e in trace.timeline(run.run_id) if e.kind == "window"]
+    assert [(r["server_tokens"], r["window"]) for r in recorded] == [(8192, 8192), (4096, 4096)]
