@@ -131,6 +131,12 @@ def _message(content: str, call: dict[str, Any], name: str) -> ToolMessage:
     return ToolMessage(content=content, tool_call_id=str(call.get("id") or ""), name=name, status=status)
 
 
+def _pauses_the_graph(exc: BaseException) -> bool:
+    """LangGraph's interrupt() (a tool asking the user, e.g. `Run this command?`) raises a GraphBubbleUp that must
+    reach the graph. Told by name so this module does not import LangGraph (the CLI's start-up stays light)."""
+    return any(c.__name__ == "GraphBubbleUp" and c.__module__ == "langgraph.errors" for c in type(exc).__mro__)
+
+
 def run_tool_call(tools: Sequence[BaseTool], call: dict[str, Any]) -> ToolMessage:
     """Execute one tool call; never raises."""
     name = str(call.get("name") or "")
@@ -152,6 +158,8 @@ def run_tool_call(tools: Sequence[BaseTool], call: dict[str, Any]) -> ToolMessag
     try:
         content = str(tool.invoke(valid.model_dump()))
     except Exception as exc:  # a crashed tool must still answer its call (invariant 2); logged, not hidden
+        if _pauses_the_graph(exc):
+            raise  # shell_permission `ask`: the question goes to the user, not to the model as a crash
         log.exception("tool %s crashed", name)
         content = prompts.TOOL_CRASHED.format(name=name, error=f"{type(exc).__name__}: {exc}")
     return _message(content, call, name)
