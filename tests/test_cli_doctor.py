@@ -38,7 +38,7 @@ def check(report: dict, name: str) -> dict:
 def test_a_small_ollama_window_is_named_with_the_exact_commands_that_raise_it(ollama: FakeLLM, tmp_path: Path) -> None:
     report = doctor(ollama, tmp_path)
     window = check(report, "window")
-    assert not window["ok"] and "Ollama keeps 2048 tokens" in window["detail"]
+    assert not window["ok"] and "Ollama keeps 4096 tokens" in window["detail"]
     assert "OLLAMA_CONTEXT_LENGTH=8192 ollama serve" in window["advice"]
     assert "PARAMETER num_ctx 8192" in window["advice"]
     assert report["readiness"]["passed"] < report["readiness"]["total"]
@@ -50,12 +50,12 @@ def test_doctor_fix_sizes_requests_to_the_real_window_and_writes_the_modelfile(o
     (tmp_path / ".slmcode" / "config.yaml").write_text("max_parallel: 2\n")
     before = doctor(ollama, tmp_path)
     report = doctor(ollama, tmp_path, "--fix")
-    assert len(report["fixed"]) == 1 and "context_limit: 2048" in report["fixed"][0]
+    assert len(report["fixed"]) == 1 and "context_limit: 4096" in report["fixed"][0]
     config = yaml.safe_load((tmp_path / ".slmcode" / "config.yaml").read_text())
-    assert config == {"max_parallel": 2, "context_limit": 2048}  # the user's other keys kept
+    assert config == {"max_parallel": 2, "context_limit": 4096}  # the user's other keys kept
     assert (tmp_path / ".slmcode" / "Modelfile").read_text() == f"FROM {MODEL}\nPARAMETER num_ctx 8192\n"
     assert check(report, "window")["ok"]  # checked again after the fix
-    assert report["profile"]["context_limit"] == 2048
+    assert report["profile"]["context_limit"] == 4096
     assert report["readiness"]["passed"] == before["readiness"]["passed"] + 1
 
 
@@ -63,8 +63,8 @@ def test_the_text_report_gives_the_fix_and_the_score(ollama: FakeLLM, tmp_path: 
     result = slmcode("doctor", "--base-url", ollama.url, "--model", MODEL, "--workspace", str(tmp_path))
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
-    assert any(line.startswith("warning: Ollama keeps 2048 tokens") for line in lines)
-    assert any("`slmcode doctor --fix` would set context_limit: 2048" in line for line in lines)
+    assert any(line.startswith("warning: Ollama keeps 4096 tokens") for line in lines)
+    assert any("`slmcode doctor --fix` would set context_limit: 4096" in line for line in lines)
     assert lines[-1].startswith("readiness ") and "checks pass" in lines[-1]
 
 

@@ -67,8 +67,9 @@ def _diagnose(settings: Settings, workspace: Path) -> dict[str, Any]:
     from slmcode import readiness
     from slmcode.blocks.compose import resolve_pipeline
     from slmcode.budget.tokens import default_counter
-    from slmcode.providers.endpoint import ollama_num_ctx, probe_endpoint
+    from slmcode.providers.endpoint import probe_endpoint
     from slmcode.providers.roles import RoleTable
+    from slmcode.providers.window import probe_ollama
     from slmcode.tools.ossandbox import status as sandbox_status
 
     worker = RoleTable(settings)["worker"]
@@ -76,7 +77,8 @@ def _diagnose(settings: Settings, workspace: Path) -> dict[str, Any]:
     info = probe_endpoint(binding.base_url, settings.api_key)
     room = _worker_room(settings, "worker", workspace)
     assert room is not None  # the worker uses tools
-    num_ctx = ollama_num_ctx(binding.base_url, binding.model) if info.server == "ollama" else None
+    # The same probe a run asks at its start, so doctor and run agree on what Ollama keeps (4,096 since 0.6).
+    num_ctx = probe_ollama(binding.base_url, binding.model, settings.api_key) if info.server == "ollama" else None
     quality = resolve_pipeline(workspace, settings).quality
     commands = quality.commands() if quality else {}
     checks = [

@@ -11,7 +11,7 @@ import httpx
 from slmcode.errors import EndpointError
 from slmcode.redact import safe_url
 
-# Ollama's window when neither the Modelfile nor the request sets num_ctx (2,048 before 0.6, 4,096 after).
+# Ollama's window before 0.6 when neither the Modelfile nor the request sets num_ctx (4,096 since: window.py).
 OLLAMA_DEFAULT_NUM_CTX = 2048
 _NUM_CTX = re.compile(r"^\s*num_ctx\s+(\d+)", re.MULTILINE)
 
@@ -72,15 +72,3 @@ def _server_kind(base_url: str, timeout: float) -> str:
     except httpx.HTTPError:
         return "openai-compatible"
     return "ollama" if response.status_code == 200 and "version" in response.text else "openai-compatible"
-
-
-def ollama_num_ctx(base_url: str, model: str, timeout: float = 5.0) -> int | None:
-    """The num_ctx Ollama will use for `model`: its Modelfile parameter, else Ollama's default."""
-    try:
-        response = httpx.post(_root(base_url) + "/api/show", json={"model": model}, timeout=timeout)
-    except httpx.HTTPError:
-        return None
-    if response.status_code != 200:
-        return None
-    match = _NUM_CTX.search(str(response.json().get("parameters") or ""))
-    return int(match.group(1)) if match else OLLAMA_DEFAULT_NUM_CTX
