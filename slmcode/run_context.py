@@ -3,6 +3,7 @@ Runtime context), and `emit`, which streams an event (stream_mode "custom") and 
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -13,8 +14,11 @@ from slmcode.blocks.compose import ResolvedPipeline, resolve_pipeline
 from slmcode.config import Settings
 from slmcode.providers.roles import RoleTable
 from slmcode.serverpolicy import server_settings
+from slmcode.serving import fit_to_server
 from slmcode.store.journal import Journal
 from slmcode.store.trace import TraceStore
+
+LOG = logging.getLogger(__name__)
 
 
 @dataclass
@@ -33,7 +37,11 @@ class RunContext:
 
     def resolved_settings(self) -> Settings:
         if self.settings is None:  # a server client's context: checked and loaded once per run, on first use
-            root, self.settings = server_settings(self.workspace, self.overrides)
+            root, settings = server_settings(self.workspace, self.overrides)
+            if settings.base_url:  # sized to what the model server really keeps, as the CLI's and API's runs are
+                settings, event = fit_to_server(settings)
+                LOG.info("slmcode: %s", event["message"])
+            self.settings = settings
             self.workspace = str(root)
         return self.settings
 

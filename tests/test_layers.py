@@ -28,7 +28,7 @@ MAY_IMPORT: dict[str, set[str]] = {
     "graph": {"blocks", "nodes", "run_context"},
     "nodes": {"blocks", "budget", "compact", "environment", "gates", "hooks", "mcp", "memory", "packs", "providers",
               "run_context", "tools"},
-    "run_context": {"blocks", "providers", "serverpolicy"},
+    "run_context": {"blocks", "providers", "serverpolicy", "serving"},
     "gates": {"blocks", "compact", "tools"},
     "gitrun": {"environment", "memory", "tools"},
     "hooks": {"blocks", "tools"},

@@ -148,3 +148,17 @@ def test_a_resumed_run_asks_again_and_the_board_says_the_window(served: FakeLLM,
     with TraceStore.for_workspace(repo) as trace:
         recorded = [e.data for e in trace.timeline(run.run_id) if e.kind == "window"]
     assert [(r["server_tokens"], r["window"]) for r in recorded] == [(8192, 8192), (4096, 4096)]
+
+
+def test_a_langgraph_server_run_is_sized_to_the_servers_window_too(
+        served: FakeLLM, tmp_path: Path, isolated_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A client of `langgraph dev` passes workspace and overrides; its run's settings are sized as a CLI run's."""
+    from slmcode.run_context import RunContext
+
+    repo = tmp_path / "allowed" / "repo"
+    repo.mkdir(parents=True)
+    (isolated_home / "config.yaml").write_text(f"base_url: {served.url}\n")  # the operator's own model server
+    monkeypatch.setenv("SLMCODE_ALLOWED_ROOTS", str(tmp_path / "allowed"))
+    pose(served, "llama.cpp", 4096)
+    settings = RunContext(workspace=str(repo), overrides={"model": MODEL}).resolved_settings()
+    assert settings.context_limit == 4096
