@@ -1,0 +1,116 @@
+"""The fixed part of each role's first request, against the window: issue 32, item 6 ("Prompt size").
+
+The fixed part is what a role's first request carries before any task text: its system prompt, the tool
+contract and tool schemas (tool-using roles: the tools `opening_room` fits, as `slmcode budget` shows), and the
+repo map's stable section as build_pack sizes it for the role's pack. Counted with the project's counter
+(budget/tokens.default_counter, cl100k) on examples/calculator, at context_limit 4,096 / 8,192 / 32,768.
+
+Not counted (each needs a run): the task map (it follows the query), the structured-output JSON schema an
+ask_role request adds (json_schema mode sends it as response_format; prompt mode writes it into the prompt)
+and the chat template's own tokens beyond the tool preamble budget/room.schema_tokens already adds.
+
+    .venv/bin/python bench/fixed_prompt.py [--out docs/bench/fixed_prompt.txt]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+from slmcode.budget.compute import compute_budget
+from slmcode.compact.toolfit import FittedTools, fit_tools
+from slmcode.nodes.prompts import SYSTEM, TOOL_ROLES, tool_contract
+from slmcode.nodes.solo import role_tools
+from slmcode.packs.builder import build_pack, load_repo_index
+from slmcode.packs.skills import discover_skills
+from slmcode.settings import Settings
+from slmcode.tools.context import ToolContext
+from slmcode.tools.toolset import make_tools
+
+ROOT = Path(__file__).resolve().parent.parent
+WORKSPACE = ROOT / "examples" / "calculator"
+WINDOWS = (4096, 8192, 32768)
+TARGET_PERCENT = 35  # issue 32: a compact tool contract keeps the fixed part <= 35% of a 4,096 window
+
+
+def offered_tools(settings: Settings, role: str) -> FittedTools:
+    """The tools `role`'s first request offers, as nodes.worker.request_tools fits them (no agent block, no MCP).
+    compact.toolfit.opening_room (`slmcode budget`) is the same less role_tools: it offers the explorer all."""
+    skills = {s.name: s.body for s in discover_skills(WORKSPACE)}
+    ctx = ToolContext(workspace=WORKSPACE, settings=settings, skills=skills.get if skills else None)
+    return fit_tools(settings, compute_budget(settings, role), role_tools(role, make_tools(ctx)))
+
+
+def fixed_part(role: str, window: int) -> dict[str, int | str]:
+    """The fixed sections of `role`'s first pack on a `window`-token model, as a run sizes them."""
+    settings = Settings(context_limit=window)
+    contract, schemas, dropped = "", 0, ""
+    if role in TOOL_ROLES:
+        fitted = offered_tools(settings, role)
+        budget_tokens, schemas = fitted.room.pack, fitted.schema_tokens
+        contract, dropped = tool_contract(fitted.names), ",".join(fitted.dropped)
+    else:  # ask_role gives the pack at most the role's budget (less the instruction, unknown without a run)
+        budget_tokens = compute_budget(settings, role).available
+    index, _ = load_repo_index(WORKSPACE, settings)
+    pack = build_pack(role, settings=settings, workspace=WORKSPACE, query="", system_prompt=SYSTEM[role],
+                      tool_contract=contract, index=index, budget_tokens=budget_tokens)
+    sections = {name: tokens for name, tokens, _ in pack.sections}
+    row: dict[str, int | str] = {"system": sections.get("system", 0), "contract": sections.get("tools", 0),
+                                 "schemas": schemas, "map": sections.get("map", 0),
+                                 "instructions": sections.get("instructions", 0), "pack": budget_tokens,
+                                 "dropped": dropped}
+    row["fixed"] = sum(int(row[k]) for k in ("system", "contract", "schemas", "map"))
+    return row
+
+
+def table() -> list[str]:
+    head = (f"{'role':<12}{'system':>7}{'contract':>9}{'schemas':>8}  {'map 4K/8K/32K':<15}"
+            f"{'fixed 4K/8K/32K':<18}{'% of 4K/8K/32K':<17}{'instr':>5}  tools dropped at 4K")
+    lines = [head, "-" * len(head)]
+    over: list[str] = []
+    for role in SYSTEM:
+        rows = [fixed_part(role, w) for w in WINDOWS]
+        shares = [100 * int(r["fixed"]) / w for r, w in zip(rows, WINDOWS, strict=True)]
+        first = rows[0]
+        maps = "/".join(str(r["map"]) for r in rows)
+        fixed = "/".join(str(r["fixed"]) for r in rows)
+        pct = "/".join(f"{s:.1f}" for s in shares)
+        schemas = first["schemas"] if role in TOOL_ROLES else "-"
+        lines.append(f"{role:<12}{first['system']:>7}{first['contract']:>9}{schemas:>8}  {maps:<15}{fixed:<18}"
+                     f"{pct:<17}{first['instructions']:>5}  {first['dropped'] or '-'}")
+        if any(int(r["schemas"]) != int(first["schemas"]) for r in rows):
+            lines.append(f"{'':<12}  (schemas at 4K/8K/32K: {'/'.join(str(r['schemas']) for r in rows)})")
+        if shares[0] > TARGET_PERCENT:
+            over.append(role)
+    lines += ["", f"over {TARGET_PERCENT}% of a 4,096 window: {', '.join(over) or 'none'}"]
+    return lines
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, help="also write the output here, with the command and load")
+    args = parser.parse_args()
+    load = "load average: " + ", ".join(f"{x:.2f}" for x in os.getloadavg()) + f" ({os.cpu_count()} cores)"
+    command = "$ .venv/bin/python bench/fixed_prompt.py" + (f" --out {args.out}" if args.out else "")
+    notes = [
+        f"workspace: {WORKSPACE.relative_to(ROOT)}; tokens: cl100k (budget/tokens.default_counter); "
+        "Settings(context_limit=N), other settings default",
+        "contract: the tool contract text in the pack; schemas: the tool schemas' JSON plus the chat template's "
+        "tool preamble (budget/room.schema_tokens), tool-using roles only",
+        "map: the stable repo map as build_pack sizes it for the role's pack; the task map is not fixed (query)",
+        "instr: the workspace's AGENTS.md in the pack at 4K (the project's text, not slmcode's: not in fixed)",
+        "qa calls no model (it runs the project's commands): no row",
+        "not counted (needs a run): the task map, an ask_role request's structured-output schema and instruction",
+    ]
+    out = [command, load, *notes, "", *table()]
+    text = "\n".join(out) + "\n"
+    sys.stdout.write(text)
+    if args.out:
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        args.out.write_text(text, encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()
