@@ -5,9 +5,9 @@ contract and tool schemas (tool-using roles: the tools `opening_room` fits, as `
 repo map's stable section as build_pack sizes it for the role's pack. Counted with the project's counter
 (budget/tokens.default_counter, cl100k) on examples/calculator, at context_limit 4,096 / 8,192 / 32,768.
 
-Not counted (each needs a run): the task map (it follows the query), the structured-output JSON schema an
-ask_role request adds (json_schema mode sends it as response_format; prompt mode writes it into the prompt)
-and the chat template's own tokens beyond the tool preamble budget/room.schema_tokens already adds.
+An ask_role role's fixed part also holds its answer schema's message (ask_structured appends it to every
+request). Not counted (each differs per call): the task map (it follows the query), the instruction ask_role
+sends (plan, task, evidence), and the chat template's own tokens beyond the tool preamble schema_tokens adds.
 
     .venv/bin/python bench/fixed_prompt.py [--out docs/bench/fixed_prompt.txt]
 """
@@ -15,16 +15,21 @@ and the chat template's own tokens beyond the tool preamble budget/room.schema_t
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 from pathlib import Path
 
 from slmcode.budget.compute import compute_budget
+from slmcode.budget.tokens import count_tokens
 from slmcode.compact.toolfit import FittedTools, fit_tools
+from slmcode.nodes.llm import REASK_ALLOWANCE
 from slmcode.nodes.prompts import SYSTEM, TOOL_ROLES, tool_contract
+from slmcode.nodes.schemas import Clarification, Escalation, Lessons, Plan, Review, Scope, Split
 from slmcode.nodes.solo import role_tools
 from slmcode.packs.builder import build_pack, load_repo_index
 from slmcode.packs.skills import discover_skills
+from slmcode.providers.prompts import SCHEMA_INSTRUCTION
 from slmcode.settings import Settings
 from slmcode.tools.context import ToolContext
 from slmcode.tools.toolset import make_tools
@@ -32,6 +37,9 @@ from slmcode.tools.toolset import make_tools
 ROOT = Path(__file__).resolve().parent.parent
 WORKSPACE = ROOT / "examples" / "calculator"
 WINDOWS = (4096, 8192, 32768)
+# The answer schema each ask_role role is asked for (nodes/<role>.py); "context" is a custom phase's slot: none.
+ANSWER_SCHEMAS = {"clarify": Clarification, "scope_judge": Scope, "planner": Plan, "splitter": Split,
+                  "reviewer": Review, "escalate": Escalation, "learn": Lessons}
 TARGET_PERCENT = 35  # issue 32: a compact tool contract keeps the fixed part <= 35% of a 4,096 window
 
 
@@ -51,8 +59,13 @@ def fixed_part(role: str, window: int) -> dict[str, int | str]:
         fitted = offered_tools(settings, role)
         budget_tokens, schemas = fitted.room.pack, fitted.schema_tokens
         contract, dropped = tool_contract(fitted.names), ",".join(fitted.dropped)
-    else:  # ask_role gives the pack at most the role's budget (less the instruction, unknown without a run)
-        budget_tokens = compute_budget(settings, role).available
+    else:  # ask_structured appends the schema message; ask_role's pack gets what schema and re-ask leave
+        budget = compute_budget(settings, role)
+        schema = ANSWER_SCHEMAS.get(role)
+        schema_json = json.dumps(schema.model_json_schema(), sort_keys=True) if schema else ""
+        schemas = count_tokens(SCHEMA_INSTRUCTION.format(schema=schema_json)) if schema else 0
+        extra = count_tokens(schema_json) + REASK_ALLOWANCE if schema else 0
+        budget_tokens = min(budget.available, budget.prompt_limit - extra)  # less the instruction: per call
     index, _ = load_repo_index(WORKSPACE, settings)
     pack = build_pack(role, settings=settings, workspace=WORKSPACE, query="", system_prompt=SYSTEM[role],
                       tool_contract=contract, index=index, budget_tokens=budget_tokens)
@@ -77,7 +90,7 @@ def table() -> list[str]:
         maps = "/".join(str(r["map"]) for r in rows)
         fixed = "/".join(str(r["fixed"]) for r in rows)
         pct = "/".join(f"{s:.1f}" for s in shares)
-        schemas = first["schemas"] if role in TOOL_ROLES else "-"
+        schemas = first["schemas"] or "-"
         lines.append(f"{role:<12}{first['system']:>7}{first['contract']:>9}{schemas:>8}  {maps:<15}{fixed:<18}"
                      f"{pct:<17}{first['instructions']:>5}  {first['dropped'] or '-'}")
         if any(int(r["schemas"]) != int(first["schemas"]) for r in rows):
@@ -97,12 +110,13 @@ def main() -> None:
     notes = [
         f"workspace: {WORKSPACE.relative_to(ROOT)}; tokens: cl100k (budget/tokens.default_counter); "
         "Settings(context_limit=N), other settings default",
-        "contract: the tool contract text in the pack; schemas: the tool schemas' JSON plus the chat template's "
-        "tool preamble (budget/room.schema_tokens), tool-using roles only",
+        "contract: the tool contract text in the pack; schemas: for tool-using roles the tool schemas' JSON plus "
+        "the chat template's tool preamble (budget/room.schema_tokens), for ask_role roles the answer schema's "
+        "message (providers/structured.ask_structured; json_schema mode also sends it as response_format)",
         "map: the stable repo map as build_pack sizes it for the role's pack; the task map is not fixed (query)",
         "instr: the workspace's AGENTS.md in the pack at 4K (the project's text, not slmcode's: not in fixed)",
         "qa calls no model (it runs the project's commands): no row",
-        "not counted (needs a run): the task map, an ask_role request's structured-output schema and instruction",
+        "not counted (differs per call): the task map, an ask_role request's instruction (plan, task, evidence)",
     ]
     out = [command, load, *notes, "", *table()]
     text = "\n".join(out) + "\n"
