@@ -57,8 +57,6 @@ class RunResult:
         return self.outcome == "done"
 
 
-
-
 def _drive(graph: CompiledStateGraph, first: Any, config: dict[str, Any], context: RunContext,
            on_event: Callable[[Event], None] | None, answer: Answerer,
            on_update: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
