@@ -195,6 +195,9 @@ class Settings(BaseModel):
     include_readme: bool = False
     embedding_enabled: bool = False
     retrieval_min_score: float | None = None
+    # Localisation's semantic channel (packs/semantic.py): code embeddings of spans fused with the lexical rank.
+    # auto: on where the optional package imports (`pip install slmcode[semantic]`), off elsewhere.
+    retrieval_semantic: Literal["auto", "on", "off"] = "auto"
     skill_max_expanded: int = Field(default=2, ge=0)
     pinned_skills: list[str] = Field(default_factory=list)
     repomap_tokens: int = Field(default=1000, gt=0)
