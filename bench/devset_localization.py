@@ -3,14 +3,18 @@ bench/mine_commits.py), reported per language on the half of the repositories th
 
 For every commit the parent tree is exported from the repository's local mirror (`git archive`) and the commit's
 subject is the query. In the same run, at each budget, four contexts of that many tokens are compared:
-  pack         build_pack("worker", query=subject, budget_tokens=B) with the real repo map
+  pack         build_pack("worker", query=subject, budget_tokens=B) with the real repo map, retrieval_semantic off
+  pack+semantic  the same with the semantic channel on (packs/semantic.py), where its package imports
   bm25-files   BM25 over whole files, best first, until B is full
   bm25-chunks  BM25 over 40-line chunks, best first, until B is full
   aider-map    (with --aider PYTHON) aider's RepoMap at B tokens, the lines its map shows; see
                bench/aider_repomap_shown.py for the offline set-up
 All see the same candidate files: those the repo map indexes at the parent. Scores as in bench/localization.py:
 hunk recall (some changed line shown), all-covered (every changed line shown), file recall (some code of a changed
-file shown).
+file shown), and by function as the published tables count (SWE-bench Lite's function Acc@k): the changed functions
+are the innermost function or method (from the repo map's symbols) enclosing each changed line; function recall is
+the share of them with some of their lines shown, all-functions the share of commits (among those changing some
+function) with every changed function shown. A change outside any function counts for hunks and files only.
 
 Mirrors: /work/.mirror/OWNER+NAME/repo (the agent's `fetch github:OWNER/NAME`), or any `git clone --mirror` laid out
 the same way under --mirrors. A missing mirror is skipped with a line.
@@ -48,11 +52,32 @@ from localization import (
 )
 
 from slmcode.config import Settings
+from slmcode.packs import semantic
 from slmcode.packs.builder import build_pack
 from slmcode.packs.repomap.build import load_index
+from slmcode.packs.repomap.model import Symbol, SymbolIndex
 
-METHODS = ("pack", "bm25-files", "bm25-chunks")
+METHODS = ("pack", "pack+semantic", "bm25-files", "bm25-chunks")
 DEVSET = Path(__file__).with_name("devset.jsonl")
+FUNCTION_KINDS = frozenset({"function", "method"})
+
+
+def changed_functions(index: SymbolIndex, hunks: list[Hunk]) -> list[Symbol]:
+    """The innermost function or method around each changed line, each once, in (path, line) order."""
+    found: dict[tuple[str, int], Symbol] = {}
+    for hunk in hunks:
+        functions = [s for s in index.definitions(hunk.path) if s.kind in FUNCTION_KINDS]
+        for line in range(hunk.start, hunk.end + 1):
+            around = [s for s in functions if s.start <= line <= s.end]
+            if around:
+                inner = min(around, key=lambda s: (s.end - s.start, -s.start))
+                found[(inner.path, inner.start)] = inner
+    return [found[key] for key in sorted(found)]
+
+
+def functions_shown(functions: list[Symbol], shown: Shown) -> int:
+    """How many of `functions` have some line in the context."""
+    return sum(any(s <= f.end and f.start <= e for s, e in shown.get(f.path, [])) for f in functions)
 
 
 def export(mirror: Path, sha: str, target: Path) -> None:
@@ -82,6 +107,7 @@ def run_commit(
              if path in index.files]
     if not hunks:
         return {}, 0.0
+    functions = changed_functions(index, hunks)
     files = read_all(root, sorted(index.files))
     query = row["query"]
     by_files, by_chunks = bm25_files(files, query), bm25_chunks(files, query)
@@ -89,21 +115,26 @@ def run_commit(
     result: Totals = {}
     seconds = 0.0
     for budget in budgets:
-        started = time.perf_counter()
-        pack = build_pack("worker", settings=settings, workspace=root, query=query, system_prompt=SYSTEM_PROMPT,
-                          index=index, budget_tokens=budget)
-        seconds += time.perf_counter() - started
-        shown_pack: dict[str, list[tuple[int, int]]] = {}
-        for e in pack.excerpts:
-            shown_pack.setdefault(e.path, []).append((e.start, e.end))
-        contexts = {"pack": shown_pack, "bm25-files": fill(by_files, files, budget),
-                    "bm25-chunks": fill(by_chunks, files, budget)}
+        contexts: dict[str, Shown] = {}
+        for method, variant in pack_settings(settings).items():
+            started = time.perf_counter()
+            pack = build_pack("worker", settings=variant, workspace=root, query=query, system_prompt=SYSTEM_PROMPT,
+                              index=index, budget_tokens=budget)
+            seconds += time.perf_counter() - started
+            shown_pack: dict[str, list[tuple[int, int]]] = {}
+            for e in pack.excerpts:
+                shown_pack.setdefault(e.path, []).append((e.start, e.end))
+            contexts[method] = shown_pack
+        contexts |= {"bm25-files": fill(by_files, files, budget), "bm25-chunks": fill(by_chunks, files, budget)}
         if aider:
             contexts["aider-map"] = by_aider.get(budget, {})
         for method, shown in contexts.items():
             touched, whole, hit_files = score(hunks, shown)
-            result[(method, budget)] = [touched, whole, len(hit_files), len(hunks), len({h.path for h in hunks})]
-        code = sum(s.tokens for s in pack.parts if s.name == "excerpts")
+            found = functions_shown(functions, shown)
+            result[(method, budget)] = [touched, whole, len(hit_files), len(hunks), len({h.path for h in hunks}),
+                                        found, len(functions), int(bool(functions) and found == len(functions)),
+                                        int(bool(functions))]
+        code = sum(s.tokens for s in pack.parts if s.name == "excerpts")  # the last variant's
         result[("fill", budget)] = [pack.tokens, budget, code, 0, 0]
         if dumped is not None:
             dumped.append(json.dumps({
@@ -112,7 +143,15 @@ def run_commit(
                 "sections": {s.name: s.tokens for s in pack.parts},
                 "shown": contexts, "scores": {m: result[(m, budget)] for m in contexts},
             }))
-    return result, seconds / len(budgets)
+    return result, seconds / len(budgets) / len(pack_settings(settings))
+
+
+def pack_settings(settings: Settings) -> dict[str, Settings]:
+    """The pack without the semantic channel, and with it where its package imports."""
+    variants = {"pack": settings.model_copy(update={"retrieval_semantic": "off"})}
+    if semantic.embedder() is not None:
+        variants["pack+semantic"] = settings.model_copy(update={"retrieval_semantic": "on"})
+    return variants
 
 
 def print_tables(by_language: dict[str, Totals], budgets: list[int], methods: tuple[str, ...]) -> None:
@@ -120,14 +159,16 @@ def print_tables(by_language: dict[str, Totals], budgets: list[int], methods: tu
     overall: Totals = {}
     for totals in by_language.values():
         add(overall, totals)
-    print(f"{'language':<11} {'budget':>6}  {'method':<12} {'hunks':>5} {'hunk recall':>11} {'all-covered':>11} "
-          f"{'file recall':>11}")
+    print(f"{'language':<11} {'budget':>6}  {'method':<14} {'hunks':>5} {'hunk recall':>11} {'all-covered':>11} "
+          f"{'file recall':>11} {'functions':>9} {'fn recall':>9} {'all-fns':>7}")
     for language, totals in [*((lang, by_language[lang]) for lang in languages), ("ALL", overall)]:
         for budget in budgets:
             for method in methods:
-                touched, whole, files, n_hunks, n_files = totals.get((method, budget), [0] * 5)
-                print(f"{language:<11} {budget:>6}  {method:<12} {n_hunks:>5} {touched / max(1, n_hunks):>11.3f} "
-                      f"{whole / max(1, n_hunks):>11.3f} {files / max(1, n_files):>11.3f}")
+                touched, whole, files, n_hunks, n_files, fns, n_fns, all_fns, n_commits = totals.get(
+                    (method, budget), [0] * 9)
+                print(f"{language:<11} {budget:>6}  {method:<14} {n_hunks:>5} {touched / max(1, n_hunks):>11.3f} "
+                      f"{whole / max(1, n_hunks):>11.3f} {files / max(1, n_files):>11.3f} {n_fns:>9} "
+                      f"{fns / max(1, n_fns):>9.3f} {all_fns / max(1, n_commits):>7.3f}")
     for budget in budgets:
         used, given, code = overall.get(("fill", budget), [0, 0, 0])[:3]
         print(f"at {budget}: pack tokens / budget {used / max(1, given):.3f}, code excerpts / budget "
@@ -199,7 +240,8 @@ def main() -> None:
     print(f"half {args.half}: {counted} commits from {len(taken) - len(missing & set(taken))} repositories, "
           f"errors {errors}, mean seconds per pack {pack_seconds / max(1, counted):.2f}, "
           f"total {time.perf_counter() - started:.0f} s")
-    print_tables(by_language, budgets, (*METHODS, "aider-map") if args.aider else METHODS)
+    methods = tuple(m for m in METHODS if m != "pack+semantic" or semantic.embedder() is not None)
+    print_tables(by_language, budgets, (*methods, "aider-map") if args.aider else methods)
 
 
 if __name__ == "__main__":

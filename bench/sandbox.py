@@ -15,7 +15,7 @@ import subprocess
 import time
 from pathlib import Path
 
-from slmcode.tools import ossandbox
+from slmcode.environment import ossandbox
 
 COMMANDS = (["true"], ["ls", "-a"], ["git", "status", "--short"])
 

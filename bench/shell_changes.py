@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from slmcode.tools.gitsafe import STATUS, git_argv, git_env
+from slmcode.environment.gitsafe import STATUS, git_argv, git_env
 from slmcode.tools.shellchanges import uncommitted
 
 

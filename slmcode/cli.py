@@ -18,7 +18,7 @@ import typer
 from rich.markup import escape
 
 from slmcode.commands import board as board_commands
-from slmcode.commands import context, doctor, gitops, knowledge, model, patches, runs, serve, trust
+from slmcode.commands import chat, context, doctor, gitops, knowledge, model, patches, runs, serve, trust
 from slmcode.commands import eval as evaluation
 from slmcode.commands import mcp as mcp_commands
 from slmcode.commands.common import err_console
@@ -33,7 +33,7 @@ EXIT_INTERRUPTED = 130
 
 clean_help_types()  # `--model MODEL`, not `--model <str>`
 app = typer.Typer(help="A coding-agent harness for small language models.", no_args_is_help=True)
-for group in (runs, model, doctor, context, patches, knowledge, evaluation, serve, gitops, mcp_commands, trust):
+for group in (runs, chat, model, doctor, context, patches, knowledge, evaluation, serve, gitops, mcp_commands, trust):
     app.add_typer(group.app)
 app.add_typer(board_commands.app)  # board, task edit|drop|add
 

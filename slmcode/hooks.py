@@ -22,8 +22,8 @@ from typing import Any
 
 from slmcode.blocks.schema import Hooks
 from slmcode.config import Settings
-from slmcode.tools import ossandbox
-from slmcode.tools.sandbox import Refusal
+from slmcode.environment import ossandbox
+from slmcode.environment.containment import Refusal
 from slmcode.tools.shell import execute
 from slmcode.tools.shellparse import ParseRefusal, parse
 from slmcode.tools.whitelist import build_whitelist, plan

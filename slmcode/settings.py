@@ -171,12 +171,12 @@ class Settings(BaseModel):
     shell_timeout_seconds: float = Field(default=120.0, gt=0)
     shell_extra_commands: list[str] = Field(default_factory=list)
     max_read_bytes: int = Field(default=1_000_000, gt=0)
-    # The OS sandbox every command runs in (tools/ossandbox.py): network off unless allowed; extra folders a
+    # The OS sandbox every command runs in (environment/ossandbox.py): network off unless allowed; extra folders a
     # toolchain must read; extra variable names passed through (never one that looks like a credential).
     sandbox_network: bool = False
     sandbox_read_paths: list[str] = Field(default_factory=list)
     sandbox_env: list[str] = Field(default_factory=list)
-    # Limits inside the sandbox (tools/limits.py), each per process: tasks in one command line, private memory,
+    # Limits inside the sandbox (environment/limits.py), each per process: tasks in one command line, private memory,
     # the largest file written, CPU seconds (a safety net; shell_timeout_seconds is the deadline); and the size of
     # the scratch folder (HOME/TMPDIR, emptied after a command leaves it larger) and of /tmp's tmpfs.
     sandbox_max_processes: int = Field(default=1024, ge=16)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from slmcode.tools import ossandbox
+from slmcode.environment import ossandbox
 
 try:
     ossandbox.bwrap_binary()

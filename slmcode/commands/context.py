@@ -28,7 +28,7 @@ app = typer.Typer()
 def existing_focus(workspace: Path, focus: list[str] | None) -> list[str]:
     """Each --focus as the workspace-relative file it names. A typo used to give, silently, a pack or map
     without the file; a path outside the workspace is refused as a tool would refuse it."""
-    from slmcode.tools.sandbox import Refusal, resolve_path
+    from slmcode.environment.containment import Refusal, resolve_path
 
     found = []
     for raw in focus or ():

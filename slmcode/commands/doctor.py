@@ -67,10 +67,11 @@ def _diagnose(settings: Settings, workspace: Path) -> dict[str, Any]:
     from slmcode import readiness
     from slmcode.blocks.compose import resolve_pipeline
     from slmcode.budget.tokens import default_counter
+    from slmcode.environment.ossandbox import status as sandbox_status
+    from slmcode.packs.semantic import status as semantic_status
     from slmcode.providers.endpoint import probe_endpoint
     from slmcode.providers.roles import RoleTable
     from slmcode.providers.window import probe_ollama
-    from slmcode.tools.ossandbox import status as sandbox_status
 
     worker = RoleTable(settings)["worker"]
     binding, profile, worker_budget = worker.binding, worker.profile, worker.budget
@@ -100,6 +101,7 @@ def _diagnose(settings: Settings, workspace: Path) -> dict[str, Any]:
         "worker_room": room.as_dict(),
         "token_counter": default_counter().name,
         "sandbox": sandbox_status(),
+        "semantic": semantic_status(settings.retrieval_semantic),
         "ollama_num_ctx": num_ctx,
         "embedded": settings.server_dialect == "llama-cpp-python",
         "warnings": [c.detail for c in checks if not c.ok],
@@ -123,6 +125,7 @@ def _render(report: dict[str, Any], checks: list[Any], fixed: list[str], asked_f
                       f"{', '.join(room['tools_dropped'])}")
     console.print(f"tokens     {report['token_counter']}")
     console.print(f"sandbox    {escape(report['sandbox'])}")
+    console.print(f"semantic   {escape(report['semantic'])}", highlight=False)
     console.print(escape(report["workspace_trust"]["line"]), highlight=False, soft_wrap=True)
     for line in fixed:
         console.print(f"[green]fixed:[/green] {escape(line)}", highlight=False)

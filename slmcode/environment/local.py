@@ -1,12 +1,6 @@
 """LocalEnvironment: today's implementation. Files are the host's, reached only through the workspace's
-containment rules (tools.sandbox: no path out, no symlink out, nothing written into `.git`/`.slmcode`);
-programs and the harness's own git run inside the bubblewrap jail (tools.ossandbox, tools.gitwall).
-
-Why this package sits above tools and not below: the jail's code lives in tools/ today (ossandbox, bwrap,
-protected, sandboxenv, gitsafe, gitwall), and no two packages may import each other. Callers outside tools
-(repo map, reviewer evidence, git-native runs, eval) go through this package; inside tools the changed-files
-snapshot uses gitwall, the same function `git` below calls. Moving the jail's modules in here flips the edge,
-and then tools' ws_* go through an Environment too.
+containment rules (containment.py: no path out, no symlink out, nothing written into `.git`/`.slmcode`);
+programs and the harness's own git run inside the bubblewrap jail (ossandbox.py, gitwall.py).
 """
 
 from __future__ import annotations
@@ -16,12 +10,12 @@ import subprocess
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from slmcode.environment import ossandbox
+from slmcode.environment.containment import Refusal, resolve_path, workspace_root
+from slmcode.environment.gitwall import repository_top, run_git
+from slmcode.environment.patterns import compile_pattern
 from slmcode.environment.protocol import Completed
 from slmcode.environment.walk import walk_paths
-from slmcode.tools import ossandbox
-from slmcode.tools.gitwall import repository_top, run_git
-from slmcode.tools.patterns import compile_pattern
-from slmcode.tools.sandbox import Refusal, resolve_path, workspace_root
 
 PRUNED = frozenset({".git", ".slmcode"})
 
@@ -77,7 +71,7 @@ class LocalEnvironment:
         return hits
 
     def run(self, argv: Sequence[str], *, timeout: float, input: bytes | None = None) -> Completed:
-        """SandboxUnavailable (tools.ossandbox) when no jail can run here: this environment never runs a program
+        """SandboxUnavailable (ossandbox) when no jail can run here: this environment never runs a program
         outside it."""
         root = workspace_root(self.workspace)
         jail = ossandbox.prepare(root, writable=self.writable, network=self.network, extra_read=self.read_paths,

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pathspec
 
-from slmcode.tools.filenames import shown_name
+from slmcode.environment.filenames import shown_name
 
 
 def walk_paths(workspace: Path, prune: frozenset[str]) -> list[str]:

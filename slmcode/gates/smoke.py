@@ -9,10 +9,10 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from slmcode.config import Settings
+from slmcode.environment.containment import workspace_root
+from slmcode.environment.ossandbox import scratch_dir
 from slmcode.gates.command import run_gate_command
 from slmcode.gates.verdict import GateVerdict
-from slmcode.tools.ossandbox import scratch_dir
-from slmcode.tools.sandbox import workspace_root
 
 GATE = "smoke"
 PYTHON = (".py", ".pyw")

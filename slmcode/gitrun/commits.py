@@ -7,9 +7,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from slmcode.environment.gitsafe import OUTSIDE
 from slmcode.gitrun.git import Git
 from slmcode.state import Task
-from slmcode.tools.gitsafe import OUTSIDE
 
 RUN_TRAILER = "Slmcode-Run"
 TASK_TRAILER = "Slmcode-Task"

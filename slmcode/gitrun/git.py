@@ -1,5 +1,5 @@
 """git for the git-native runs, through the workspace's Environment: every call runs inside the wall
-(tools.gitwall), read-only where it only reads, with the working tree and its .git writable for the calls that
+(environment.gitwall), read-only where it only reads, with the working tree and its .git writable for the calls that
 must write (add, commit, checkout, stash, branch, revert, merge, worktree). What a repository's configuration
 could run on our behalf is switched off on every call (hooks, fsmonitor, commit signing, pagers, external
 diff, gc, implicit bare repositories); a clean/smudge filter (git-lfs) runs, but only inside the wall.
@@ -12,8 +12,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from slmcode.environment import Completed, LocalEnvironment
+from slmcode.environment.gitsafe import STATUS, uncommitted_paths
 from slmcode.errors import GitRunError
-from slmcode.tools.gitsafe import STATUS, uncommitted_paths
 
 IDENTITY = {"GIT_AUTHOR_NAME": "slmcode", "GIT_AUTHOR_EMAIL": "slmcode@localhost",
             "GIT_COMMITTER_NAME": "slmcode", "GIT_COMMITTER_EMAIL": "slmcode@localhost"}

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from slmcode.environment.gitsafe import OUTSIDE
 from slmcode.errors import GitRunError
 from slmcode.gitrun.commits import commit_done
 from slmcode.gitrun.git import Git
 from slmcode.gitrun.record import BRANCH_PREFIX, LEFTOVERS, GitMode, RunRecord, load_record, save_record
 from slmcode.state import Task
-from slmcode.tools.gitsafe import OUTSIDE
 
 SHOWN_DIRTY = 5
 

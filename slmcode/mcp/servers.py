@@ -1,7 +1,7 @@
 """Opening a session to one configured MCP server.
 
 A stdio server is a local program the agent's tools will drive, so it runs behind the same wall as every
-command (tools/ossandbox.py): bubblewrap with the workspace writable only in permission `auto`, no network
+command (environment/ossandbox.py): bubblewrap with the workspace writable only in permission `auto`, no network
 unless sandbox_network, an allowlisted environment plus the variables its own `env:` names. Its stderr goes to
 .slmcode/mcp/NAME.log, not the user's terminal. When its session ends, a `.git` or `.slmcode` it created below
 the root is removed, as after every command: a planted repository's config would run a command of its choosing
@@ -25,8 +25,8 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
 
 from slmcode.config import McpServer, Settings
+from slmcode.environment import ossandbox
 from slmcode.store.paths import MCP_DIR, state_path
-from slmcode.tools import ossandbox
 from slmcode.tools.settings import ToolSettings
 
 # The mcp library logs a stdout line that is not JSON-RPC (a server's banner) with a full traceback; it went to

@@ -6,8 +6,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from slmcode.environment import Environment, LocalEnvironment
+from slmcode.environment.filenames import real_name
 from slmcode.state import Verdict
-from slmcode.tools.filenames import real_name
 
 DIFF_CHARS = 1500
 

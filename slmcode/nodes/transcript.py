@@ -9,8 +9,8 @@ from pathlib import Path
 
 from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
 
+from slmcode.environment.containment import Refusal, resolve_path
 from slmcode.state import Verdict
-from slmcode.tools.sandbox import Refusal, resolve_path
 from slmcode.tools.shellchanges import noted_changes
 
 WRITE_TOOLS = frozenset({"ws_write", "ws_edit"})

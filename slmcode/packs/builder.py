@@ -8,13 +8,15 @@ cache) does not stop the pack: the pack goes without it and its notes say why.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from slmcode.budget.compute import compute_budget
 from slmcode.budget.tokens import TokenCounter, default_counter
+from slmcode.environment.containment import readable
 from slmcode.errors import RepoMapError
-from slmcode.packs import prompts
+from slmcode.packs import prompts, semantic
 from slmcode.packs.derived import derived_files
 from slmcode.packs.excerpts import Excerpt
 from slmcode.packs.instructions import load_instructions
@@ -35,7 +37,6 @@ from slmcode.packs.selection import MENTION_LINES, render_excerpts, select_excer
 from slmcode.packs.settings import PackSettings
 from slmcode.packs.skills import discover_skills, select_skills
 from slmcode.packs.taskpack import MapEntry, TaskPack, join_sections
-from slmcode.tools.sandbox import readable
 
 if TYPE_CHECKING:  # a type only: slmcode.state imports LangGraph, which a pack (`slmcode pack`) never needs
     from slmcode.state import Task
@@ -121,7 +122,8 @@ def build_pack(
     copies = derived_files(workspace, sources)  # generated, vendored or duplicate: shown once, as their source
     sources = [s for s in sources if s.path not in copies or s.path in focus]
     # eval --ablate packs: no code excerpts; the model finds the code with its tools.
-    candidates = [] if "packs" in settings.ablate else rank_candidates(sources, search_text, focus)
+    similar = partial(semantic.similarities, workspace) if semantic.enabled(settings.retrieval_semantic) else None
+    candidates = [] if "packs" in settings.ablate else rank_candidates(sources, search_text, focus, similar)
     identifier_only = role in settings.identifier_only_roles
     # Counted as joined, not summed: the blank lines between the sections present, and two more for the parts to come.
     fixed = counter.count(join_sections([built[name] for name in SECTION_ORDER if name in built]))

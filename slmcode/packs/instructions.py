@@ -21,10 +21,10 @@ from pathlib import Path
 import pathspec
 import yaml
 
+from slmcode.environment.filenames import shown_name
 from slmcode.packs import prompts
 from slmcode.packs.settings import PackSettings
 from slmcode.store.paths import PROJECT_NOTES, STATE_DIR
-from slmcode.tools.filenames import shown_name
 
 INSTRUCTION_FILES: tuple[str, ...] = ("AGENTS.md", "CLAUDE.md", "AGENT.md", ".cursorrules")
 CURSOR_RULES_DIR = ".cursor/rules"

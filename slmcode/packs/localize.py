@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from slmcode.packs import feedback, lexindex, priors
+from slmcode.packs import feedback, lexindex, priors, semantic
 from slmcode.packs.excerpts import Window
 from slmcode.packs.lexical import bm25_from_counts, split_identifier, terms
 from slmcode.packs.priors import aside_weight, aside_weights, header_window
@@ -126,7 +126,13 @@ def _glimpse(span: Window, best: int) -> Window:
     return Window(start, start + GLIMPSE_LINES - 1)
 
 
-def rank_candidates(sources: Sequence[SourceFile], query: str, focus_files: Sequence[str] = ()) -> list[Candidate]:
+# The semantic channel (packs/semantic): (query, span texts) -> each span's similarity, or None when it is off.
+Similarities = Callable[[str, list[str]], list[float] | None]
+
+
+def rank_candidates(
+    sources: Sequence[SourceFile], query: str, focus_files: Sequence[str] = (), similar: Similarities | None = None
+) -> list[Candidate]:
     """Candidate spans, best first (ties by path, then line)."""
     query = priors.where_words(query)
     query_terms = terms(query)
@@ -149,6 +155,9 @@ def rank_candidates(sources: Sequence[SourceFile], query: str, focus_files: Sequ
     unit_counts = held(hits[s.path].counts(span.start, span.end) for s, span in units)
     raw_scores, idf = bm25_from_counts(unit_lengths, unit_counts, query_terms)
     unit_scores = _normalise(raw_scores)
+    if similar is not None:
+        meaning = similar(query, [_span_text(s, span) for s, span in units])
+        unit_scores = semantic.fused(unit_scores, meaning) if meaning is not None else unit_scores
     weights = {t: idf.get(t, 0.0) for t in dict.fromkeys(query_terms)}
     asked = set(query_terms)
     path_scores = {s.path: _path_match(s.path, asked) for s in sources}
@@ -187,6 +196,11 @@ def rank_candidates(sources: Sequence[SourceFile], query: str, focus_files: Sequ
             candidates.append(Candidate(source.path, head, round(FOCUS_WEIGHT * 0.5, 9)))
     candidates.sort(key=lambda c: (-c.score, c.path, c.window.start))
     return candidates[:MAX_CANDIDATES]
+
+
+def _span_text(source: SourceFile, span: Window) -> str:
+    """What the semantic channel embeds of a span: its path (a word in every span) and its lines."""
+    return "\n".join((source.path, *source.lines[span.start - 1 : span.end]))
 
 
 def _term_lines(source: SourceFile, memo: dict[str, tuple[str, ...]]) -> TermLines:

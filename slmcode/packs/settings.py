@@ -11,6 +11,7 @@ class PackSettings(BudgetSettings, Protocol):
     include_readme: bool
     embedding_enabled: bool
     retrieval_min_score: float | None
+    retrieval_semantic: str  # auto | on | off: localisation's semantic channel (packs/semantic)
     skill_max_expanded: int
     pinned_skills: list[str]
     repomap_tokens: int

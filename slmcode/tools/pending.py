@@ -15,10 +15,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from slmcode.environment.containment import Refusal, WorkspacePath, resolve_path
 from slmcode.errors import PatchError
 from slmcode.store.atomic import atomic_write_bytes
 from slmcode.tools.permissions import Patch, patch_folder, read_patch, sha256_of
-from slmcode.tools.sandbox import Refusal, WorkspacePath, resolve_path
 
 
 @dataclass(frozen=True)

@@ -22,12 +22,12 @@ from typing import Literal
 
 from pydantic import BaseModel, ValidationError
 
+from slmcode.environment.containment import WorkspacePath
 from slmcode.store import paths
 from slmcode.store.atomic import atomic_write_bytes
 from slmcode.store.paths import STATE_DIR
 from slmcode.tools import prompts
 from slmcode.tools.context import ToolContext
-from slmcode.tools.sandbox import WorkspacePath
 
 log = logging.getLogger(__name__)
 

@@ -40,13 +40,6 @@ UNPARSED_ARGUMENTS = (
 TOOL_CRASHED = "Error: {name} failed: {error}\nPlease fix the error and try again, or try another approach."
 
 # Error templates: containment.
-EMPTY_PATH = "Error: empty path; give a path relative to the workspace root."
-OUTSIDE = "Error: {path} is outside the workspace; use a path relative to the workspace root."
-SYMLINK_OUT = "Error: {path} is a symlink that points outside the workspace; it cannot be used."
-SPECIAL_FILE = "Error: {path} is a {kind}, not a regular file; it cannot be read or written."
-PROTECTED = "Error: {path} is inside {folder}, which tools may not change."
-NOT_FOUND = "Error: {path} does not exist. ws_list shows what is there."
-NOT_A_FILE = "Error: {path} is a folder; ws_list shows its contents."
 NOT_A_DIR = "Error: {path} is not a folder."
 BINARY_FILE = "Error: {path} is a binary file ({size} bytes); only text files can be read or edited."
 TOO_BIG = "Error: {path} is {size} bytes, over the {limit}-byte limit; read it in slices with offset and limit."
@@ -65,11 +58,6 @@ EDIT_NOT_UNIQUE = (
     "Error: old_str occurs {count} times in {path} (lines {lines}); include more surrounding lines so it occurs once."
 )
 NO_SKILL = "Error: no skill card named {name!r}; use a name from the skill list you were given."
-BAD_REGEX_NOTE = "(pattern is not a valid regular expression, searched as plain text)"
-REGEX_UNSUPPORTED = (
-    "Error: ws_search cannot run the pattern {pattern}: {reason}. Lookaround and backreferences are not "
-    "supported; search for a plainer pattern and check the lines it finds."
-)
 ENCODING_NOTE = "[{path} is not UTF-8: shown as {encoding}; edits keep that encoding]"
 NOT_ENCODABLE = (
     "Error: {path} is {encoding} text, which cannot hold {chars}; write those characters as the language's "

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import time
 
+from slmcode.environment.containment import Refusal, resolve_path, workspace_root
+from slmcode.environment.filenames import shown_name
+from slmcode.environment.patterns import Matcher, compile_pattern
 from slmcode.tools import prompts
 from slmcode.tools.context import ToolContext
-from slmcode.tools.filenames import shown_name
-from slmcode.tools.patterns import Matcher, compile_pattern
 from slmcode.tools.permissions import staged_texts
-from slmcode.tools.sandbox import Refusal, resolve_path, workspace_root
 from slmcode.tools.textfile import BINARY_SAMPLE_BYTES, clip_line, decode, looks_binary
 from slmcode.tools.walk import walk_files
 

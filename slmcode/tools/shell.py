@@ -2,7 +2,7 @@
 bounded output.
 
 Each pipeline's programs are started directly (never through /bin/sh), each inside the kernel sandbox of
-tools/ossandbox.py and in its own process group, so a timeout kills the whole group. The whitelist in front is
+environment/ossandbox.py and in its own process group, so a timeout kills the whole group. The whitelist in front is
 the friendly first layer (a model learns what it may run); the sandbox is the wall. Where no sandbox can run,
 only a short list of read-only programs runs, and a refusal says why.
 stdout and stderr of every step share one capture that keeps the head and the tail and counts what it cut, so
@@ -23,8 +23,9 @@ from pathlib import Path
 from typing import IO
 
 from slmcode.config import Settings
-from slmcode.tools import ossandbox, prompts
-from slmcode.tools.sandbox import Refusal, resolve_path, workspace_root
+from slmcode.environment import ossandbox
+from slmcode.environment.containment import Refusal, resolve_path, workspace_root
+from slmcode.tools import prompts
 from slmcode.tools.settings import ToolSettings
 from slmcode.tools.whitelist import PlannedStep, Redirect, Whitelist, build_whitelist, plan
 

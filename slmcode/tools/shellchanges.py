@@ -17,10 +17,10 @@ import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from slmcode.environment.filenames import shown_name
+from slmcode.environment.gitsafe import STATUS, uncommitted_paths
+from slmcode.environment.gitwall import read_git, repository_top
 from slmcode.tools import prompts
-from slmcode.tools.filenames import shown_name
-from slmcode.tools.gitsafe import STATUS, uncommitted_paths
-from slmcode.tools.gitwall import read_git, repository_top
 
 Stamp = tuple[int, int]  # (size, mtime in ns); (-1, -1): the file is gone
 Snapshot = Mapping[str, Stamp]

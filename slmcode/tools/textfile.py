@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from slmcode.environment.containment import Refusal, WorkspacePath, require_file
 from slmcode.tools import prompts
-from slmcode.tools.sandbox import Refusal, WorkspacePath, require_file
 
 BINARY_SAMPLE_BYTES = 8192
 CHUNK_BYTES = 1 << 20

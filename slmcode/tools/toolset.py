@@ -16,10 +16,10 @@ from langchain_core.messages import ToolMessage
 from langchain_core.tools import BaseTool, StructuredTool
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from slmcode.environment.filenames import printable
 from slmcode.tools import prompts, workspace
 from slmcode.tools.calls import UNPARSED_KEY
 from slmcode.tools.context import ToolContext
-from slmcode.tools.filenames import printable
 from slmcode.tools.shell import CappedOutput, run_command
 from slmcode.tools.shellchanges import changed_between, changed_note, uncommitted
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from pathspec import GitIgnoreSpec
 
-from slmcode.tools.filenames import shown_name
+from slmcode.environment.filenames import shown_name
 
 # Never worth a small model's tokens, and often huge.
 SKIP_DIRS = frozenset(

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from slmcode.tools.sandbox import Refusal, resolve_path
+from slmcode.environment.containment import Refusal, resolve_path
 from slmcode.tools.shellparse import Command, ParseRefusal, Redirect, Step, parse
 
 SAFE_UTILITIES = (

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 from itertools import islice
 
+from slmcode.environment import refusals
+from slmcode.environment.containment import Refusal, WorkspacePath, require_file, resolve_path, workspace_root
+from slmcode.environment.filenames import shown_name
 from slmcode.tools import nearmiss, prompts
 from slmcode.tools.context import ToolContext
-from slmcode.tools.filenames import shown_name
 from slmcode.tools.permissions import Encoding, Patch, record_write, staged_patch
-from slmcode.tools.sandbox import Refusal, WorkspacePath, require_file, resolve_path, workspace_root
 from slmcode.tools.search import ws_search
 from slmcode.tools.textfile import UTF8, clip_line, read_slice, read_text
 from slmcode.tools.walk import list_children, walk_files
@@ -106,7 +107,7 @@ def ws_write(ctx: ToolContext, path: str, content: str) -> str:
     except Refusal as exc:
         return str(exc)
     if target.real.is_dir():
-        return prompts.NOT_A_FILE.format(path=target.shown)
+        return refusals.NOT_A_FILE.format(path=target.shown)
     exists = target.real.exists() or staged_patch(ctx, target.shown) is not None
     if exists and ctx.write_guard:  # little-coder's write guard: a whole-file rewrite loses what the model never read
         return prompts.WRITE_EXISTS.format(path=target.shown)

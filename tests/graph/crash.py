@@ -19,8 +19,8 @@ from typing import Any
 
 import pytest
 
+from slmcode.environment.ossandbox import scratch_dir
 from slmcode.store.trace import TraceStore
-from slmcode.tools.ossandbox import scratch_dir
 from slmcode.trust import trust_workspace
 from tests.fake_llm import FakeLLM
 from tests.graph.resume_runner import final_state

@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from slmcode.config import Settings
-from slmcode.tools import ossandbox
+from slmcode.environment import ossandbox
 from slmcode.tools.shell import ShellResult, execute
 from slmcode.tools.whitelist import build_whitelist, plan
 from tests.sandboxcheck import needs_sandbox

@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 from slmcode.environment import LocalEnvironment
+from slmcode.environment.bwrap import BWRAP_ENV, bwrap_binary
 from slmcode.gitrun.git import Git
 from slmcode.nodes.evidence import disk_evidence
-from slmcode.tools.bwrap import BWRAP_ENV, bwrap_binary
 from slmcode.tools.shellchanges import uncommitted
 from tests.tools.test_attacks_git_wall import (
     CHANGED,

@@ -19,6 +19,7 @@ from langchain_core.messages import ToolMessage
 
 from slmcode.config import Settings
 from slmcode.environment import LocalEnvironment
+from slmcode.environment.ossandbox import scratch_dir
 from slmcode.errors import GitRunError
 from slmcode.gitrun.git import Git
 from slmcode.gitrun.session import GitRun
@@ -26,7 +27,6 @@ from slmcode.nodes.evidence import disk_evidence
 from slmcode.packs.repomap.discover import discover
 from slmcode.state import Task
 from slmcode.tools.context import ToolContext
-from slmcode.tools.ossandbox import scratch_dir
 from slmcode.tools.shellchanges import uncommitted
 from slmcode.tools.toolset import make_tools, run_tool_call
 from tests.fake_llm import FakeLLM

@@ -17,9 +17,9 @@ from pathlib import Path
 
 import pytest
 
-from slmcode.tools import ossandbox
-from slmcode.tools.aftercheck import strip_setid
-from slmcode.tools.limits import PIDS_ROOTS, SandboxLimits, process_limit_holds, remove_pending
+from slmcode.environment import ossandbox
+from slmcode.environment.aftercheck import strip_setid
+from slmcode.environment.limits import PIDS_ROOTS, SandboxLimits, process_limit_holds, remove_pending
 from slmcode.tools.shell import ShellResult, execute
 from slmcode.tools.whitelist import build_whitelist, plan
 from tests.sandboxcheck import needs_sandbox

@@ -249,7 +249,7 @@ def test_a_read_with_notes_or_accents_stays_inside_its_allowance(  # type: ignor
 
 @pytest.mark.parametrize("given", [ODD_SHOWN, "./calc/../" + ODD_SHOWN, os.fsdecode(ODD)])
 def test_a_resolved_path_carries_the_printable_name_whichever_form_was_given(odd_tree: Path, given: str) -> None:
-    from slmcode.tools.sandbox import resolve_path
+    from slmcode.environment.containment import resolve_path
 
     resolved = resolve_path(odd_tree, given)
     assert resolved.rel == ODD_SHOWN and resolved.real.read_bytes().startswith(b"def cafe")

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from slmcode.config import Settings
-from slmcode.tools import ossandbox
+from slmcode.environment import ossandbox
 from slmcode.tools.shell import ShellResult, run_command
 from tests.fake_llm import FakeLLM
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from slmcode.tools.sandboxenv import scratch_dir
+from slmcode.environment.sandboxenv import scratch_dir
 
 
 @pytest.fixture

@@ -16,10 +16,10 @@ from pathlib import Path
 from typing import Any
 
 from slmcode.environment import Completed, LocalEnvironment
+from slmcode.environment.gitsafe import OUTSIDE, git_argv, git_env
 from slmcode.errors import SlmcodeError
 from slmcode.eval.suite import RUN_LITTER
 from slmcode.eval.suites.prompts import SWEBENCH_TASK
-from slmcode.tools.gitsafe import OUTSIDE, git_argv, git_env
 
 REQUIRED = ("instance_id", "repo", "base_commit", "problem_statement", "FAIL_TO_PASS", "PASS_TO_PASS", "test_patch")
 

@@ -28,12 +28,12 @@ from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from pathlib import Path
 
-from slmcode.tools import ossandbox
-from slmcode.tools.aftercheck import strip_setid
-from slmcode.tools.bwrap import SandboxPolicy, bwrap_prefix, linked_git_dirs
-from slmcode.tools.gitsafe import QUIET, git_argv, git_env
-from slmcode.tools.limits import SandboxLimits, rlimit_argv
-from slmcode.tools.sandboxenv import sandbox_env
+from slmcode.environment import ossandbox
+from slmcode.environment.aftercheck import strip_setid
+from slmcode.environment.bwrap import SandboxPolicy, bwrap_prefix, linked_git_dirs
+from slmcode.environment.gitsafe import QUIET, git_argv, git_env
+from slmcode.environment.limits import SandboxLimits, rlimit_argv
+from slmcode.environment.sandboxenv import sandbox_env
 
 # Subcommands that only read: they run with the repository bound read-only.
 READ_ONLY = frozenset({"rev-parse", "symbolic-ref", "status", "diff", "log", "ls-files", "merge-base", "show",
@@ -178,7 +178,7 @@ def run_git(workspace: Path, args: Sequence[str], *, write: bool | None = None, 
     finally:
         if jailed and write:
             # A filter may chmod a file it can write: owned by the invoking user outside (root as root), a set-uid
-            # bit would leave a set-uid program in the workspace, as after a command (tools/aftercheck).
+            # bit would leave a set-uid program in the workspace, as after a command (aftercheck.py).
             strip_setid(top, started)
 
 

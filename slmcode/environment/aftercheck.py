@@ -28,7 +28,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from slmcode.tools.protected import PROTECTED_NAMES
+from slmcode.environment.protected import PROTECTED_NAMES
 
 SETID = stat.S_ISUID | stat.S_ISGID
 CTIME_SLACK_NS = 2_000_000_000  # file times come from a coarse clock that may lag the one we read

@@ -42,9 +42,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from slmcode.tools import seccomp
-from slmcode.tools.aftercheck import empty_scratch, forget_size, free_bytes, scratch_size, strip_setid
-from slmcode.tools.bwrap import (
+from slmcode.environment import seccomp
+from slmcode.environment.aftercheck import empty_scratch, forget_size, free_bytes, scratch_size, strip_setid
+from slmcode.environment.bwrap import (
     BWRAP_ENV,
     SANDBOX_UID,
     SandboxPolicy,
@@ -53,9 +53,9 @@ from slmcode.tools.bwrap import (
     bwrap_prefix,
     userns_works,
 )
-from slmcode.tools.limits import PidsCgroup, SandboxLimits, process_limit_holds, rlimit_argv
-from slmcode.tools.protected import GitShapes, find_protected, snapshot, undo_new_git_dirs
-from slmcode.tools.sandboxenv import OWNER_FILE, real_home, sandbox_env, scratch_dir
+from slmcode.environment.limits import PidsCgroup, SandboxLimits, process_limit_holds, rlimit_argv
+from slmcode.environment.protected import GitShapes, find_protected, snapshot, undo_new_git_dirs
+from slmcode.environment.sandboxenv import OWNER_FILE, real_home, sandbox_env, scratch_dir
 
 # The names other modules and tests reach through this one, the sandbox's front.
 __all__ = ["BWRAP_ENV", "Jail", "SandboxLimits", "SandboxUnavailable", "bwrap_binary", "find_protected", "prepare",

@@ -16,8 +16,8 @@ import stat
 from dataclasses import dataclass
 from pathlib import Path
 
-from slmcode.tools import prompts
-from slmcode.tools.filenames import real_name, shown_name
+from slmcode.environment import refusals
+from slmcode.environment.filenames import real_name, shown_name
 
 # Names a model may read under but never change, at any depth: git's internals (hooks and config run code)
 # and the harness's own state. Compared without case, for case-insensitive file systems.
@@ -52,25 +52,25 @@ def resolve_path(workspace: Path, raw: str, *, for_write: bool = False) -> Works
     """The real path for `raw` inside the workspace, or a Refusal naming what is wrong."""
     text = (raw or "").strip()
     if not text:
-        raise Refusal(prompts.EMPTY_PATH)
+        raise Refusal(refusals.EMPTY_PATH)
     if "\x00" in text:
-        raise Refusal(prompts.OUTSIDE.format(path=repr(text)))
+        raise Refusal(refusals.OUTSIDE.format(path=repr(text)))
     if text.startswith("~"):
-        raise Refusal(prompts.OUTSIDE.format(path=text))
+        raise Refusal(refusals.OUTSIDE.format(path=text))
     root = str(workspace_root(workspace))
     lexical = os.path.normpath(os.path.join(root, text))  # an absolute `text` replaces root here
     if not os.path.lexists(lexical) and "\\x" in text:
         lexical = _as_shown(lexical, os.path.normpath(os.path.join(root, real_name(text))))
     real = os.path.realpath(lexical)
     if not _inside(real, root):
-        template = prompts.SYMLINK_OUT if _inside(lexical, root) else prompts.OUTSIDE
+        template = refusals.SYMLINK_OUT if _inside(lexical, root) else refusals.OUTSIDE
         raise Refusal(template.format(path=text))
     rel = Path(os.path.relpath(real, root)).as_posix()
     check_file_kind(Path(real), text)
     if for_write:
         protected = protected_part(rel) or protected_part(os.path.relpath(lexical, root))
         if protected:
-            raise Refusal(prompts.PROTECTED.format(path=text, folder=protected))
+            raise Refusal(refusals.PROTECTED.format(path=text, folder=protected))
     return WorkspacePath(real=Path(real), rel=shown_name(rel))
 
 
@@ -119,13 +119,13 @@ def check_file_kind(path: Path, shown: str) -> None:
         raise Refusal(f"Error: cannot inspect {shown}: {exc.strerror}.") from None
     kind = file_kind(mode)
     if kind is not None:
-        raise Refusal(prompts.SPECIAL_FILE.format(path=shown, kind=kind))
+        raise Refusal(refusals.SPECIAL_FILE.format(path=shown, kind=kind))
 
 
 def require_file(target: WorkspacePath) -> int:
     """Refuse missing paths and folders; return the file's size."""
     if not target.real.exists():
-        raise Refusal(prompts.NOT_FOUND.format(path=target.shown))
+        raise Refusal(refusals.NOT_FOUND.format(path=target.shown))
     if target.real.is_dir():
-        raise Refusal(prompts.NOT_A_FILE.format(path=target.shown))
+        raise Refusal(refusals.NOT_A_FILE.format(path=target.shown))
     return target.real.stat().st_size

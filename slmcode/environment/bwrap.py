@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from slmcode.tools.limits import MB, SandboxLimits
-from slmcode.tools.sandboxenv import real_home
+from slmcode.environment.limits import MB, SandboxLimits
+from slmcode.environment.sandboxenv import real_home
 
 BWRAP_ENV = "SLMCODE_BWRAP"
 SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/opt", "/etc")

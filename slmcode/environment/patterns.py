@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import re2
 
-from slmcode.tools import prompts
+from slmcode.environment import refusals
 
 _OPTIONS = re2.Options()
 _OPTIONS.log_errors = False  # RE2 prints every rejected pattern to stderr otherwise
@@ -59,6 +59,6 @@ def compile_pattern(pattern: str) -> Matcher | str:
     try:
         re.compile(pattern)
     except (re.error, RecursionError, OverflowError):
-        return _matcher(re.escape(pattern), prompts.BAD_REGEX_NOTE + "\n")
+        return _matcher(re.escape(pattern), refusals.BAD_REGEX_NOTE + "\n")
     # Valid for Python but not for RE2: backreferences, lookaround, possessive or other Perl-only syntax.
-    return prompts.REGEX_UNSUPPORTED.format(pattern=pattern, reason=reason)
+    return refusals.REGEX_UNSUPPORTED.format(pattern=pattern, reason=reason)
