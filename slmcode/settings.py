@@ -20,6 +20,17 @@ def _http_url(url: str | None) -> str | None:
     return url
 
 
+class FallbackModel(BaseModel):
+    """A stronger model a role escalates to after a task failed on its own (nodes/fallback.py); its server
+    defaults to the role's."""
+
+    model_config = ConfigDict(extra="forbid")
+    model: str
+    base_url: str | None = None
+
+    _base_url = field_validator("base_url")(_http_url)
+
+
 class RoleModel(BaseModel):
     """Which model serves one role; unset fields fall back to the top-level settings."""
 
@@ -27,6 +38,7 @@ class RoleModel(BaseModel):
     model: str | None = None
     base_url: str | None = None
     temperature: float | None = None
+    fallback: FallbackModel | None = None
 
     _base_url = field_validator("base_url")(_http_url)
 
@@ -133,6 +145,8 @@ class Settings(BaseModel):
     # Pipeline.
     max_parallel: int = Field(default=2, ge=1)
     max_retries: int = Field(default=2, ge=0)
+    # Attempts a task gets on a role's fallback model once it failed every attempt on its own (nodes/fallback.py).
+    fallback_attempts: int = Field(default=2, ge=1)
     max_tasks: int = Field(default=8, ge=1)
     max_rounds: int = Field(default=2, ge=1)
     think_passes: int = Field(default=1, ge=1)
