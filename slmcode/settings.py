@@ -165,6 +165,11 @@ class Settings(BaseModel):
     # in a row with no new file read and no file changed, stops as a `loop` instead of running to its turn limit.
     loop_guard: Literal["on", "off"] = "on"
     loop_guard_calls: int = Field(default=8, ge=2)
+    # Best-of-N (nodes/attempts.py): a worker task whose criteria have verify commands runs as this many attempts,
+    # each on its own copy of the workspace with its own seed; the first whose must criteria all pass wins and only
+    # its change reaches the workspace. auto: 2 for models under 14B parameters (or of unknown size with at most
+    # an 8K window), else 1.
+    attempts: Annotated[int, Field(ge=1, le=8)] | Literal["auto"] = 1
 
     # Compaction.
     react_compact_at_percent: float = Field(default=80.0, gt=0, le=100)
