@@ -39,6 +39,7 @@ class RoleModel(BaseModel):
     base_url: str | None = None
     temperature: float | None = None
     fallback: FallbackModel | None = None
+    edit_format: Literal["replace", "whole", "auto"] | None = None  # this role's, over the run's edit_format
 
     _base_url = field_validator("base_url")(_http_url)
 
@@ -50,6 +51,7 @@ class ProfileOverride(BaseModel):
     context_limit: int | None = Field(default=None, gt=0)
     max_turns: int | None = Field(default=None, gt=0)
     token_factor: float | None = Field(default=None, ge=1.0, le=3.0)
+    edit_format: Literal["replace", "whole", "auto"] | None = None
 
 
 def _default_role_budget() -> dict[str, float]:
@@ -170,6 +172,12 @@ class Settings(BaseModel):
     # its change reaches the workspace. auto: 2 for models under 14B parameters (or of unknown size with at most
     # an 8K window), else 1.
     attempts: Annotated[int, Field(ge=1, le=8)] | Literal["auto"] = 1
+    # How the worker changes an existing file (tools/editformat.py): replace = ws_edit's exact old_str; whole =
+    # ws_write rewrites the whole file (guarded: no definition the task did not name may go); auto = replace,
+    # and after edit_format_misses old_str misses on one file, that file's whole-file rewrite is offered.
+    # Unset: the model profile's (auto up to 15B parameters or an 8K window, replace above).
+    edit_format: Literal["replace", "whole", "auto"] | None = None
+    edit_format_misses: int = Field(default=2, ge=1)
 
     # Compaction.
     react_compact_at_percent: float = Field(default=80.0, gt=0, le=100)
@@ -226,8 +234,10 @@ class Settings(BaseModel):
     # Measurement only (`slmcode eval --ablate`): levers of the harness switched off, to measure what each adds.
     # packs: no code excerpts in a pack; repo_map: no map sections; tool_repair: answers' tool calls used as
     # sent; compaction: the conversation sent whole; verify: no criterion runs and no corrector retries;
-    # loop_guard: no steer on a repeated call and no loop stop (as loop_guard: off).
-    ablate: list[Literal["packs", "repo_map", "tool_repair", "compaction", "verify", "loop_guard"]] = Field(
+    # loop_guard: no steer on a repeated call and no loop stop (as loop_guard: off); edit_format: ws_edit's exact
+    # old_str only, never a whole-file rewrite offered (as edit_format: replace).
+    ablate: list[Literal["packs", "repo_map", "tool_repair", "compaction", "verify", "loop_guard",
+                         "edit_format"]] = Field(
         default_factory=list)
 
     # Persistence.

@@ -78,6 +78,22 @@ class ModelProfile:
     context_source: str
     turns_source: str
     token_factor: float = DEFAULT_TOKEN_FACTOR
+    edit_format: str = "auto"  # replace | whole | auto: how the worker changes a file (tools/editformat.py)
+
+
+# Models up to this size (billions of parameters), or of unknown size with at most this window, get the
+# `auto` edit format: an exact old_str is the edit format small models fail most.
+SMALL_MODEL_BILLIONS = 15.0
+SMALL_MODEL_WINDOW = 8192
+
+
+def _edit_format(size: float | None, context: int, layers: list[tuple[str, dict]]) -> str:
+    """A profile's (the user's model_profiles) first, else auto for small models and replace for large ones."""
+    chosen = next((layer["edit_format"] for _, layer in layers if layer.get("edit_format")), None)
+    if chosen:
+        return str(chosen)
+    small = size <= SMALL_MODEL_BILLIONS if size is not None else context <= SMALL_MODEL_WINDOW
+    return "auto" if small else "replace"
 
 
 def parse_size_billions(model: str) -> float | None:
@@ -125,4 +141,5 @@ def resolve_profile(model: str, settings: BudgetSettings | None = None) -> Model
     if settings is not None and settings.context_limit is not None:
         context, context_source = settings.context_limit, "setting context_limit"
     turns, turns_source = pick("max_turns")
-    return ModelProfile(model, int(context), int(turns), context_source, turns_source, pick("token_factor")[0])
+    return ModelProfile(model, int(context), int(turns), context_source, turns_source, pick("token_factor")[0],
+                        _edit_format(size, int(context), layers))

@@ -28,6 +28,7 @@ from slmcode.memory.before_images import keep_before_image
 from slmcode.memory.conversations import store_for
 from slmcode.nodes.agent_fields import allowed_tools
 from slmcode.nodes.disk_changes import net_changes
+from slmcode.nodes.edit_format import edit_format
 from slmcode.nodes.llm import pack_for
 from slmcode.nodes.loop_guard import Tally, guard_on, steer, stop_reason, tally
 from slmcode.nodes.mcp_tools import mcp_tools
@@ -87,12 +88,13 @@ def tool_context(runtime: Runtime[RunContext], payload: WorkerInput) -> ToolCont
     """The task's view of the workspace; what it has read is read off the transcript, so it survives a resume."""
     workspace = workspace_of(runtime)
     skills = {s.name: s.body for s in discover_skills(workspace)}
+    messages = conversation(runtime, payload)
     return ToolContext(
         workspace=workspace, settings=settings_of(runtime), run_id=payload["run_id"], task_id=payload["task"].id,
-        read_paths=files_read(conversation(runtime, payload)), confirm=_confirm, skills=skills.get if skills else None,
+        read_paths=files_read(messages), confirm=_confirm, skills=skills.get if skills else None,
         allowed_commands=quality_of(runtime).commands(), result_bytes=payload.get("result_bytes"),
         before_write=functools.partial(keep_before_image, workspace, payload["run_id"], payload["task"].id),
-        write_guard=gates_of(runtime).write_guard,
+        write_guard=gates_of(runtime).write_guard, edit=edit_format(runtime, payload, messages),
     )
 
 

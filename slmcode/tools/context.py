@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from slmcode.config import Settings
+from slmcode.tools.editformat import EditFormat
 from slmcode.tools.settings import ToolSettings
 
 
@@ -36,6 +37,7 @@ class ToolContext:
     before_write: Callable[[str, Path, bytes], None] | None = None
     result_bytes: int | None = None  # what one result keeps inline on this model (compact.room); None: the setting
     write_guard: bool = True  # ws_write refuses an existing file (the quality block's gates.write_guard)
+    edit: EditFormat = field(default_factory=EditFormat)  # the edit format; replace unless the worker says
 
     def __post_init__(self) -> None:
         self.settings = ToolSettings.of(self.settings)

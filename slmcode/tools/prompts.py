@@ -12,6 +12,8 @@ WS_LIST = "List files and folders under a folder of the workspace."
 WS_SEARCH = "Search file contents with a regular expression; returns path:line: text."
 WS_WRITE = "Create a NEW file with the given content. To change an existing file use ws_edit."
 WS_EDIT = "Replace one exact, unique snippet of a file you have read with new text."
+# ws_write in the `whole` edit format (tools/editformat.py): the one way to change a file.
+WS_WRITE_WHOLE = "Write a file's whole text: create a new file, or rewrite one you have read, keeping all it defines."
 WS_SHELL = "Run one whitelisted command (tests, build, lint, read-only git) in the workspace."
 WS_SKILL = "Show the full body of a skill card by its name."
 
@@ -23,6 +25,7 @@ ARG_LIMIT = "How many lines to show."
 ARG_GLOB = "Glob filter, e.g. *.py or src/**/*.py."
 ARG_PATTERN = "Regular expression to find (RE2 syntax: no lookaround or backreferences)."
 ARG_CONTENT = "The whole text of the new file."
+ARG_CONTENT_WHOLE = "The file's complete new text, every line of it, not only the changed part."
 ARG_OLD = "Exact text to replace, copied from ws_read without line numbers; must occur once."
 ARG_NEW = "The replacement text."
 ARG_COMMAND = "The command line, e.g. pytest -q tests/test_x.py"
@@ -53,6 +56,23 @@ SAME_TEXT = "Error: old_str and new_str are identical; nothing would change."
 EDIT_NOT_FOUND = (
     "Error: old_str was not found in {path}. The closest lines are:\n{nearest}\n"
     "Copy the text exactly as ws_read shows it (without the line numbers) and try again."
+)
+# ws_edit's near misses (tools/nearmiss.py): applied, and the result says how old_str was matched.
+EDIT_LOOSE = "[old_str matched line {line} with {how}; new_str was applied there{reindent}]"
+LOOSE_TRAILING = "trailing spaces ignored"
+LOOSE_INDENT = "its indentation shifted"
+LOOSE_REINDENT = ", re-indented the same way"
+# The `auto` edit format's offer, once old_str has missed edit_format_misses times on one file.
+EDIT_OFFER_WHOLE = (
+    "Error: old_str was not found in {path} ({misses} misses on this file). Rewrite the whole file instead: call "
+    "ws_write with path {path} and its complete new text, keeping every function and class the task does not ask "
+    "you to remove. The current text of {path}:\n{text}"
+)
+REWRITE_TEXT_CUT = "[cut here: lines {next}-{total} not shown; read them with ws_read offset={next} before rewriting]"
+REWRITE_READ_FIRST = "Error: read {path} with ws_read before rewriting it: a rewrite must keep what you have not seen."
+REWRITE_DROPS = (
+    "Error: not written: this rewrite of {path} drops {names}, which the task does not ask to remove. Write the "
+    "whole file again with them kept."
 )
 EDIT_NOT_UNIQUE = (
     "Error: old_str occurs {count} times in {path} (lines {lines}); include more surrounding lines so it occurs once."

@@ -52,6 +52,11 @@ class WriteArgs(_Args):
     content: str = Field(description=prompts.ARG_CONTENT)
 
 
+class RewriteArgs(_Args):
+    path: str = Field(description=prompts.ARG_PATH)
+    content: str = Field(description=prompts.ARG_CONTENT_WHOLE)
+
+
 class EditArgs(_Args):
     path: str = Field(description=prompts.ARG_PATH)
     old_str: str = Field(description=prompts.ARG_OLD)
@@ -91,7 +96,7 @@ def _shell(ctx: ToolContext) -> Callable[..., str]:
 
 def make_tools(ctx: ToolContext) -> list[BaseTool]:
     """The tools for one task. ws_shell is left out when the shell is denied and ws_skill when there are no
-    skills: a tool the model cannot use only costs it tokens."""
+    skills, ws_edit in the `whole` edit format: a tool the model cannot use only costs it tokens."""
     specs: list[tuple[str, str, type[BaseModel], Callable[..., str]]] = [
         ("ws_read", prompts.WS_READ, ReadArgs, _capped(ctx, workspace.ws_read)),
         ("ws_list", prompts.WS_LIST, ListArgs, _capped(ctx, workspace.ws_list)),
@@ -99,6 +104,8 @@ def make_tools(ctx: ToolContext) -> list[BaseTool]:
         ("ws_write", prompts.WS_WRITE, WriteArgs, _capped(ctx, workspace.ws_write)),
         ("ws_edit", prompts.WS_EDIT, EditArgs, _capped(ctx, workspace.ws_edit)),
     ]
+    if ctx.edit.mode == "whole":  # whole files only: ws_write rewrites, and no old_str to get wrong (editformat.py)
+        specs[3:] = [("ws_write", prompts.WS_WRITE_WHOLE, RewriteArgs, _capped(ctx, workspace.ws_write))]
     if ctx.settings.shell_permission != "deny":
         specs.append(("ws_shell", prompts.WS_SHELL, ShellArgs, _shell(ctx)))
     if ctx.skills is not None:

@@ -1,5 +1,8 @@
 """The workspace tools' behaviour: ws_read, ws_list, ws_write, ws_edit, ws_skill (ws_search: search.py).
 
+ws_write creates files; it rewrites an existing one only where the task's edit format allows (editformat.py),
+and ws_edit applies an unambiguous near miss of old_str (nearmiss.py) before it refuses.
+
 Each takes the task's ToolContext and the model's arguments and returns text. A refusal or a model's mistake
 comes back as text starting with "Error:"; nothing here raises for a model's mistake. In dry-run and review
 modes a file is read through its recorded patch, and the result says so. Paths are shown (and recorded in
@@ -14,7 +17,7 @@ from itertools import islice
 from slmcode.environment import refusals
 from slmcode.environment.containment import Refusal, WorkspacePath, require_file, resolve_path, workspace_root
 from slmcode.environment.filenames import shown_name
-from slmcode.tools import nearmiss, prompts
+from slmcode.tools import editformat, nearmiss, prompts
 from slmcode.tools.context import ToolContext
 from slmcode.tools.permissions import Encoding, Patch, record_write, staged_patch
 from slmcode.tools.search import ws_search
@@ -109,11 +112,27 @@ def ws_write(ctx: ToolContext, path: str, content: str) -> str:
     if target.real.is_dir():
         return refusals.NOT_A_FILE.format(path=target.shown)
     exists = target.real.exists() or staged_patch(ctx, target.shown) is not None
-    if exists and ctx.write_guard:  # little-coder's write guard: a whole-file rewrite loses what the model never read
+    if exists and ctx.edit.offers_rewrite(target.shown):  # the edit format's whole-file rewrite (editformat.py)
+        refused = _rewrite_refusal(ctx, target, content)
+        if refused:
+            return refused
+    elif exists and ctx.write_guard:  # little-coder's write guard: a whole-file rewrite loses what the model never read
         return prompts.WRITE_EXISTS.format(path=target.shown)
     result = record_write(ctx, target, content, action="overwrote" if exists else "created")
     ctx.read_paths.add(target.shown)  # the model knows what it just wrote
     return result
+
+
+def _rewrite_refusal(ctx: ToolContext, target: WorkspacePath, content: str) -> str | None:
+    """Why a whole-file rewrite may not go ahead: the file unread, or definitions dropped the task did not name."""
+    if target.shown not in ctx.read_paths:
+        return prompts.REWRITE_READ_FIRST.format(path=target.shown)
+    try:
+        before, _, _ = _view(ctx, target)
+    except Refusal as exc:
+        return str(exc)
+    dropped = ctx.edit.dropped(target.shown, before, content)
+    return prompts.REWRITE_DROPS.format(path=target.shown, names=", ".join(dropped)) if dropped else None
 
 
 def ws_edit(ctx: ToolContext, path: str, old_str: str, new_str: str) -> str:
@@ -136,7 +155,16 @@ def ws_edit(ctx: ToolContext, path: str, old_str: str, new_str: str) -> str:
         if starts:
             new = new_str if old == old_str else _same_form(old_str, old, new_str)
             return record_write(ctx, target, text.replace(old, new, 1), action="edited", encoding=encoding)
-    return prompts.EDIT_NOT_FOUND.format(path=target.shown, nearest=nearmiss.nearest_lines(text, old_str))
+    loose = nearmiss.loose_match(text, old_str, new_str)
+    if loose is not None:
+        result = record_write(ctx, target, loose.text, action="edited", encoding=encoding)
+        if result.startswith("Error"):
+            return result
+        reindent = prompts.LOOSE_REINDENT if loose.reindented else ""
+        return result + "\n" + prompts.EDIT_LOOSE.format(line=loose.line, how=loose.how, reindent=reindent)
+    ctx.edit.misses[target.shown] += 1  # this step's misses count too; earlier steps' come from the transcript
+    return editformat.miss_message(ctx.edit, target.shown, text, lambda: nearmiss.nearest_lines(text, old_str),
+                                   ctx.inline_bytes)
 
 
 def _same_form(given: str, matched: str, new_str: str) -> str:
