@@ -1,0 +1,159 @@
+"""`slmcode chat` in a real pseudo-terminal (pexpect) over the scripted model server: two requests where the second
+sees what the first did, /diff, /undo, an unknown command, /exit; Ctrl-C in the middle of a model call brings the
+prompt back, and a restarted session offers to resume the run it cut off, which then ends as it would have."""
+
+from __future__ import annotations
+
+import io
+import re
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+from slmcode.commands.chat_session import SESSION_HEAD
+from slmcode.nodes.prompts import SYSTEM
+from tests.fake_llm import FakeLLM, Reply, request_text, system_text, tool_call
+from tests.faults.harness import MODEL, PROJECT, environment
+from tests.graph.scenario import divide_worker_replies, js, script_planning
+
+pexpect = pytest.importorskip("pexpect")
+
+pytestmark = pytest.mark.slow
+
+STEP_S = 120  # one request's run on a loaded 2-core machine; a hang fails the test instead of the suite
+# A new prompt: prompt_toolkit turns bracketed paste on as each prompt starts (a redraw of the line being typed
+# does not), and moves the cursor over the prompt's trailing space instead of printing it.
+PROMPT = re.escape("\x1b[?2004h") + r"[^\n]*?slmcode>"
+FIRST = "Add a divide operation"
+SECOND = "Wire divide into the command line"
+CLI_EDIT = {"old_str": '"multiply": ops.multiply}', "new_str": '"multiply": ops.multiply, "divide": ops.divide}'}
+
+
+def _role(role: str, needle: str | None = None):  # type: ignore[no-untyped-def]
+    """A request of `role`, about the request that contains `needle` when given."""
+    return lambda req: SYSTEM[role] in system_text(req) and (needle is None or needle in request_text(req))
+
+
+def script_session(fake: FakeLLM, first_worker: list[Reply] | None = None) -> None:
+    """FIRST adds divide to calc/ops.py with its test; SECOND (its own plan) wires divide into calc/cli.py."""
+    fake.on(_role("splitter", SECOND), js({"tasks": [{
+        "title": "Wire divide", "description": "Add divide to the command table in calc/cli.py",
+        "focus_files": ["calc/cli.py"],
+        "criteria": [{"text": "the tests pass", "priority": "must", "verify": "python -m pytest -q"}]}]}))
+    fake.on(_role("worker", SECOND), Reply(tool_calls=[tool_call("ws_read", path="calc/cli.py")]),
+            Reply(tool_calls=[tool_call("ws_edit", path="calc/cli.py", **CLI_EDIT)]),
+            Reply(content="Wired divide into the command table."), times=3)
+    script_planning(fake)
+    fake.on(_role("worker"), *(first_worker or divide_worker_replies()))
+    fake.on(_role("tester"), Reply(tool_calls=[tool_call("ws_shell", command="python -m pytest -q")]),
+            Reply(content="Tests pass."))
+    fake.on(_role("corrector"), Reply(content="Nothing to fix."))
+
+
+class Chat:
+    """`slmcode chat` in a pseudo-terminal; what it showed is kept for a failing test's message."""
+
+    def __init__(self, repo: Path, url: str) -> None:
+        env = environment(PROMPT_TOOLKIT_NO_CPR="1", TERM="xterm")  # no terminal answers cursor-position queries
+        argv = ["-c", "from slmcode.cli import main; main()", "chat", "-w", str(repo), "--base-url", url,
+                "--model", MODEL, "--yes"]
+        self.screen = io.StringIO()
+        self.child = pexpect.spawn(sys.executable, argv, cwd=str(PROJECT), env=env, encoding="utf-8",
+                                   timeout=STEP_S, dimensions=(50, 160))
+        self.child.logfile_read = self.screen
+
+    def expect(self, pattern: object) -> str:
+        try:
+            self.child.expect(pattern)
+        except (pexpect.TIMEOUT, pexpect.EOF):
+            pytest.fail(f"never saw {pattern!r}; the terminal showed:\n{self.screen.getvalue()[-4000:]}")
+        return str(self.child.before)
+
+    def prompt(self) -> str:
+        return self.expect(PROMPT)
+
+    def type(self, line: str) -> None:
+        self.child.send(line + "\r")  # Enter is a carriage return in a terminal
+
+    def command(self, line: str) -> str:
+        """Type a line and wait for the next prompt; what came between."""
+        self.type(line)
+        return self.prompt()
+
+    def close(self) -> int | None:
+        if self.child.isalive():
+            self.child.terminate(force=True)
+        self.child.close()
+        return self.child.exitstatus
+
+
+def test_a_follow_up_sees_the_first_request_then_diff_undo_and_exit(repo: Path, fake_llm: FakeLLM) -> None:
+    script_session(fake_llm)
+    chat = Chat(repo, fake_llm.url)
+    try:
+        chat.prompt()
+        first = chat.command(FIRST)
+        assert "run id run-" in first, chat.screen.getvalue()[-3000:]
+        assert "def divide" in (repo / "calc/ops.py").read_text()
+        assert "run id run-" in chat.command(SECOND), chat.screen.getvalue()[-3000:]
+        # The second run's model requests carry the first request, its outcome and the file it changed.
+        carried = [request_text(r) for r in fake_llm.requests if SECOND in request_text(r)]
+        assert any(SESSION_HEAD in t and FIRST in t and "calc/ops.py" in t and "outcome: " in t
+                   for t in carried)
+        assert '"divide": ops.divide' in (repo / "calc/cli.py").read_text()
+        shown = chat.command("/diff")
+        assert '+OPERATIONS = {"add": ops.add, "subtract": ops.subtract, "multiply": ops.multiply, "divide": ' in shown
+        assert "+def divide(a: float, b: float) -> float:" in shown
+        undone = chat.command("/undo")
+        assert "calc/cli.py" in undone
+        assert "divide" not in (repo / "calc/cli.py").read_text()  # the last request's change is gone
+        assert "def divide" in (repo / "calc/ops.py").read_text()  # the first one's stays
+        assert "unknown command /frobnicate" in chat.command("/frobnicate")
+        assert "/rewind" in chat.command("/help")
+        chat.type("/exit")
+        chat.expect(pexpect.EOF)
+    finally:
+        code = chat.close()
+    assert code == 0
+
+
+def test_ctrl_c_in_a_model_call_returns_to_the_prompt_and_a_new_session_offers_to_resume(
+        repo: Path, fake_llm: FakeLLM) -> None:
+    calling = threading.Event()
+    replies = divide_worker_replies()
+
+    def slow_first_call(request: dict) -> Reply:
+        calling.set()
+        first = replies[0]
+        return Reply(tool_calls=first.tool_calls, delay=4.0)  # long enough for Ctrl-C to land in the call
+
+    script_session(fake_llm, [slow_first_call, *replies[1:]])  # type: ignore[list-item]
+    chat = Chat(repo, fake_llm.url)
+    try:
+        chat.prompt()
+        chat.type(FIRST)
+        assert calling.wait(STEP_S), chat.screen.getvalue()[-3000:]
+        chat.child.sendintr()
+        stopped = chat.prompt()
+        assert "stopping after the step in flight" in stopped and "stopped: the run keeps its checkpoint" in stopped
+        assert "def divide" not in (repo / "calc/ops.py").read_text()  # stopped before the edit
+        chat.type("/exit")
+        chat.expect(pexpect.EOF)
+    finally:
+        chat.close()
+    again = Chat(repo, fake_llm.url)
+    try:
+        offered = again.expect(r"Resume it\? \[Y/n\]")
+        assert "was cut off" in offered and FIRST in offered
+        again.type("y")
+        resumed = again.prompt()
+        assert "run resumed" in resumed and "run id run-" in resumed, again.screen.getvalue()[-3000:]
+        assert "def divide" in (repo / "calc/ops.py").read_text()
+        assert f'run "{FIRST}" | outcome: ' in again.command("/status")
+        again.child.sendeof()  # Ctrl-D leaves too
+        again.expect(pexpect.EOF)
+    finally:
+        code = again.close()
+    assert code == 0
