@@ -20,6 +20,44 @@ class EndpointError(SlmcodeError):
     """The model server cannot be reached or answered something unusable."""
 
 
+class ServerUnreachableError(EndpointError):
+    """The model server could not be reached, or did not answer within request_timeout (`timed_out`), after the
+    client's own retries. Raised by providers/ in place of the HTTP client's error; `detail`: the client's words."""
+
+    def __init__(self, message: str, *, detail: str, timed_out: bool = False) -> None:
+        super().__init__(message)
+        self.detail = detail
+        self.timed_out = timed_out
+
+
+class ServerStatusError(EndpointError):
+    """The model server answered a request with an error status (after the client's retries for 5xx).
+    `detail`: the server's own message."""
+
+    def __init__(self, message: str, *, status_code: int, detail: str) -> None:
+        super().__init__(message)
+        self.status_code = status_code
+        self.detail = detail
+
+
+class ServerRefusedError(ServerStatusError):
+    """A 400: the server will not take this request as it is (too long for its window, a feature it lacks)."""
+
+    @property
+    def too_long(self) -> bool:
+        """The server counts with its own tokenizer; this says the request is over its window."""
+        text = self.detail.lower()
+        return "context" in text or "too long" in text
+
+
+class RateLimitedError(ServerStatusError):
+    """A 429 after the client's retries. `retry_after`: the seconds the server asked for, when it said."""
+
+    def __init__(self, message: str, *, status_code: int, detail: str, retry_after: float | None) -> None:
+        super().__init__(message, status_code=status_code, detail=detail)
+        self.retry_after = retry_after
+
+
 class WorkspaceError(SlmcodeError):
     """The workspace folder is missing, unreadable or not what was expected."""
 

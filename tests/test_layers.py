@@ -28,7 +28,7 @@ MAY_IMPORT: dict[str, set[str]] = {
     "graph": {"blocks", "nodes", "run_context"},
     "nodes": {"blocks", "budget", "compact", "environment", "gates", "hooks", "mcp", "memory", "packs", "providers",
               "run_context", "tools"},
-    "run_context": {"blocks", "providers", "serverpolicy", "serving"},
+    "run_context": {"blocks", "environment", "providers", "serverpolicy", "serving"},
     "gates": {"blocks", "compact", "environment", "tools"},
     "gitrun": {"environment", "memory", "tools"},
     "hooks": {"blocks", "environment", "tools"},
@@ -113,3 +113,18 @@ def test_the_lowest_layers_import_nothing_above_them() -> None:
     imports = _imports()
     assert set(imports.get("budget", {})) <= {"config"}
     assert set(imports.get("store", {})) <= {"errors", "redact"}
+
+
+def test_nothing_above_providers_imports_the_http_client() -> None:
+    """providers/ turns the openai client's errors into slmcode.errors' own; a module elsewhere that imports
+    `openai` (or langchain_openai) catches what it should be told in the project's words."""
+    found = []
+    for path in ROOT.rglob("*.py"):
+        if path.relative_to(ROOT).parts[0] == "providers":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else (
+                [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            found += [f"{path.relative_to(ROOT.parent)}: {n}" for n in names
+                      if n.split(".")[0] in ("openai", "langchain_openai")]
+    assert found == []

@@ -26,7 +26,9 @@ class Reply:
     """One scripted answer. tool_calls: [{"name": ..., "arguments": dict | str}]. status != 200 sends an error.
 
     For a broken server: `body` is sent as it is (bytes or text, with `content_type`) instead of a completion;
-    `stream` True answers as server-sent events even when the request did not ask for a stream.
+    `stream` True answers as server-sent events even when the request did not ask for a stream. `cut` N: the
+    completion's first N bytes under its full Content-Length, then the connection closes (a server dying
+    mid-write); with `cut_length` the Content-Length says N too (a proxy that cut the body and sent it whole).
     """
 
     content: str = ""
@@ -37,6 +39,8 @@ class Reply:
     body: str | bytes | None = None
     content_type: str = "application/json"
     stream: bool = False
+    cut: int | None = None
+    cut_length: bool = False
 
 
 ReplyLike = Reply | str | Callable[[Request], "Reply | str"]
@@ -196,6 +200,18 @@ def _handler_for(fake: FakeLLM) -> type[BaseHTTPRequestHandler]:
             self.end_headers()
             self.wfile.write(data)
 
+        def _send_cut(self, body: dict[str, Any], reply: Reply) -> None:
+            data = json.dumps(body).encode()
+            assert reply.cut is not None
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(reply.cut if reply.cut_length else len(data)))
+            self.send_header("Connection", "close")
+            self.end_headers()
+            self.wfile.write(data[:reply.cut])
+            self.wfile.flush()
+            self.close_connection = True
+
         def _send_raw(self, status: int, body: str | bytes, content_type: str) -> None:
             data = body.encode() if isinstance(body, str) else body
             self.send_response(status)
@@ -232,6 +248,9 @@ def _handler_for(fake: FakeLLM) -> type[BaseHTTPRequestHandler]:
                 return
             if status != 200:
                 self._send_json(status, {"error": {"message": reply.content, "type": "fake_llm", "code": status}})
+                return
+            if reply.cut is not None:
+                self._send_cut(_completion(request, reply), reply)
                 return
             if not request.get("stream") and not reply.stream:
                 self._send_json(200, _completion(request, reply))

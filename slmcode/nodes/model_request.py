@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import time
 
-import openai
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 from langchain_core.tools import BaseTool
 from langgraph.runtime import Runtime
@@ -17,7 +16,16 @@ from slmcode.compact.ladder import LadderState
 from slmcode.compact.rungs import Compactor
 from slmcode.compact.view import Cuts, RequestView, request_view
 from slmcode.config import Settings
-from slmcode.errors import EndpointError, RequestTooLargeError
+from slmcode.errors import (
+    EndpointError,
+    RateLimitedError,
+    RequestTooLargeError,
+    ServerRefusedError,
+    ServerStatusError,
+    ServerUnreachableError,
+)
+from slmcode.nodes.attempts import sampling
+from slmcode.nodes.fallback import seat_of
 from slmcode.nodes.llm import note_model_call
 from slmcode.nodes.prompts import OVERFLOW_GIVE_UP
 from slmcode.nodes.refund import MAX_REFUNDS, rate_limited
@@ -51,7 +59,10 @@ def call_model(runtime: Runtime[RunContext], payload: WorkerInput, messages: lis
     """The model's answer, and the ladder state after the request it answered. `conversation`: the store's key
     of the messages, which the web view's `view` event names."""
     settings, role, roles = settings_of(runtime), payload["role"], roles_of(runtime)
-    model = roles.client(role).bind_tools(tools)
+    model = roles.client(seat_of(payload)).bind_tools(tools)  # the fallback's, once the task escalated
+    extra = sampling(payload, roles[role].binding.temperature)  # a best-of-N attempt's own seed (nodes/attempts.py)
+    if extra:
+        model = model.bind(**extra)
     started = time.perf_counter()
     answer = None
     ladder = LadderState(**payload.get("ladder", {}))
@@ -71,20 +82,21 @@ def call_model(runtime: Runtime[RunContext], payload: WorkerInput, messages: lis
             # differently: 1,067 of 1,066 tokens stopped the embedded demo's corrector): compact harder, as below.
             emit(runtime, payload["run_id"], "overflow", role=role, task_id=payload["task"].id, shrink=shrink,
                  source="guard")
-        except openai.BadRequestError as exc:
+        except ServerRefusedError as exc:
             # The server counts with its own tokenizer; when it says the request is too long, compact harder.
-            if "context" not in str(exc).lower() and "too long" not in str(exc).lower():
-                raise EndpointError(f"the model server refused a {role} request: {exc.message}") from None
+            if not exc.too_long:
+                raise EndpointError(f"the model server refused a {role} request: {exc.detail}") from None
             emit(runtime, payload["run_id"], "overflow", role=role, task_id=payload["task"].id, shrink=shrink)
-        except (openai.APIConnectionError, openai.APITimeoutError) as exc:
-            raise EndpointError(f"model server unreachable during {role} {payload['task'].id}: {exc}") from None
-        except openai.RateLimitError as exc:  # recoverable: the turn is given back (nodes.refund)
+        except ServerUnreachableError as exc:
+            raise EndpointError(f"model server unreachable during {role} {payload['task'].id}: {exc.detail}"
+                                ) from None
+        except RateLimitedError as exc:  # recoverable: the turn is given back (nodes.refund)
             if payload.get("refunds", 0) >= MAX_REFUNDS:
                 raise EndpointError(f"the model server rate-limited {MAX_REFUNDS + 1} {role} requests in a row "
-                                    f"({exc.status_code}): {exc.message}") from None
+                                    f"({exc.status_code}): {exc.detail}") from None
             raise rate_limited(exc, payload.get("refunds", 0)) from None
-        except openai.APIStatusError as exc:  # a 5xx: the run stops here, its checkpoint kept for `slmcode resume`
-            raise EndpointError(f"the model server failed a {role} request ({exc.status_code}): {exc.message}"
+        except ServerStatusError as exc:  # a 5xx: the run stops here, its checkpoint kept for `slmcode resume`
+            raise EndpointError(f"the model server failed a {role} request ({exc.status_code}): {exc.detail}"
                                 ) from None
     if answer is None:
         return AIMessage(content=OVERFLOW_GIVE_UP), ladder
@@ -105,7 +117,7 @@ def compactor(roles: RoleTable) -> Compactor:
     def ask(prompt: str) -> str:
         try:
             return str(roles.client("compactor").invoke([HumanMessage(prompt)]).content)
-        except openai.APIError as exc:
+        except EndpointError as exc:
             raise EndpointError(f"compactor: {exc.__class__.__name__}") from None
 
     return Compactor(ask, roles["compactor"].budget.available)

@@ -6,7 +6,7 @@ request is compacted harder and sent again), so it never costs a turn either."""
 
 from __future__ import annotations
 
-import openai
+from slmcode.errors import RateLimitedError
 
 MAX_REFUNDS = 3  # in a row; then the error stops the run as any other, its checkpoint kept for resume
 WAIT_CAP_SECONDS = 30.0
@@ -21,11 +21,7 @@ class Refund(Exception):
         self.wait = wait
 
 
-def rate_limited(exc: openai.RateLimitError, refunds: int) -> Refund:
+def rate_limited(exc: RateLimitedError, refunds: int) -> Refund:
     """The refund for a 429: wait what the server asks (capped), else 1, 2, 4 ... seconds."""
-    header = exc.response.headers.get("retry-after", "") if exc.response is not None else ""
-    try:
-        wait = float(header)
-    except ValueError:
-        wait = float(2 ** refunds)
+    wait = exc.retry_after if exc.retry_after is not None else float(2 ** refunds)
     return Refund(f"rate limited ({exc.status_code})", min(max(wait, 0.0), WAIT_CAP_SECONDS))

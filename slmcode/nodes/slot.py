@@ -7,7 +7,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import openai
 from langchain_core.messages import HumanMessage
 from langgraph.runtime import Runtime
 
@@ -47,7 +46,7 @@ def make_slot_node(spec: PhaseSpec, system_prompt: str) -> Callable[[RunState, R
             answer = roles_of(runtime).client(spec.role).invoke(request)
             text = str(answer.content).strip()
             failure = "" if text else "empty answer"
-        except (openai.APIError, EndpointError) as exc:
+        except EndpointError as exc:
             text, failure = "", f"{exc.__class__.__name__}: {exc}"
         if failure:
             note = f"slot {spec.name} failed: {failure}"

@@ -6,12 +6,15 @@ here with its size instead of being truncated silently by a server or sent with 
 
 In: an answer that is not an OpenAI chat completion (an HTML page with status 200, `choices: []`, a stream
 nobody asked for, an empty body) is the server's fault, not the model's: one EndpointError line naming
-the server, and the run keeps its last checkpoint for `slmcode resume`.
+the server, and the run keeps its last checkpoint for `slmcode resume`. A completion whose body was cut is
+asked again, up to request_retries times, as the client retries a 429, a 5xx or a timeout. The client's
+errors leave as the project's own (providers.failures).
 """
 
 from __future__ import annotations
 
 import json
+import time
 from typing import Any
 
 import openai
@@ -20,6 +23,7 @@ from langchain_openai import ChatOpenAI
 
 from slmcode.budget.tokens import count_message_tokens, count_tokens
 from slmcode.errors import EndpointError, RequestTooLargeError, SlmcodeError
+from slmcode.providers.failures import cut_answer, cut_retry_wait, translate
 from slmcode.redact import safe_url
 
 # What the openai client and langchain raise when a 200 answer is not a chat completion.
@@ -58,19 +62,25 @@ class GuardedChat(ChatOpenAI):
         return payload
 
     def _generate(self, *args: Any, **kwargs: Any) -> Any:
-        try:
-            result = super()._generate(*args, **kwargs)
-        except SlmcodeError:
-            raise
-        except openai.APIError as exc:
-            if not isinstance(exc, openai.APIResponseValidationError):
-                raise  # status errors and connection failures: the callers decide (retry, shrink, stop)
-            raise self._unusable(exc) from None
-        except UNUSABLE_ANSWER as exc:
-            raise self._unusable(exc) from None
-        if not result.generations:  # `choices: []`: langchain would fail later on an empty list
-            raise self._unusable(ValueError("the answer has no choices"))
-        return result
+        attempt = 0
+        while True:
+            try:
+                result = super()._generate(*args, **kwargs)
+            except SlmcodeError:
+                raise
+            except openai.APIError as exc:
+                if not isinstance(exc, openai.APIResponseValidationError):
+                    raise translate(exc, self.role) from None  # the callers decide (retry, shrink, stop)
+                raise self._unusable(exc) from None
+            except UNUSABLE_ANSWER as exc:
+                if cut_answer(exc) and attempt < self.max_retries:
+                    time.sleep(cut_retry_wait(attempt))
+                    attempt += 1
+                    continue
+                raise self._unusable(exc) from None
+            if not result.generations:  # `choices: []`: langchain would fail later on an empty list
+                raise self._unusable(ValueError("the answer has no choices"))
+            return result
 
     def _unusable(self, exc: Exception) -> EndpointError:
         where = safe_url(str(self.openai_api_base or "the model server"))

@@ -20,7 +20,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 from pydantic import BaseModel, ValidationError
 
-from slmcode.errors import EndpointError
+from slmcode.errors import EndpointError, ServerRefusedError, ServerStatusError, ServerUnreachableError
 from slmcode.providers.prompts import REASK, SCHEMA_INSTRUCTION
 
 # Statuses no re-ask can cure: the run stops at the first instead of every role failing its way to the worker.
@@ -133,12 +133,12 @@ def _invoke(model: BaseChatModel, messages: list[BaseMessage], response_format: 
     started = time.perf_counter()
     try:
         answer = model.invoke(messages, **kwargs)
-    except openai.APITimeoutError:  # the server is there but slow: saying "unreachable" would send users astray
-        waited = time.perf_counter() - started
-        raise EndpointError(f"the model did not answer within request_timeout ({waited:.0f} s with retries): too "
-                            "slow on this machine now; raise request_timeout or use a faster model") from None
-    except openai.APIConnectionError as exc:
-        raise EndpointError(f"model server unreachable: {exc.__class__.__name__}: {exc}") from None
+    except ServerUnreachableError as exc:
+        if exc.timed_out:  # the server is there but slow: saying "unreachable" would send users astray
+            waited = time.perf_counter() - started
+            raise EndpointError(f"the model did not answer within request_timeout ({waited:.0f} s with retries): "
+                                "too slow on this machine now; raise request_timeout or use a faster model") from None
+        raise
     except openai.LengthFinishReasonError as exc:
         # The client's parse() raises when a constrained answer hits the cap (a tiny model looping inside a
         # JSON string): the model's fault, so the truncated text goes back to it like any invalid answer.
@@ -184,14 +184,14 @@ def ask_structured(
     while len(calls) <= max_retries:
         try:
             call = _invoke(model, conversation, schema_format(schema) if constrained else None)
-        except openai.BadRequestError as exc:
+        except ServerRefusedError as exc:
             if constrained and mode == "auto":
                 constrained = False  # the server does not do json_schema: plain prompting from here on
                 continue
-            return StructuredFailure(f"the server refused the request: {exc.message}", calls)
-        except openai.APIStatusError as exc:
+            return StructuredFailure(f"the server refused the request: {exc.detail}", calls)
+        except ServerStatusError as exc:
             if exc.status_code in REFUSED:  # not the model's answer: every later request gets the same
-                raise EndpointError(f"the model server refused the request ({exc.status_code}): {exc.message}; "
+                raise EndpointError(f"the model server refused the request ({exc.status_code}): {exc.detail}; "
                                     f"{REFUSED[exc.status_code]}") from None
             last_error = f"server error {exc.status_code}"
             calls.append(Call("", 0.0, None, None, constrained))

@@ -27,7 +27,6 @@ BROKEN_ANSWERS = {
     "HTML page with 200": Reply(body="<html><body>502 Bad Gateway</body></html>", content_type="text/html"),
     "non-JSON body as JSON": Reply(body="upstream timed out"),
     "empty body": Reply(body=b""),
-    "truncated JSON": Reply(body='{"id": "x", "object": "chat.completion", "choices": [{"mess'),
     "choices: []": Reply(body=json.dumps({**COMPLETION_HEAD, "choices": []})),
     "a JSON list": Reply(body="[]"),
     "message null": Reply(body=json.dumps({**COMPLETION_HEAD, "choices": [{"index": 0, "message": None}]})),
@@ -58,6 +57,38 @@ def test_a_broken_answer_is_one_line_and_the_run_stays_resumable(
     (run,) = runs_status(repo)
     assert run["status"] == "interrupted" and run["recorded_status"] == "interrupted"
     assert run["outcome"].startswith("interrupted: the model server at")
+
+
+# A 200 whose body stops early: a proxy that cut it (its Content-Length cut too), or a server dying mid-write.
+CUT_ANSWERS = {
+    "cut by a proxy": Reply(body='{"id": "x", "object": "chat.completion", "choices": [{"mess'),
+    "cut mid-write": Reply(content="ignored", cut=40),
+    "cut, length cut too": Reply(content="ignored", cut=40, cut_length=True),
+}
+
+
+@pytest.mark.parametrize("fault", sorted(CUT_ANSWERS))
+@pytest.mark.parametrize("role", ["clarify", "worker"])
+def test_a_cut_answer_is_asked_again_and_the_run_goes_on(fault: str, role: str, repo: Path,
+                                                          fake_llm: FakeLLM) -> None:
+    # Before: a proxy's cut body ended the run with "not a chat completion", while a 429, a 5xx or a timeout
+    # was retried within request_retries.
+    scripted(fake_llm, fault=CUT_ANSWERS[fault], role=role, after=1 if role == "worker" else 0)
+    done = slmcode_here(*run_args(repo, fake_llm.url))
+    assert done.code == 0, done.err[-2000:]
+    assert (repo / "calc" / "ops.py").read_text().count("def divide") == 1
+    asked = [json.dumps(r["messages"], sort_keys=True) for r in fake_llm.requests]
+    assert len(asked) > len(set(asked))  # the cut request went out again
+    (run,) = runs_status(repo)
+    assert run["status"] == "done"
+
+
+def test_a_cut_answer_every_time_ends_the_run_in_one_line(repo: Path, fake_llm: FakeLLM) -> None:
+    fake_llm.default = CUT_ANSWERS["cut by a proxy"]
+    done = slmcode_here(*run_args(repo, fake_llm.url), env=environment(SLMCODE_REQUEST_RETRIES="1"))
+    assert done.code == 2
+    assert "not a chat completion" in done.error_line() and "Traceback" not in done.err
+    assert len(fake_llm.requests) == 2  # the first request and its one retry
 
 
 @pytest.mark.parametrize("fault", ["an unrequested stream"])
