@@ -1,4 +1,4 @@
-"""The run graph, wired in one flat list of nodes and edges (see DESIGN.md, "The graph").
+"""The run graph, wired from the table of phases (graph/phases.py; see DESIGN.md, "The graph").
 
 The pipeline block can reshape it: a phase with `when: never` drops out of the chain (only phases the
 rest of the run can do without), and slots insert custom agents before, after or in place of a phase.
@@ -17,52 +17,17 @@ from langgraph.graph.state import CompiledStateGraph
 
 from slmcode.blocks.compose import PhaseSpec, Place
 from slmcode.errors import BlockError
-from slmcode.graph.routing import (
-    NEXT_PHASES,
-    after_clarify,
-    after_context,
-    after_join,
-    after_planner,
-    after_qa,
-    after_review,
-    after_slot,
-    always,
-    fan_out,
-    guarded,
-    next_phase,
-)
-from slmcode.nodes.approval import approve_plan
-from slmcode.nodes.clarify import clarify, interview, lock_request
-from slmcode.nodes.coordinator import coordinate
-from slmcode.nodes.corrector import correct
-from slmcode.nodes.escalate import escalate
-from slmcode.nodes.explore import gather_context
-from slmcode.nodes.learn import learn
-from slmcode.nodes.planner import plan
+from slmcode.graph.phases import FIRST, PHASES, Phase, join
+from slmcode.graph.routing import after_slot, always, guarded
 from slmcode.nodes.prompts import SYSTEM
-from slmcode.nodes.qa import run_qa
-from slmcode.nodes.reviewer import review
-from slmcode.nodes.scope import default_scope, judge_scope
 from slmcode.nodes.slot import REPLACES, make_slot_node
-from slmcode.nodes.solo import after_solo, finish_solo, start_solo
-from slmcode.nodes.splitter import split
-from slmcode.nodes.team import one_task
-from slmcode.nodes.tester import start_tester
-from slmcode.nodes.verify import verify
-from slmcode.nodes.worker import run_tools, work
 from slmcode.run_context import RunContext
 from slmcode.state import RunState
 
-# What stands in for a phase whose `when` is never; phases not listed here cannot be skipped.
-SKIPPED = {"clarify": lock_request, "scope_judge": default_scope}
-OPTIONAL = {"context", "learn", *SKIPPED}
-# Slots go around phases with one way in and one way out; the worker's branches have neither.
-NO_SLOTS = {"worker", "approve", "solo", "solo_end", "one_task"}
-
-
-def join(state: RunState) -> dict:
-    """Where every worker branch ends; the edge after it is the barrier."""
-    return {}
+# Phases a pipeline may skip (`when: never`), and those no slot can go around (the worker's branches have
+# no one way in and one way out).
+OPTIONAL = {p.name for p in PHASES if p.skip is not None}
+NO_SLOTS = {p.name for p in PHASES if not p.slots}
 
 
 def _check(phases: Sequence[PhaseSpec]) -> None:
@@ -76,6 +41,10 @@ def _check(phases: Sequence[PhaseSpec]) -> None:
             raise BlockError(f"pipeline: slot '{spec.name}': only {', '.join(sorted(REPLACES))} can be replaced")
 
 
+def _slot_node(spec: PhaseSpec) -> Callable:
+    return make_slot_node(spec, SYSTEM.get(spec.role, SYSTEM["worker"]))
+
+
 def build_graph(
     checkpointer: BaseCheckpointSaver | None = None, phases: Sequence[PhaseSpec] = ()
 ) -> CompiledStateGraph:
@@ -86,44 +55,30 @@ def build_graph(
     replaced = {p.slot.anchor: p for p in slots if p.slot.position == "replace"}
     builder = StateGraph(RunState, context_schema=RunContext)
 
-    def phase(name: str, func: Callable) -> None:
-        if name in replaced:
-            func = make_slot_node(replaced[name], SYSTEM.get(replaced[name].role, SYSTEM["worker"]))
-        elif name in never:
-            func = SKIPPED.get(name, join)
-        builder.add_node(name, func)
+    def as_itself(phase: Phase) -> bool:
+        return phase.name not in never and phase.name not in replaced
 
-    phase("context", gather_context)
-    phase("clarify", clarify)
-    builder.add_node("interview", interview)
-    phase("scope_judge", judge_scope)
-    phase("planner", plan)
-    phase("splitter", split)
-    builder.add_node("approve", approve_plan)  # waits for the user only with `approve: plan`
-    phase("coordinator", coordinate)
-    builder.add_node("worker", work, destinations=("tools", "worker", "join"))
-    builder.add_node("tools", run_tools, destinations=("worker",))
-    builder.add_node("join", join)
-    phase("verify", verify)
-    phase("reviewer", review)
-    phase("corrector", correct)
-    phase("escalate", escalate)
-    phase("tester", start_tester)
-    phase("qa", run_qa)
-    phase("learn", learn)
-    builder.add_node("solo", start_solo)  # `run --agent ROLE`: one specialist, then solo_end
-    builder.add_node("solo_end", finish_solo)
-    builder.add_node("one_task", one_task)  # team: auto, a small task: one worker instead of splitter + coordinator
+    for phase in PHASES:
+        if phase.name in replaced:
+            node = _slot_node(replaced[phase.name])
+        elif phase.name in never:
+            node = phase.skip or join
+        else:
+            node = phase.node
+        if phase.destinations is not None:
+            builder.add_node(phase.name, node, destinations=phase.destinations)
+        else:
+            builder.add_node(phase.name, node)
+        if phase.tail is not None:  # there even when unreachable: a resumed thread may be waiting in it
+            builder.add_node(phase.tail.name, phase.tail.node)
     for spec in slots:
         if spec.slot.position != "replace":
-            builder.add_node(spec.name, make_slot_node(spec, SYSTEM.get(spec.role, SYSTEM["worker"])))
+            builder.add_node(spec.name, _slot_node(spec))
 
     anchors = {s.slot.anchor for s in slots}
     before = {n: [s.name for s in slots if s.slot == Place("before", n)] for n in anchors}
     after = {n: [s.name for s in slots if s.slot == Place("after", n)] for n in anchors}
-    # An active clarify ends in the interview (its questions, when it has any, for the user).
-    interviews = "clarify" not in never and "clarify" not in replaced
-    tail = {"clarify": "interview"} if interviews else {}
+    tail = {p.name: p.tail.name for p in PHASES if p.tail is not None and as_itself(p)}
 
     def entry(name: str) -> str:
         return before[name][0] if before.get(name) else name
@@ -154,25 +109,15 @@ def build_graph(
         else:
             builder.add_edge(exit_(source), entry(target))
 
-    builder.add_edge(START, entry("context"))
-    branch("context", after_context, ["clarify", "solo"])
-    builder.add_conditional_edges("solo", after_solo, {"worker": "worker", "planner": entry("planner"),
-                                                       "reviewer": entry("reviewer")})
-    if interviews:
-        beyond = after["clarify"][0] if after.get("clarify") else entry("scope_judge")
-        builder.add_conditional_edges("clarify", after_clarify, {"interview": "interview", "next": beyond})
-    edge("clarify", "scope_judge")
-    edge("scope_judge", "planner")
-    branch("planner", after_planner, ["splitter", "solo_end", "one_task"])
-    edge("splitter", "approve")
-    builder.add_edge("approve", entry("coordinator"))
-    for source in ("coordinator", "one_task", "corrector", "tester"):
-        branch(source, fan_out(source), ["worker", *NEXT_PHASES])
-    builder.add_conditional_edges("join", after_join, {"verify": entry("verify"), "solo_end": "solo_end"})
-    edge("verify", "reviewer")
-    branch("reviewer", after_review, [*NEXT_PHASES, "solo_end"])
-    branch("escalate", next_phase, NEXT_PHASES)
-    branch("qa", after_qa, ["planner", "learn"])
-    edge("learn", END)
-    builder.add_edge("solo_end", END)
+    builder.add_edge(START, entry(FIRST))
+    for phase in PHASES:
+        if phase.name in tail:  # the phase hands over to its tail, or goes on past it
+            assert phase.tail is not None and phase.then is not None
+            beyond = after[phase.name][0] if after.get(phase.name) else entry(phase.then)
+            builder.add_conditional_edges(phase.name, phase.tail.route, {phase.tail.name: phase.tail.name,
+                                                                         "next": beyond})
+        if phase.then is not None:
+            edge(phase.name, phase.then)
+        elif phase.route is not None:
+            branch(phase.name, phase.route, phase.targets)
     return builder.compile(checkpointer=checkpointer, name="slmcode")
