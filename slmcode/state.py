@@ -83,6 +83,23 @@ class QAResult(BaseModel):
     reason: str = ""
 
 
+class AttemptRun(BaseModel):
+    """One finished attempt of a best-of-N task (nodes/attempts.py), checked in its own copy of the workspace."""
+
+    task_id: str
+    round: int  # the task's `attempts` count when it ran: a corrector round later is another round
+    attempt: int  # 1..of
+    of: int
+    passed: bool  # every must criterion with a verify command PASSED in the attempt's copy
+    passed_count: int = 0
+    turns: int = 0
+    diff_lines: int = 0  # lines added and removed against the workspace, the tie-break
+    files_changed: list[str] = Field(default_factory=list)
+    length: int = 0  # its conversation's length in the conversation store
+    looped: str | None = None  # the loop guard's reason, when it stopped the attempt
+    summary: str = ""
+
+
 def merge_tasks(left: list[Task] | None, right: list[Task] | None) -> list[Task]:
     """Upsert by id, keeping first-seen order; a right-hand task replaces the left one with its id."""
     merged = {t.id: t for t in left or []}
@@ -125,6 +142,7 @@ class RunState(TypedDict, total=False):
     outcome: str
     answer: str  # a single specialist's answer (`run --agent`): the explorer's explanation, the planner's plan
     aborted: bool  # a slot with fail_mode abort failed: the run ends
+    attempt_runs: Annotated[dict[str, AttemptRun], operator.or_]  # best-of-N attempts, by branch key
 
 
 class WorkerInput(TypedDict):
@@ -139,4 +157,6 @@ class WorkerInput(TypedDict):
     result_bytes: NotRequired[int]  # one tool result's inline allowance, set by the worker step for its tools
     ladder: NotRequired[dict]  # the compaction ladder's LadderState between this branch's requests
     refunds: NotRequired[int]  # turns given back in a row after recoverable provider errors (nodes.refund)
+    attempt: NotRequired[int]  # best-of-N (nodes/attempts.py): this branch is attempt `attempt` of `attempts_of`,
+    attempts_of: NotRequired[int]  # working in a copy of the workspace
     messages: NotRequired[list[AnyMessage]]  # a branch checkpointed before the store: its conversation, carried

@@ -118,9 +118,11 @@ def call_line(event: dict[str, Any]) -> str:
 
 def gates_cell(verdicts: list[Verdict]) -> str:
     """The quality gates' rows in a few words: each one that did not pass by name, else how many passed."""
-    gates = [v for v in verdicts if v.gate is not None]
+    attempts = [v.criterion.text for v in verdicts if v.gate == "attempts"]  # best-of-N: "attempt 2 of 3 won"
+    gates = [v for v in verdicts if v.gate not in (None, "attempts")]
     shown = [f"{v.gate}:{v.status}" for v in gates if v.status != "PASSED"]
-    return " ".join(shown) if shown else (f"gates {len(gates)}/{len(gates)}" if gates else "")
+    summary = " ".join(shown) if shown else (f"gates {len(gates)}/{len(gates)}" if gates else "")
+    return "; ".join(p for p in (summary, *attempts) if p)
 
 
 def result_table(result: RunResult) -> Table:

@@ -9,6 +9,7 @@ from langgraph.graph import END
 from langgraph.runtime import Runtime
 from langgraph.types import Send
 
+from slmcode.nodes.attempts import branches
 from slmcode.nodes.corrector import attempts_left
 from slmcode.nodes.solo import solo_agent
 from slmcode.nodes.team import is_small
@@ -47,9 +48,10 @@ def fan_out(phase: str) -> Path:
 
     def route(state: RunState, runtime: Runtime[RunContext]) -> list[Send] | str:
         sends = [
-            Send("worker", {"run_id": state["run_id"], "query": state["query"], "task": t, "role": role,
-                            "length": 0, "turn": 0})
+            Send("worker", branch)  # one branch per task, or one per attempt (nodes/attempts.py)
             for t in state.get("tasks", []) if t.status == "running"
+            for branch in branches(runtime, {"run_id": state["run_id"], "query": state["query"], "task": t,
+                                             "role": role, "length": 0, "turn": 0})
         ]
         return sends or next_phase(state, runtime)
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from langgraph.runtime import Runtime
 
+from slmcode.nodes.attempts import attempt_verdicts
 from slmcode.nodes.baseline import against_baseline, missing_tool, still_baseline
 from slmcode.nodes.gates import gate_verdicts
 from slmcode.nodes.loop_guard import loop_verdicts
@@ -30,7 +31,7 @@ def verify(state: RunState, runtime: Runtime[RunContext]) -> dict:
                                              allowed_commands=allowed))
         task = task.model_copy(update={"baseline_passed": still_baseline(task, verdicts)})
         verdicts = against_baseline(task, verdicts)  # passing on the unchanged tree proves nothing
-        verdicts += gate_verdicts(task, state, runtime) + looped
+        verdicts += gate_verdicts(task, state, runtime) + looped + attempt_verdicts(task, state.get("attempt_runs", {}))
         for v in verdicts:
             trace_of(runtime).record_verdict(state["run_id"], task_id=task.id, criterion=v.criterion.text,
                                              status=v.status, evidence=v.evidence)

@@ -27,6 +27,7 @@ from slmcode.compact.toolfit import FittedTools, fit_tools
 from slmcode.memory.before_images import keep_before_image
 from slmcode.memory.conversations import store_for
 from slmcode.nodes.agent_fields import allowed_tools
+from slmcode.nodes.attempts import branch_key, finish, workspace_for
 from slmcode.nodes.disk_changes import net_changes
 from slmcode.nodes.edit_format import edit_format
 from slmcode.nodes.llm import pack_for
@@ -51,7 +52,7 @@ def conversation_key(task: Task) -> str:
 
 
 def _store_key(payload: WorkerInput) -> str:
-    return f"{payload['role']}:{conversation_key(payload['task'])}"
+    return f"{payload['role']}:{branch_key(conversation_key(payload['task']), payload)}"
 
 
 def conversation(runtime: Runtime[RunContext], payload: WorkerInput) -> list[BaseMessage]:
@@ -86,7 +87,7 @@ def _opening(runtime: Runtime[RunContext], payload: WorkerInput, fitted: FittedT
 
 def tool_context(runtime: Runtime[RunContext], payload: WorkerInput) -> ToolContext:
     """The task's view of the workspace; what it has read is read off the transcript, so it survives a resume."""
-    workspace = workspace_of(runtime)
+    workspace = workspace_for(runtime, payload)  # a best-of-N attempt's own copy (nodes/attempts.py)
     skills = {s.name: s.body for s in discover_skills(workspace)}
     messages = conversation(runtime, payload)
     return ToolContext(
@@ -145,7 +146,13 @@ def work(payload: WorkerInput, runtime: Runtime[RunContext]) -> Command:
         return Command(goto=_next(runtime, payload, "worker", [*messages, HumanMessage(NUDGE_NO_TOOLS)], known,
                                   **carried))
     # What the disk holds changed, not every path a write tool reported (an edit put back is no change).
-    changed = net_changes(workspace_of(runtime), payload["run_id"], task.id, files_changed(messages))
+    changed = net_changes(workspace_for(runtime, payload), payload["run_id"], task.id, files_changed(messages))
+    if payload.get("attempt"):  # one of a task's attempts: checked in its copy; the join keeps one of them
+        length = store_for(workspace_of(runtime)).write(payload["run_id"], _store_key(payload), known,
+                                                        messages[known:])
+        return Command(goto="join", update=finish(
+            runtime, payload, changed, turns=turn, length=length, looped=looping,
+            summary=answer.content if isinstance(answer.content, str) else ""))
     all_changed = net_changes(workspace_of(runtime), payload["run_id"], task.id, [*task.files_changed, *changed])
     done = task.model_copy(update={"status": "review", "files_changed": all_changed})
     summary = answer.content if isinstance(answer.content, str) else ""
@@ -168,7 +175,7 @@ def _confirm(command: str) -> bool:
 
 def run_tools(payload: WorkerInput, runtime: Runtime[RunContext]) -> Command:
     """Run the last answer's tool calls; a call this run already executed is answered from the journal."""
-    workspace = workspace_of(runtime)
+    workspace = workspace_for(runtime, payload)
     run_id, task = payload["run_id"], payload["task"]
     messages = conversation(runtime, payload)
     known_length = len(messages) if "length" in payload else 0
@@ -181,7 +188,7 @@ def run_tools(payload: WorkerInput, runtime: Runtime[RunContext]) -> Command:
     # Read off the stored conversation, not counted in memory: a resumed step steers the same calls.
     counted = tally(messages) if guard_on(settings_of(runtime)) else Tally()
     for call in answer.tool_calls:
-        call_key = f"{conversation_key(task)}:{payload['turn']}:{call['id']}"
+        call_key = f"{branch_key(conversation_key(task), payload)}:{payload['turn']}:{call['id']}"
         known = journal.recorded(run_id, call_key)
         if known is None:
             if journal.stop_leftovers(run_id, call_key):
