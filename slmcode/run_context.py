@@ -10,8 +10,9 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
-from slmcode.blocks.compose import ResolvedPipeline, resolve_pipeline
+from slmcode.blocks.compose import PhaseSpec, ResolvedPipeline, resolve_pipeline
 from slmcode.config import Settings
+from slmcode.environment import Environment, LocalEnvironment
 from slmcode.providers.roles import RoleTable
 from slmcode.serverpolicy import server_settings
 from slmcode.serving import fit_to_server
@@ -34,6 +35,7 @@ class RunContext:
     pipeline: ResolvedPipeline | None = None
     journal: Journal | None = None
     roles: RoleTable | None = None
+    environment: Environment | None = None  # where the run's commands run; resolved once, on first use
 
     def resolved_settings(self) -> Settings:
         if self.settings is None:  # a server client's context: checked and loaded once per run, on first use
@@ -65,6 +67,13 @@ class RunContext:
             self.roles = RoleTable(self.resolved_settings(), shares)
         return self.roles
 
+    def run_environment(self) -> Environment:
+        """The one Environment every command, hook and git call of this run goes through (the local bubblewrap
+        one the settings describe, unless the caller gave one)."""
+        if self.environment is None:
+            self.environment = LocalEnvironment.from_settings(self.root(), self.resolved_settings())
+        return self.environment
+
     def tool_journal(self) -> Journal:
         if self.journal is None:
             self.journal = Journal.for_workspace(self.root())
@@ -76,8 +85,19 @@ class RunContext:
         return self.trace
 
 
+def server_pipeline(workspace: str, overrides: dict[str, Any]) -> tuple[Path, list[PhaseSpec]]:
+    """The workspace and pipeline a server client's context would run with, checked as its run will check them
+    but without asking the model server anything: the LangGraph server's graph factory shapes the graph by it."""
+    root, settings = server_settings(workspace, overrides)
+    return root, resolve_pipeline(root, settings).phases
+
+
 def workspace_of(runtime: Runtime[RunContext]) -> Path:
     return runtime.context.root()
+
+
+def environment_of(runtime: Runtime[RunContext]) -> Environment:
+    return runtime.context.run_environment()
 
 
 def settings_of(runtime: Runtime[RunContext]) -> Settings:

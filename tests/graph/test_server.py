@@ -241,3 +241,46 @@ def test_the_server_refuses_what_the_operator_did_not_allow(server: Server, clie
     assert post(runs, body, {"Content-Type": "text/plain"}) == 415
     assert post(runs, body, {"Content-Type": "application/json", "Origin": "https://evil.example"}) == 403
     assert client.runs.list(thread_id) != [] and all(r["status"] == "error" for r in client.runs.list(thread_id))
+
+
+SHAPED_PIPELINE = """api_version: blocks/v1
+kind: pipeline
+id: default
+phases:
+  - {name: context}
+  - {name: clarify, when: never}
+  - {name: scope_judge}
+  - {name: planner}
+  - {name: splitter}
+  - {name: coordinator}
+  - {name: worker}
+  - {name: verify}
+  - {name: reviewer}
+  - {name: corrector, when: auto}
+  - {name: escalate, when: auto}
+  - {name: tester}
+  - {name: qa}
+  - {name: learn}
+slots:
+  - {name: precheck, before: planner, agent: security-reviewer, prompt: "Check {{query}} first."}
+"""
+
+
+def test_a_workspace_pipeline_shapes_the_servers_graph(client: Any, thread_id: str, fake_llm: FakeLLM,
+                                                        repo: Path) -> None:
+    # Before: the server compiled the built-in pipeline, so the slot was no node to stop before and clarify ran.
+    from slmcode.trust import trust_workspace
+
+    blocks = repo / ".slmcode" / "blocks"
+    blocks.mkdir(parents=True, exist_ok=True)
+    (blocks / "pipeline.yaml").write_text(SHAPED_PIPELINE)
+    trust_workspace(repo)  # a pipeline's slots apply once the user trusts the workspace
+    script_planning(fake_llm)
+    context = {"workspace": str(repo), "overrides": {"base_url": fake_llm.url, "model": "qwen2.5-coder:7b",
+                                                     "request_retries": 0}}
+    start = {"run_id": thread_id, "query": "Add a divide operation", "workspace": str(repo), "phase": "start",
+             "rounds": 0}
+    stream(client, thread_id, input=start, context=context, interrupt_before=["precheck"])
+    assert client.threads.get_state(thread_id)["next"] == ["precheck"]
+    assert not any(system_text(r).startswith(SYSTEM["clarify"]) for r in fake_llm.requests)  # when: never
+    assert any(system_text(r).startswith(SYSTEM["scope_judge"]) for r in fake_llm.requests)

@@ -1,7 +1,8 @@
 """The SIMULATED comparison's runs: for each profile, the harness, the plain loop (--compare) and the harness
-with one lever switched off at a time (--ablate), each on the same (task, seed) pairs, every attempt against its
-own simulated server. An attempt is the ordinary eval attempt (eval/runner.run_job: a fresh repository, its own
-process, graded by the hidden tests in the sandbox); only the model behind base_url is simulated."""
+with one lever switched off (or, for attempts, on) at a time (--ablate), each on the same (task, seed) pairs,
+every attempt against its own simulated server. An attempt is the ordinary eval attempt (eval/runner.run_job: a
+fresh repository, its own process, graded by the hidden tests in the sandbox); only the model behind base_url is
+simulated."""
 
 from __future__ import annotations
 
@@ -19,21 +20,27 @@ from slmcode.eval.sim.server import SimServer
 from slmcode.eval.suite import EvalTask
 
 # The harness's levers an ablation switches off, one at a time (settings.ablate says what each means).
-LEVERS = ("packs", "repo_map", "tool_repair", "compaction", "verify", "loop_guard")
+OFF_LEVERS = ("packs", "repo_map", "tool_repair", "compaction", "verify", "loop_guard")
+# Levers off by default that an ablation switches on instead, with the settings that do it: attempts is best-of-N
+# with the verifier (nodes/attempts.py), measured as 2 attempts against the default 1.
+ON_LEVERS: dict[str, dict[str, Any]] = {"attempts": {"attempts": 2}}
+LEVERS = (*OFF_LEVERS, *ON_LEVERS)
 
 
 @dataclass(frozen=True)
 class Cell:
-    """One row of the table: an agent, with the levers switched off (harness only)."""
+    """One row of the table: an agent, with the levers switched off (harness only), or switched on."""
 
     agent: str  # harness | baseline
     off: tuple[str, ...] = ()
+    on: tuple[str, ...] = ()
 
     @property
     def name(self) -> str:
         if self.agent == "baseline":
             return "plain loop"
-        return "harness" + "".join(f" - {lever}" for lever in self.off)
+        switched_on = "".join(f" + {lever} {ON_LEVERS[lever][lever]}" for lever in self.on)
+        return "harness" + "".join(f" - {lever}" for lever in self.off) + switched_on
 
 
 @dataclass
@@ -60,7 +67,8 @@ def parse_ablate(value: str | None) -> list[str]:
 
 
 def cells(compare: bool, ablate: Sequence[str]) -> list[Cell]:
-    return [Cell("harness"), *([Cell("baseline")] if compare else []), *(Cell("harness", (lever,)) for lever in ablate)]
+    levers = [Cell("harness", on=(lever,)) if lever in ON_LEVERS else Cell("harness", (lever,)) for lever in ablate]
+    return [Cell("harness"), *([Cell("baseline")] if compare else []), *levers]
 
 
 def run_one(task: EvalTask, profile: Profile, seed: int, cell: Cell, timeout: float) -> Outcome:
@@ -69,6 +77,8 @@ def run_one(task: EvalTask, profile: Profile, seed: int, cell: Cell, timeout: fl
         settings: dict[str, Any] = {"base_url": sim.url, "model": profile.model, "request_retries": 0}
         if cell.off:
             settings["ablate"] = list(cell.off)
+        for lever in cell.on:
+            settings.update(ON_LEVERS[lever])
         attempt = run_job(Job(task, cell.agent, settings), timeout)
         made = Counter(error.split(":")[0] for played in sim.log for error in played.errors)
         made["window_cut"] = sum(1 for played in sim.log if played.dropped)  # requests the server's window cut
