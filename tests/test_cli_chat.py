@@ -55,13 +55,16 @@ def script_session(fake: FakeLLM, first_worker: list[Reply] | None = None) -> No
 class Chat:
     """`slmcode chat` in a pseudo-terminal; what it showed is kept for a failing test's message."""
 
-    def __init__(self, repo: Path, url: str) -> None:
-        env = environment(PROMPT_TOOLKIT_NO_CPR="1", TERM="xterm")  # no terminal answers cursor-position queries
-        argv = ["-c", "from slmcode.cli import main; main()", "chat", "-w", str(repo), "--base-url", url,
-                "--model", MODEL, "--yes"]
+    def __init__(self, repo: Path, url: str, *, inside: bool = False) -> None:
+        """`inside`: started in the repository without -w, as `cd repo && slmcode chat` (a relative workspace)."""
+        # No terminal here answers prompt_toolkit's cursor-position queries; this tree's code wherever it starts.
+        env = environment(PROMPT_TOOLKIT_NO_CPR="1", TERM="xterm", PYTHONPATH=str(PROJECT))
+        where = [] if inside else ["-w", str(repo)]
+        argv = ["-c", "from slmcode.cli import main; main()", "chat", *where, "--base-url", url, "--model", MODEL,
+                "--yes"]
         self.screen = io.StringIO()
-        self.child = pexpect.spawn(sys.executable, argv, cwd=str(PROJECT), env=env, encoding="utf-8",
-                                   timeout=STEP_S, dimensions=(50, 160))
+        self.child = pexpect.spawn(sys.executable, argv, cwd=str(repo if inside else PROJECT), env=env,
+                                   encoding="utf-8", timeout=STEP_S, dimensions=(50, 160))
         self.child.logfile_read = self.screen
 
     def expect(self, pattern: object) -> str:
@@ -91,7 +94,7 @@ class Chat:
 
 def test_a_follow_up_sees_the_first_request_then_diff_undo_and_exit(repo: Path, fake_llm: FakeLLM) -> None:
     script_session(fake_llm)
-    chat = Chat(repo, fake_llm.url)
+    chat = Chat(repo, fake_llm.url, inside=True)
     try:
         chat.prompt()
         first = chat.command(FIRST)

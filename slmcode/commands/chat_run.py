@@ -21,7 +21,7 @@ class ChatState:
     """What a session holds between requests: the workspace, the run flags, the thread, the last run."""
 
     def __init__(self, workspace: Path, flags: dict[str, Any], thread: Thread, yes: bool) -> None:
-        self.workspace = workspace
+        self.workspace = workspace.resolve()  # gitrun's jailed git and the trace want the real folder
         self.flags = flags  # the keys `slmcode run` passes to api.run: model, base_url, permission, ...
         self.thread = thread
         self.yes = yes
@@ -73,14 +73,13 @@ def watched(state: ChatState, start: Any, *, pause: bool, request: str) -> Any:
 
     timeout = state.settings().escalate_timeout_seconds
     answer = plan_answerer(auto_answer if state.yes else terminal_answerer(console, timeout), pause=pause)
-    started: list[str] = []
 
     def on_event(view: Any) -> Any:
         def hear(event: dict[str, Any]) -> None:
             if event.get("kind") in ("run_started", "run_resumed"):
-                started.append(event["run_id"])
                 state.last_run = event["run_id"]
                 note_started(state, request, event["run_id"])
+                event = {**event, "query": request}  # the board names the request, not what it carries
             view.on_event(event)
         return hear
 
@@ -95,7 +94,7 @@ def watched(state: ChatState, start: Any, *, pause: bool, request: str) -> Any:
     except KeyboardInterrupt:
         console.print(f"[yellow]{STOPPED}[/yellow]", highlight=False)
         return None
-    except SlmcodeError as exc:
+    except (SlmcodeError, OSError) as exc:  # a refused run, a full disk: one line, and the session goes on
         console.print(f"[red]error:[/red] {escape(str(exc))}", highlight=False, soft_wrap=True)
         return None
     console.print(result_table(result))
