@@ -5,11 +5,12 @@
       on_verdict:   ["tee -a .verdicts.jsonl"]
       on_run_end:   ["ruff format ."]
 
-Each command runs through tools/shell.py like any command (no shell, the bubblewrap sandbox: the workspace
-writable only in permission `auto`, no network unless sandbox_network), with the event as one JSON object on
-stdin and the block's timeout. The user wrote these commands, so each one's own programs are allowed (the
-agent's whitelist does not apply to them). A hook that fails, times out or cannot run is a warning in the
-trace and on the board, never a failed run: a notifier must not cost the user the work.
+Each command runs through tools/shell.py and the run's Environment like any command (no shell; locally the
+bubblewrap sandbox: the workspace writable only in permission `auto`, no network unless sandbox_network),
+with the event as one JSON object on stdin and the block's timeout. The user wrote these commands, so each
+one's own programs are allowed (the agent's whitelist does not apply to them). A hook that fails, times out or
+cannot run is a warning in the trace and on the board, never a failed run: a notifier must not cost the user
+the work.
 """
 
 from __future__ import annotations
@@ -22,9 +23,9 @@ from typing import Any
 
 from slmcode.blocks.schema import Hooks
 from slmcode.config import Settings
-from slmcode.environment import ossandbox
+from slmcode.environment import Environment, LocalEnvironment
 from slmcode.environment.containment import Refusal
-from slmcode.tools.shell import execute
+from slmcode.tools.shell import execute, with_after
 from slmcode.tools.shellparse import ParseRefusal, parse
 from slmcode.tools.whitelist import build_whitelist, plan
 
@@ -54,19 +55,20 @@ def _programs(command: str) -> list[str]:
 
 
 def run_hook(workspace: Path, settings: Settings, event: str, command: str, payload: dict[str, Any],
-             timeout: float) -> HookResult:
-    """One hook command with `payload` as JSON on stdin; never raises for the hook's own failure."""
+             timeout: float, environment: Environment | None = None) -> HookResult:
+    """One hook command with `payload` as JSON on stdin, through `environment` (None: the local one these
+    settings describe); never raises for the hook's own failure."""
     data = json.dumps({"event": event, **payload}, sort_keys=True, default=str).encode("utf-8")
-    try:
-        jail = ossandbox.prepare(workspace, writable=settings.permission == "auto", network=settings.sandbox_network,
-                                 extra_read=settings.sandbox_read_paths, extra_env=settings.sandbox_env,
-                                 limits=ossandbox.SandboxLimits.of(settings))
-        steps = plan(workspace, command, build_whitelist(extra_commands=_programs(command)))
-    except ossandbox.SandboxUnavailable as exc:
-        return HookResult(event, command, False, f"no sandbox to run it in ({exc})")
-    except Refusal as exc:
-        return HookResult(event, command, False, str(exc).removeprefix("Error: "))
-    result = execute(workspace, command, steps, timeout, OUTPUT_BYTES, jail, stdin=data)
+    environment = environment or LocalEnvironment.from_settings(workspace, settings)
+    with environment.command() as launcher:
+        if launcher.unavailable:
+            return HookResult(event, command, False, f"no sandbox to run it in ({launcher.unavailable})")
+        try:
+            steps = plan(workspace, command, build_whitelist(extra_commands=_programs(command)))
+        except Refusal as exc:
+            return HookResult(event, command, False, str(exc).removeprefix("Error: "))
+        result = execute(launcher, command, steps, timeout, OUTPUT_BYTES, stdin=data)
+    result = with_after(result, launcher)
     tail = result.output.strip()[-300:]
     if result.not_found:
         return HookResult(event, command, False, f"program '{result.not_found}' not found")
@@ -77,12 +79,12 @@ def run_hook(workspace: Path, settings: Settings, event: str, command: str, payl
 
 
 def fire(workspace: Path, settings: Settings, hooks: Hooks, event: str, payload: dict[str, Any],
-         report: Callable[[HookResult], None]) -> list[HookResult]:
+         report: Callable[[HookResult], None], environment: Environment | None = None) -> list[HookResult]:
     """Every command of `event` in order; `report` hears each result (the caller records it and warns)."""
     results = []
     for command in getattr(hooks, event):
         try:
-            result = run_hook(workspace, settings, event, command, payload, hooks.timeout_seconds)
+            result = run_hook(workspace, settings, event, command, payload, hooks.timeout_seconds, environment)
         except Exception as exc:  # a hook must never fail the run, whatever broke
             result = HookResult(event, command, False, f"{type(exc).__name__}: {exc}")
         report(result)

@@ -1,36 +1,52 @@
 """LocalEnvironment: today's implementation. Files are the host's, reached only through the workspace's
 containment rules (containment.py: no path out, no symlink out, nothing written into `.git`/`.slmcode`);
-programs and the harness's own git run inside the bubblewrap jail (ossandbox.py, gitwall.py).
+programs and the harness's own git run inside the bubblewrap jail (ossandbox.py, gitwall.py); a command line's
+programs start through launch.py's Launcher, which is the read-only fallback where no jail can run.
 """
 
 from __future__ import annotations
 
 import os
 import subprocess
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from slmcode.environment import ossandbox
 from slmcode.environment.containment import Refusal, resolve_path, workspace_root
 from slmcode.environment.gitwall import repository_top, run_git
+from slmcode.environment.launch import LocalLauncher
+from slmcode.environment.limits import SandboxLimits
 from slmcode.environment.patterns import compile_pattern
 from slmcode.environment.protocol import Completed
 from slmcode.environment.walk import walk_paths
+from slmcode.store.atomic import atomic_write_bytes
 
 PRUNED = frozenset({".git", ".slmcode"})
 
 
 class LocalEnvironment:
     """One workspace on this machine. `writable`: programs may change the workspace (auto permission);
-    `network`, `read_paths`, `env_names`: the sandbox settings of the same names."""
+    `network`, `read_paths`, `env_names`, `limits`: the sandbox settings of the same names."""
 
     name = "local (bubblewrap)"
 
     def __init__(self, workspace: Path, *, writable: bool = True, network: bool = False,
-                 read_paths: Sequence[str] = (), env_names: Sequence[str] = ()) -> None:
+                 read_paths: Sequence[str] = (), env_names: Sequence[str] = (),
+                 limits: SandboxLimits | None = None) -> None:
         self.workspace = Path(workspace)
         self.writable, self.network = writable, network
         self.read_paths, self.env_names = tuple(read_paths), tuple(env_names)
+        self.limits = limits or SandboxLimits()
+
+    @classmethod
+    def from_settings(cls, workspace: Path, settings: Any) -> LocalEnvironment:
+        """The run's environment from its Settings (or the tools' slice): programs may write the workspace only
+        in permission `auto`; the sandbox_* settings say the rest."""
+        return cls(workspace, writable=settings.permission == "auto", network=settings.sandbox_network,
+                   read_paths=settings.sandbox_read_paths, env_names=settings.sandbox_env,
+                   limits=SandboxLimits.of(settings))
 
     def _path(self, path: str, *, for_write: bool = False) -> Path:
         try:
@@ -42,9 +58,7 @@ class LocalEnvironment:
         return self._path(path).read_bytes()
 
     def write(self, path: str, data: bytes) -> None:
-        target = self._path(path, for_write=True)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(data)
+        atomic_write_bytes(self._path(path, for_write=True), data)  # a crash leaves the old file or the new
 
     def walk(self, prune: frozenset[str] = frozenset()) -> list[str]:
         if os.path.lexists(self.workspace / ".git"):
@@ -70,20 +84,34 @@ class LocalEnvironment:
                 hits += [(rel, n, line) for n, line in enumerate(text.splitlines(), 1) if matcher.line(line)]
         return hits
 
-    def run(self, argv: Sequence[str], *, timeout: float, input: bytes | None = None) -> Completed:
-        """SandboxUnavailable (ossandbox) when no jail can run here: this environment never runs a program
-        outside it."""
+    @contextmanager
+    def command(self) -> Iterator[LocalLauncher]:
         root = workspace_root(self.workspace)
-        jail = ossandbox.prepare(root, writable=self.writable, network=self.network, extra_read=self.read_paths,
-                                 extra_env=self.env_names)
         try:
-            done = subprocess.run(jail.argv(argv), cwd=root, env=jail.env, input=input, capture_output=True,
-                                  timeout=timeout, check=False, start_new_session=True)
-        except subprocess.TimeoutExpired as exc:
-            raise TimeoutError(f"{argv[0]} ran past {timeout:g} s") from exc
+            launcher = LocalLauncher(ossandbox.prepare(
+                root, writable=self.writable, network=self.network, extra_read=self.read_paths,
+                extra_env=self.env_names, limits=self.limits))
+        except ossandbox.SandboxUnavailable as exc:
+            launcher = LocalLauncher(ossandbox.unsandboxed(root), unavailable=str(exc))
+        try:
+            yield launcher
         finally:
-            jail.undo_new_protected()
-        return Completed(done.returncode, done.stdout, done.stderr)
+            launcher.finish()
+
+    def run(self, argv: Sequence[str], *, timeout: float, input: bytes | None = None) -> Completed:
+        """SandboxUnavailable (ossandbox) when no jail can run here: this call never runs a program outside it."""
+        with self.command() as launcher:
+            if launcher.unavailable:
+                raise ossandbox.SandboxUnavailable(launcher.unavailable)
+            proc = launcher.start(argv, stdin=subprocess.DEVNULL if input is None else subprocess.PIPE,
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            try:
+                out, err = proc.communicate(input, timeout=timeout)
+            except subprocess.TimeoutExpired as exc:
+                launcher.kill(proc)
+                proc.communicate()
+                raise TimeoutError(f"{argv[0]} ran past {timeout:g} s") from exc
+        return Completed(proc.returncode, out, err)
 
     def git(self, *args: str, write: bool | None = None, input: bytes | None = None,
             env: Mapping[str, str] | None = None, timeout: float | None = None) -> Completed:

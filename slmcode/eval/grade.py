@@ -1,5 +1,6 @@
 """Grading: the hidden tests are copied over the finished work and run through the project's sandboxed command
-runner (tools/shell.run_command), never on the host directly. A solved task is one whose test command exits 0."""
+runner (tools/shell.run_command) in an Environment (the local bubblewrap one unless the caller gives another),
+never on the host directly. A solved task is one whose test command exits 0."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from slmcode.config import Settings
+from slmcode.environment import Environment, LocalEnvironment
 from slmcode.eval.suite import EvalTask, overlay
 from slmcode.tools.shell import run_command
 
@@ -21,11 +23,14 @@ class Grade:
     output: str
 
 
-def grade(task: EvalTask, workspace: Path, timeout: float = GRADE_TIMEOUT_SECONDS) -> Grade:
+def grade(task: EvalTask, workspace: Path, timeout: float = GRADE_TIMEOUT_SECONDS,
+          environment: Environment | None = None) -> Grade:
     """Copy the hidden tests in and run the task's test command in the sandbox."""
     overlay(task.hidden, workspace)
     settings = Settings(permission="auto", shell_permission="allow", shell_timeout_seconds=timeout)
-    result = run_command(workspace, task.test_command, settings, allowed_commands=[task.test_command])
+    environment = environment or LocalEnvironment.from_settings(workspace, settings)
+    result = run_command(workspace, task.test_command, settings, allowed_commands=[task.test_command],
+                         environment=environment)
     if isinstance(result, str):  # refused: the sandbox or the whitelist said no, which is the grader's failure
         return Grade(False, None, result[-OUTPUT_TAIL:])
     return Grade(result.exit_code == 0 and not result.timed_out, result.exit_code, result.render()[-OUTPUT_TAIL:])

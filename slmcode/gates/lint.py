@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from slmcode.config import Settings
+from slmcode.environment import Environment
 from slmcode.gates.command import run_gate_command
 from slmcode.gates.verdict import GateVerdict
 
@@ -35,7 +36,7 @@ def lint_command(configured: Sequence[str], files: Sequence[str]) -> str | None:
 
 
 def check_lint(workspace: Path, settings: Settings, configured: Sequence[str], files: Sequence[str],
-               allowed: Sequence[str] = ()) -> GateVerdict | None:
+               allowed: Sequence[str] = (), environment: Environment | None = None) -> GateVerdict | None:
     """None when the task changed no file; UNVERIFIED when no linter is configured or installed."""
     if not files:
         return None
@@ -44,4 +45,4 @@ def check_lint(workspace: Path, settings: Settings, configured: Sequence[str], f
     command = lint_command(configured, files)
     if command is None:
         return None  # the linter reads none of the changed files
-    return run_gate_command(GATE, workspace, settings, command, allowed)
+    return run_gate_command(GATE, workspace, settings, command, allowed, environment=environment)

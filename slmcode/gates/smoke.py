@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from slmcode.config import Settings
+from slmcode.environment import Environment
 from slmcode.environment.containment import workspace_root
 from slmcode.environment.ossandbox import scratch_dir
 from slmcode.gates.command import run_gate_command
@@ -32,12 +33,12 @@ def smoke_command(workspace: Path, files: Sequence[str]) -> str | None:
 
 
 def check_smoke(workspace: Path, settings: Settings, files: Sequence[str],
-                allowed: Sequence[str] = ()) -> GateVerdict | None:
+                allowed: Sequence[str] = (), environment: Environment | None = None) -> GateVerdict | None:
     command = smoke_command(workspace, files)
     if command is None:
         return None
     shown = command.replace(shlex.join(["-X", f"pycache_prefix={_cache(workspace)}"]) + " ", "")
-    return run_gate_command(GATE, workspace, settings, command, allowed, shown=shown)
+    return run_gate_command(GATE, workspace, settings, command, allowed, shown=shown, environment=environment)
 
 
 def _cache(workspace: Path) -> Path:

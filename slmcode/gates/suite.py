@@ -8,6 +8,7 @@ from pathlib import Path
 
 from slmcode.blocks.schema import QualityGates
 from slmcode.config import Settings
+from slmcode.environment import Environment
 from slmcode.gates.claims import check_claims
 from slmcode.gates.completeness import check_completeness
 from slmcode.gates.lint import check_lint
@@ -29,6 +30,7 @@ class GateInputs:
     test_commands: Sequence[str] = ()  # the quality block's and the task's verify commands
     lint_commands: Sequence[str] = ()
     allowed: Sequence[str] = field(default_factory=tuple)  # the shell whitelist's quality commands
+    environment: Environment | None = None  # the run's, where the lint and smoke commands run
 
 
 def changed_texts(workspace: Path, files: Sequence[str]) -> dict[str, str]:
@@ -53,7 +55,8 @@ def run_gates(inputs: GateInputs, switches: QualityGates) -> list[GateVerdict]:
     if switches.claims:
         verdicts.append(check_claims(inputs.record, inputs.test_commands))
     if switches.lint:
-        verdicts.append(check_lint(inputs.workspace, inputs.settings, inputs.lint_commands, files, inputs.allowed))
+        verdicts.append(check_lint(inputs.workspace, inputs.settings, inputs.lint_commands, files, inputs.allowed,
+                                   inputs.environment))
     if switches.smoke:
-        verdicts.append(check_smoke(inputs.workspace, inputs.settings, files, inputs.allowed))
+        verdicts.append(check_smoke(inputs.workspace, inputs.settings, files, inputs.allowed, inputs.environment))
     return [v for v in verdicts if v is not None]

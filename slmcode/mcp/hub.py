@@ -24,6 +24,7 @@ from langchain_mcp_adapters.tools import load_mcp_tools
 from mcp import ClientSession
 
 from slmcode.config import McpServer, Settings
+from slmcode.environment import Environment
 from slmcode.mcp.servers import ServerUnavailable, open_session, where
 
 CLOSE_SECONDS = 5.0
@@ -47,8 +48,9 @@ def _reason(exc: BaseException) -> str:
 class McpHub:
     """Sessions to the configured servers of one workspace, opened on demand."""
 
-    def __init__(self, workspace: Path, settings: Settings) -> None:
+    def __init__(self, workspace: Path, settings: Settings, environment: Environment | None = None) -> None:
         self.workspace, self.settings = workspace, settings
+        self.environment = environment  # where stdio servers run: the run's (None: the local one of the settings)
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, name="slmcode-mcp", daemon=True)
         self._thread.start()
@@ -97,7 +99,8 @@ class McpHub:
             stop = asyncio.Event()
             try:
                 timeout = self.settings.mcp_timeout_seconds
-                async with open_session(self.workspace, name, spec, self.settings, timeout) as session:
+                async with open_session(self.workspace, name, spec, self.settings, timeout,
+                                        self.environment) as session:
                     tools = await load_mcp_tools(session, server_name=name)
                     ready_box["live"] = _Live(session, tools, stop)
                     started.set()
@@ -160,13 +163,13 @@ _RUNS: dict[tuple[str, str], McpHub] = {}
 _RUNS_LOCK = threading.Lock()
 
 
-def hub_for(workspace: Path, run_id: str, settings: Settings) -> McpHub:
+def hub_for(workspace: Path, run_id: str, settings: Settings, environment: Environment | None = None) -> McpHub:
     """The run's hub (one per run and workspace in this process), created on first use."""
     key = (str(workspace), run_id)
     with _RUNS_LOCK:
         hub = _RUNS.get(key)
         if hub is None or hub.closed:
-            hub = _RUNS[key] = McpHub(workspace, settings)
+            hub = _RUNS[key] = McpHub(workspace, settings, environment)
         return hub
 
 

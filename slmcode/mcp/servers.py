@@ -1,11 +1,13 @@
 """Opening a session to one configured MCP server.
 
 A stdio server is a local program the agent's tools will drive, so it runs behind the same wall as every
-command (environment/ossandbox.py): bubblewrap with the workspace writable only in permission `auto`, no network
-unless sandbox_network, an allowlisted environment plus the variables its own `env:` names. Its stderr goes to
-.slmcode/mcp/NAME.log, not the user's terminal. When its session ends, a `.git` or `.slmcode` it created below
-the root is removed, as after every command: a planted repository's config would run a command of its choosing
-the next time the user runs git there (the walls keep the existing ones read-only, but cannot forbid new ones).
+command: the run's Environment wraps its argv (Launcher.wrap; locally environment/ossandbox.py's bubblewrap
+with the workspace writable only in permission `auto`, no network unless sandbox_network, an allowlisted
+environment plus the variables its own `env:` names). Its stderr goes to .slmcode/mcp/NAME.log, not the user's
+terminal. When its session ends, the environment's command() block closes: a `.git` or `.slmcode` it created
+below the root is removed, as after every command: a planted repository's config would run a command of its
+choosing the next time the user runs git there (the walls keep the existing ones read-only, but cannot forbid
+new ones).
 A streamable-HTTP server is already running; its URL was checked to be on loopback when the settings loaded
 (config.McpServer).
 """
@@ -25,7 +27,8 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
 
 from slmcode.config import McpServer, Settings
-from slmcode.environment import ossandbox
+from slmcode.environment import Environment, LocalEnvironment
+from slmcode.environment.protocol import Launcher
 from slmcode.store.paths import MCP_DIR, state_path
 from slmcode.tools.settings import ToolSettings
 
@@ -44,32 +47,23 @@ def log_path(workspace: Path, name: str) -> Path:
     return state_path(workspace, MCP_DIR, f"{name}.log")
 
 
-def jail_for(workspace: Path, spec: McpServer, settings: Settings | ToolSettings) -> ossandbox.Jail:
-    """The sandbox a stdio server starts in, with the variables its `env:` sets (the user named them)."""
-    jail = ossandbox.prepare(workspace, writable=settings.permission == "auto", network=settings.sandbox_network,
-                             extra_read=settings.sandbox_read_paths, extra_env=settings.sandbox_env,
-                             limits=ossandbox.SandboxLimits.of(settings))
-    jail.env.update(spec.env)
-    return jail
-
-
-def stdio_parameters(workspace: Path, name: str, spec: McpServer,
-                     settings: Settings) -> tuple[StdioServerParameters, ossandbox.Jail]:
+def stdio_parameters(workspace: Path, name: str, spec: McpServer, launcher: Launcher) -> StdioServerParameters:
+    """How the client starts server `name` inside `launcher`'s wall, with the variables its `env:` sets (the
+    user named them)."""
     assert spec.command is not None
-    try:
-        jail = jail_for(workspace, spec, settings)
-    except ossandbox.SandboxUnavailable as exc:
-        raise ServerUnavailable(f"MCP server {name}: no sandbox to start it in ({exc})") from None
-    if jail.program(spec.command) is None:
+    if launcher.unavailable:
+        raise ServerUnavailable(f"MCP server {name}: no sandbox to start it in ({launcher.unavailable})")
+    if launcher.which(spec.command) is None:
         raise ServerUnavailable(f"MCP server {name}: program '{spec.command}' not found on the sandbox's PATH")
-    argv = jail.argv([spec.command, *spec.args])
-    return StdioServerParameters(command=argv[0], args=argv[1:], env=jail.env, cwd=str(workspace)), jail
+    argv, env = launcher.wrap([spec.command, *spec.args], spec.env)
+    return StdioServerParameters(command=argv[0], args=argv[1:], env=env, cwd=str(workspace))
 
 
 @asynccontextmanager
-async def open_session(workspace: Path, name: str, spec: McpServer, settings: Settings,
-                       timeout: float) -> AsyncIterator[ClientSession]:
-    """An initialized session to server `name`; it closes (and a stdio server ends) when the block exits."""
+async def open_session(workspace: Path, name: str, spec: McpServer, settings: Settings | ToolSettings,
+                       timeout: float, environment: Environment | None = None) -> AsyncIterator[ClientSession]:
+    """An initialized session to server `name`; it closes (and a stdio server ends) when the block exits. A stdio
+    server runs in `environment` (the run's; None: the local one these settings describe)."""
     wait = timedelta(seconds=timeout)
     if spec.url is not None:
         client = create_mcp_http_client(timeout=httpx.Timeout(timeout))
@@ -78,10 +72,13 @@ async def open_session(workspace: Path, name: str, spec: McpServer, settings: Se
             await session.initialize()
             yield session
         return
-    params, jail = stdio_parameters(workspace, name, spec, settings)
+    environment = environment or LocalEnvironment.from_settings(workspace, settings)
     log = log_path(workspace, name)
     log.parent.mkdir(parents=True, exist_ok=True)
-    try:
+    # The command() block closes once the server has exited (bwrap's PID namespace ends with it): nothing can
+    # plant after its undo.
+    with environment.command() as launcher:
+        params = stdio_parameters(workspace, name, spec, launcher)
         with log.open("a", encoding="utf-8") as errlog:
             to_log = logging.StreamHandler(errlog)
             STDIO_LOG.addHandler(to_log)
@@ -92,11 +89,9 @@ async def open_session(workspace: Path, name: str, spec: McpServer, settings: Se
                     yield session
             finally:
                 STDIO_LOG.removeHandler(to_log)
-    finally:  # the server has exited (bwrap's PID namespace ends with it): nothing can plant after this
-        removed = jail.undo_new_protected()
-        if removed:
-            with log.open("a", encoding="utf-8") as errlog:
-                errlog.write(f"slmcode removed what the server created: {', '.join(removed)}\n")
+    if launcher.undone:  # not reached when the session raised: the undo ran all the same, only unlogged
+        with log.open("a", encoding="utf-8") as errlog:
+            errlog.write(f"slmcode removed what the server created: {', '.join(launcher.undone)}\n")
 
 
 def where(workspace: Path, name: str, spec: McpServer) -> str:

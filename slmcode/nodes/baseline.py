@@ -10,6 +10,7 @@ import re
 from pathlib import Path
 
 from slmcode.config import Settings
+from slmcode.environment import Environment
 from slmcode.state import Task, Verdict
 from slmcode.tools.verify import verify_criterion
 
@@ -18,7 +19,8 @@ NOT_THIS_CHANGE = "not a test of this change (passes on the unchanged tree)"
 MISSING_MODULE = re.compile(r"^\S*python[\d.]*: No module named ([\w.]+)\s*$", re.MULTILINE)
 
 
-def with_baseline(tasks: list[Task], *, workspace: Path, settings: Settings, allowed: list[str]) -> list[Task]:
+def with_baseline(tasks: list[Task], *, workspace: Path, settings: Settings, allowed: list[str],
+                  environment: Environment | None = None) -> list[Task]:
     """`tasks` (about to start for the first time) with the verify commands that pass before any edit."""
     passed: dict[str, bool] = {}
     out = []
@@ -30,7 +32,7 @@ def with_baseline(tasks: list[Task], *, workspace: Path, settings: Settings, all
             command = (criterion.verify or "").strip()
             if command and command not in passed:
                 verdict = verify_criterion(criterion, workspace=workspace, settings=settings,
-                                           allowed_commands=allowed)
+                                           allowed_commands=allowed, environment=environment)
                 passed[command] = verdict.status == "PASSED"
         ok = sorted({c.verify.strip() for c in task.criteria if c.verify and passed.get(c.verify.strip())})
         out.append(task.model_copy(update={"baseline_passed": ok}))

@@ -7,7 +7,7 @@ from langgraph.runtime import Runtime
 
 from slmcode.nodes.baseline import with_baseline
 from slmcode.nodes.quality import quality_of
-from slmcode.run_context import RunContext, emit, settings_of, workspace_of
+from slmcode.run_context import RunContext, emit, environment_of, settings_of, workspace_of
 from slmcode.state import RunState, Task
 
 
@@ -35,7 +35,7 @@ def coordinate(state: RunState, runtime: Runtime[RunContext]) -> dict:
     if batch:
         # Before any worker of the batch edits: which of their checks already pass (nodes.baseline).
         batch = with_baseline(batch, workspace=workspace_of(runtime), settings=settings_of(runtime),
-                              allowed=quality_of(runtime).commands())
+                              allowed=quality_of(runtime).commands(), environment=environment_of(runtime))
         running = [t.model_copy(update={"status": "running", "attempts": t.attempts + 1}) for t in batch]
         return {"phase": "coordinator", "tasks": running,
                 "work_log": [f"coordinator: start {', '.join(t.id for t in batch)}"]}

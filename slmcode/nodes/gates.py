@@ -9,7 +9,7 @@ from langgraph.runtime import Runtime
 
 from slmcode.gates import GateInputs, GateVerdict, run_gates, task_record
 from slmcode.nodes.quality import gates_of, quality_of
-from slmcode.run_context import RunContext, settings_of, workspace_of
+from slmcode.run_context import RunContext, environment_of, settings_of, workspace_of
 from slmcode.state import Criterion, RunState, Task, Verdict
 
 WHAT = {
@@ -44,6 +44,6 @@ def gate_verdicts(task: Task, state: RunState, runtime: Runtime[RunContext]) -> 
         focus_files=task.focus_files if task.kind == "code" else (),  # the tester's focus is what it reads
         test_commands=[*tests, *(block.test if block else [])],
         lint_commands=block.lint if block is not None else [c for c in (quality.lint,) if c],
-        allowed=quality.commands(),
+        allowed=quality.commands(), environment=environment_of(runtime),
     )
     return [as_verdict(g) for g in run_gates(inputs, gates_of(runtime))]

@@ -8,7 +8,7 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from slmcode.hooks import HookResult, fire
-from slmcode.run_context import RunContext, emit, settings_of, workspace_of
+from slmcode.run_context import RunContext, emit, environment_of, settings_of, workspace_of
 from slmcode.state import Task, Verdict
 
 
@@ -24,7 +24,8 @@ def fire_hooks(runtime: Runtime[RunContext], run_id: str, event: str, payload: d
             emit(runtime, run_id, "hook_failed", hook=event, command=result.command, ok=False,
                  message=result.warning)
 
-    fire(workspace_of(runtime), settings_of(runtime), hooks, event, {"run_id": run_id, **payload}, report)
+    fire(workspace_of(runtime), settings_of(runtime), hooks, event, {"run_id": run_id, **payload}, report,
+         environment_of(runtime))
 
 
 def verdict_payload(task: Task, verdict: Verdict) -> dict[str, Any]:

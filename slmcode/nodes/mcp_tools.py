@@ -10,7 +10,7 @@ from langgraph.runtime import Runtime
 from slmcode.mcp.hub import hub_for
 from slmcode.mcp.offer import is_mcp, offered
 from slmcode.nodes.agent_fields import agent_for
-from slmcode.run_context import RunContext, emit, settings_of, workspace_of
+from slmcode.run_context import RunContext, emit, environment_of, settings_of, workspace_of
 
 
 def mcp_tools(runtime: Runtime[RunContext], run_id: str, phase: str) -> list[BaseTool]:
@@ -21,7 +21,7 @@ def mcp_tools(runtime: Runtime[RunContext], run_id: str, phase: str) -> list[Bas
         return []
     assert agent is not None
     cap = agent.mcp_max_tools if agent.mcp_max_tools is not None else settings.mcp_max_tools
-    hub = hub_for(workspace_of(runtime), run_id, settings)
+    hub = hub_for(workspace_of(runtime), run_id, settings, environment_of(runtime))
     tools = offered(hub, patterns, cap)
     for server, reason in hub.new_failures():
         emit(runtime, run_id, "mcp_unavailable", role=phase, server=server, message=reason)

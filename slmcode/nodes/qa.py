@@ -7,7 +7,7 @@ from __future__ import annotations
 from langgraph.runtime import Runtime
 
 from slmcode.nodes.quality import quality_of
-from slmcode.run_context import RunContext, emit, settings_of, trace_of, workspace_of
+from slmcode.run_context import RunContext, emit, environment_of, settings_of, trace_of, workspace_of
 from slmcode.state import Criterion, QAResult, RunState
 from slmcode.tools.verify import run_criteria
 
@@ -25,7 +25,8 @@ def run_qa(state: RunState, runtime: Runtime[RunContext]) -> dict:
     skipped = [f"qa: install step `{quality.install}` skipped: the sandbox has no network (sandbox_network: false)"]
     steps = [Criterion(text="dependencies install", verify=install)] if install else []
     steps.append(Criterion(text="the test suite passes", verify=quality.test))
-    verdicts = run_criteria(steps, workspace=workspace, settings=settings, allowed_commands=quality.commands())
+    verdicts = run_criteria(steps, workspace=workspace, settings=settings, allowed_commands=quality.commands(),
+                            environment=environment_of(runtime))
     failed = next((v for v in verdicts if v.status != "PASSED"), None)
     last = verdicts[-1]
     for v in verdicts:

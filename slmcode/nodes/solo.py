@@ -5,6 +5,7 @@ tree's uncommitted change. The run's `answer` is what the specialist said."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from typing import Any
 
@@ -13,9 +14,10 @@ from langchain_core.tools import BaseTool
 from langgraph.runtime import Runtime
 from langgraph.types import Send
 
-from slmcode.run_context import RunContext, emit, settings_of, workspace_of
+from slmcode.environment.gitsafe import STATUS, uncommitted_paths
+from slmcode.environment.gitwall import repository_top
+from slmcode.run_context import RunContext, emit, environment_of, settings_of, workspace_of
 from slmcode.state import PRD, RunState, Task
-from slmcode.tools.shell import run_command
 
 SOLO_TASK = "solo"
 LOOP_ROLES = frozenset({"explorer", "worker"})  # the roles that work through the tool loop
@@ -32,11 +34,20 @@ def role_tools(role: str, tools: Sequence[BaseTool]) -> list[BaseTool]:
 
 
 def _changed_files(runtime: Runtime[RunContext]) -> list[str]:
-    """The working tree's uncommitted files, for the reviewer alone (`git status`, inside the sandbox)."""
-    result = run_command(workspace_of(runtime), "git status --porcelain --untracked-files=all", settings_of(runtime))
-    if isinstance(result, str) or result.exit_code != 0:  # refused, or not a git repository
+    """The workspace's uncommitted files, for the reviewer alone: the run's Environment's git (inside the wall),
+    NUL-separated, so a name with a space, an arrow or a newline is read whole."""
+    workspace = workspace_of(runtime)
+    top = repository_top(workspace)
+    if top is None:
         return []
-    return sorted({line[3:].split(" -> ")[-1].strip() for line in result.output.splitlines() if len(line) > 3})
+    try:
+        done = environment_of(runtime).git(*STATUS, write=False, timeout=60)
+    except (OSError, TimeoutError):
+        return []
+    if not done.ok:
+        return []
+    inside = "" if top == workspace else os.path.relpath(workspace, top).replace(os.sep, "/") + "/"
+    return sorted({p.removeprefix(inside) for p in uncommitted_paths(os.fsdecode(done.stdout))})
 
 
 def start_solo(state: RunState, runtime: Runtime[RunContext]) -> dict:

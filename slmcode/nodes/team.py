@@ -13,7 +13,7 @@ from slmcode.nodes.baseline import with_baseline
 from slmcode.nodes.quality import quality_of
 from slmcode.nodes.schemas import TaskDraft
 from slmcode.nodes.splitter import clean_path, sanitise
-from slmcode.run_context import RunContext, emit, settings_of, workspace_of
+from slmcode.run_context import RunContext, emit, environment_of, settings_of, workspace_of
 from slmcode.state import RunState
 
 # planner.render_plan writes each step as "N. step [file, file]"
@@ -56,7 +56,7 @@ def one_task(state: RunState, runtime: Runtime[RunContext]) -> dict:
     drafts = [TaskDraft(title=prd.goal.splitlines()[0][:80], description=plan, focus_files=files)]
     task = sanitise(drafts, prd, max_tasks=1, round_no=round_no)[0]
     task = with_baseline([task], workspace=workspace_of(runtime), settings=settings,
-                         allowed=quality_of(runtime).commands())[0]
+                         allowed=quality_of(runtime).commands(), environment=environment_of(runtime))[0]
     emit(runtime, state["run_id"], "team", team="one worker", reason=f"{SMALL_RULE} ({files[0]})", task_id=task.id)
     running = task.model_copy(update={"status": "running", "attempts": 1})
     emit(runtime, state["run_id"], "task", task_id=task.id, title=task.title, status=task.status)

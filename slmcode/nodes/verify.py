@@ -12,7 +12,7 @@ from slmcode.nodes.baseline import against_baseline, missing_tool, still_baselin
 from slmcode.nodes.gates import gate_verdicts
 from slmcode.nodes.loop_guard import loop_verdicts
 from slmcode.nodes.quality import quality_of
-from slmcode.run_context import RunContext, emit, settings_of, trace_of, workspace_of
+from slmcode.run_context import RunContext, emit, environment_of, settings_of, trace_of, workspace_of
 from slmcode.state import RunState
 from slmcode.tools.verify import run_criteria
 
@@ -28,7 +28,7 @@ def verify(state: RunState, runtime: Runtime[RunContext]) -> dict:
             checked.append(task.model_copy(update={"verdicts": looped}))
             continue
         verdicts = missing_tool(run_criteria(task.criteria, workspace=workspace, settings=settings,
-                                             allowed_commands=allowed))
+                                             allowed_commands=allowed, environment=environment_of(runtime)))
         task = task.model_copy(update={"baseline_passed": still_baseline(task, verdicts)})
         verdicts = against_baseline(task, verdicts)  # passing on the unchanged tree proves nothing
         verdicts += gate_verdicts(task, state, runtime) + looped + attempt_verdicts(task, state.get("attempt_runs", {}))

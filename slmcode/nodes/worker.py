@@ -40,7 +40,7 @@ from slmcode.nodes.refund import Refund
 from slmcode.nodes.solo import role_tools
 from slmcode.nodes.transcript import files_changed, files_read, render_failures, touched_path
 from slmcode.packs.skills import discover_skills
-from slmcode.run_context import RunContext, emit, roles_of, settings_of, stream, trace_of, workspace_of
+from slmcode.run_context import RunContext, emit, environment_of, roles_of, settings_of, stream, trace_of, workspace_of
 from slmcode.state import Task, WorkerInput
 from slmcode.tools.context import ToolContext
 from slmcode.tools.shellchanges import split_note
@@ -96,6 +96,7 @@ def tool_context(runtime: Runtime[RunContext], payload: WorkerInput) -> ToolCont
         allowed_commands=quality_of(runtime).commands(), result_bytes=payload.get("result_bytes"),
         before_write=functools.partial(keep_before_image, workspace, payload["run_id"], payload["task"].id),
         write_guard=gates_of(runtime).write_guard, edit=edit_format(runtime, payload, messages),
+        environment=environment_of(runtime) if workspace == workspace_of(runtime) else None,  # an attempt: its copy's
     )
 
 

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from slmcode.config import Settings
+from slmcode.environment import Environment, LocalEnvironment
 from slmcode.tools.editformat import EditFormat
 from slmcode.tools.settings import ToolSettings
 
@@ -19,7 +20,8 @@ class ToolContext:
     re-seeds it from the transcript on resume). files_changed lists files written to disk; staged_patches the
     ids of patches recorded instead (dry-run and review modes). confirm answers shell_permission "ask";
     skills looks up a skill card's body; allowed_commands extends the shell whitelist (the language pack's
-    test, build, lint and format commands).
+    test, build, lint and format commands). environment is where commands run and files are written: the run's
+    (RunContext.run_environment), else the local one the settings describe.
     """
 
     workspace: Path
@@ -38,9 +40,17 @@ class ToolContext:
     result_bytes: int | None = None  # what one result keeps inline on this model (compact.room); None: the setting
     write_guard: bool = True  # ws_write refuses an existing file (the quality block's gates.write_guard)
     edit: EditFormat = field(default_factory=EditFormat)  # the edit format; replace unless the worker says
+    environment: Environment | None = None
 
     def __post_init__(self) -> None:
         self.settings = ToolSettings.of(self.settings)
+        if self.environment is None:
+            self.environment = LocalEnvironment.from_settings(self.workspace, self.settings)
+
+    @property
+    def env(self) -> Environment:
+        assert self.environment is not None  # set in __post_init__
+        return self.environment
 
     @property
     def inline_bytes(self) -> int:

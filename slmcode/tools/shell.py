@@ -1,17 +1,17 @@
 """Running a whitelisted command line: no shell, an OS sandbox, an allowlisted environment, a deadline,
 bounded output.
 
-Each pipeline's programs are started directly (never through /bin/sh), each inside the kernel sandbox of
-environment/ossandbox.py and in its own process group, so a timeout kills the whole group. The whitelist in front is
-the friendly first layer (a model learns what it may run); the sandbox is the wall. Where no sandbox can run,
-only a short list of read-only programs runs, and a refusal says why.
+Each pipeline's programs are started directly (never through /bin/sh) by the run's Environment (its command()
+Launcher: locally the kernel sandbox of environment/ossandbox.py), each in its own process group, so a timeout
+kills the whole group. The whitelist in front is the friendly first layer (a model learns what it may run); the
+environment is the wall. Where it has none (Launcher.unavailable), only its read-only programs run, and a
+refusal says why.
 stdout and stderr of every step share one capture that keeps the head and the tail and counts what it cut, so
 a command printing gigabytes costs a fixed amount of memory.
 """
 
 from __future__ import annotations
 
-import contextlib
 import os
 import subprocess
 import tempfile
@@ -23,8 +23,9 @@ from pathlib import Path
 from typing import IO
 
 from slmcode.config import Settings
-from slmcode.environment import ossandbox
-from slmcode.environment.containment import Refusal, resolve_path, workspace_root
+from slmcode.environment import Environment, LocalEnvironment
+from slmcode.environment.containment import Refusal, workspace_root
+from slmcode.environment.protocol import Launcher
 from slmcode.tools import prompts
 from slmcode.tools.settings import ToolSettings
 from slmcode.tools.whitelist import PlannedStep, Redirect, Whitelist, build_whitelist, plan
@@ -32,9 +33,6 @@ from slmcode.tools.whitelist import PlannedStep, Redirect, Whitelist, build_whit
 EXIT_NOT_FOUND = 127
 EXIT_TIMEOUT = 124
 READ_CHUNK = 65536
-# What runs where no kernel sandbox can: programs that only read, and read only what they are named.
-UNSANDBOXED_READ_ONLY = ("ls", "cat", "head", "tail", "wc", "grep", "pwd", "echo", "true", "false", "stat",
-                         "basename", "dirname", "cut", "tr")
 
 
 class CappedOutput:
@@ -77,14 +75,14 @@ class ShellResult:
         return f"$ {self.command}\n{self.output.rstrip()}\n[{status}]"
 
 
-def _stream(workspace: Path, redirect: Redirect) -> IO[bytes] | int | None:
+def _stream(launcher: Launcher, redirect: Redirect) -> IO[bytes] | int | None:
     if redirect.op == "<":
-        return resolve_path(workspace, redirect.target).real.open("rb")
+        return launcher.stdin_from(redirect.target)
     return subprocess.DEVNULL if redirect.op in {">", ">>"} else None
 
 
 def _start_pipeline(
-    workspace: Path, step: PlannedStep, sink: int, jail: ossandbox.Jail, first_stdin: IO[bytes] | None = None
+    launcher: Launcher, step: PlannedStep, sink: int, first_stdin: IO[bytes] | None = None
 ) -> tuple[list[subprocess.Popen[bytes]], str | None]:
     procs: list[subprocess.Popen[bytes]] = []
     previous: IO[bytes] | None = first_stdin  # the head of the pipeline reads it (closed here, like a pipe)
@@ -94,7 +92,7 @@ def _start_pipeline(
         stdout: IO[bytes] | int = sink if last else subprocess.PIPE
         stderr: IO[bytes] | int = sink
         for redirect in redirects:
-            stream = _stream(workspace, redirect)
+            stream = _stream(launcher, redirect)
             if redirect.fd == 0:
                 stdin = stream
             if redirect.fd in {1, -1} and stream is not None:
@@ -102,12 +100,9 @@ def _start_pipeline(
             if redirect.fd in {2, -1} and stream is not None:
                 stderr = stream
         try:
-            if jail.program(argv[0]) is None:
+            if launcher.which(argv[0]) is None:
                 return procs, argv[0]
-            proc = subprocess.Popen(
-                jail.argv(argv), cwd=workspace, env=jail.env, stdin=stdin, stdout=stdout, stderr=stderr,
-                start_new_session=True,
-            )
+            proc = launcher.start(argv, stdin=stdin, stdout=stdout, stderr=stderr)
         except FileNotFoundError:
             return procs, argv[0]
         finally:
@@ -120,17 +115,10 @@ def _start_pipeline(
     return procs, None
 
 
-def _kill(procs: Sequence[subprocess.Popen[bytes]]) -> None:
-    for proc in procs:
-        if proc.poll() is None:
-            with contextlib.suppress(ProcessLookupError):  # it exited between poll and kill
-                os.killpg(proc.pid, 9)
-
-
-def execute(workspace: Path, command: str, steps: Sequence[PlannedStep], timeout: float, cap: int,
-            jail: ossandbox.Jail, on_start: Callable[[int], None] | None = None,
-            stdin: bytes | None = None) -> ShellResult:
-    """Run checked steps inside `jail`, honouring ; && || and the deadline; output is merged and capped.
+def execute(launcher: Launcher, command: str, steps: Sequence[PlannedStep], timeout: float, cap: int,
+            on_start: Callable[[int], None] | None = None, stdin: bytes | None = None) -> ShellResult:
+    """Run checked steps through `launcher` (inside its `with` block), honouring ; && || and the deadline; output
+    is merged and capped. with_after() adds what the environment undid once the block has ended.
     `on_start` hears each process group as it starts, so a run killed meanwhile can end the group when it
     resumes. `stdin` (a hook's event) is what each step's first program reads; otherwise it reads nothing."""
     feed = None
@@ -155,14 +143,15 @@ def execute(workspace: Path, command: str, steps: Sequence[PlannedStep], timeout
             if (step.joiner == "&&" and exit_code != 0) or (step.joiner == "||" and exit_code == 0):
                 continue
             first = open(feed.name, "rb") if feed is not None else None  # noqa: SIM115 (the pipeline closes it)
-            procs, missing = _start_pipeline(workspace, step, write_fd, jail, first)
+            procs, missing = _start_pipeline(launcher, step, write_fd, first)
             for proc in procs if on_start else ():
                 on_start(proc.pid)  # each process leads its own group (start_new_session)
             try:
                 for proc in procs:
                     proc.wait(timeout=max(0.0, deadline - time.monotonic()))
             except subprocess.TimeoutExpired:
-                _kill(procs)
+                for proc in procs:
+                    launcher.kill(proc)
                 timed_out, exit_code = True, EXIT_TIMEOUT
                 break
             finally:
@@ -177,14 +166,27 @@ def execute(workspace: Path, command: str, steps: Sequence[PlannedStep], timeout
         reader.join(timeout=5)
         if feed is not None:
             feed.close()
-        removed = jail.undo_new_protected()
-        notes = jail.after_command()
-    output = captured.text()
-    if removed:
-        output += "\n" + prompts.SHELL_UNDID_PROTECTED.format(paths=", ".join(removed))
-    for note in notes:
+    return ShellResult(command, exit_code, captured.text(), timed_out=timed_out, not_found=missing)
+
+
+def with_after(result: ShellResult, launcher: Launcher) -> ShellResult:
+    """The result with what the environment did once the command line ended (its `with` block closed): a
+    `.git`, `.slmcode` or git-shaped folder it removed, set-id bits cleared, the scratch folder emptied."""
+    output = result.output
+    if launcher.undone:
+        output += "\n" + prompts.SHELL_UNDID_PROTECTED.format(paths=", ".join(launcher.undone))
+    for note in launcher.notes:
         output += "\n" + note
-    return ShellResult(command, exit_code, output, timed_out=timed_out, not_found=missing)
+    result.output = output
+    return result
+
+
+def run_steps(environment: Environment, command: str, steps: Sequence[PlannedStep], timeout: float, cap: int,
+              on_start: Callable[[int], None] | None = None, stdin: bytes | None = None) -> ShellResult:
+    """Checked steps through one command() of `environment`, with what it undid afterwards."""
+    with environment.command() as launcher:
+        result = execute(launcher, command, steps, timeout, cap, on_start, stdin)
+    return with_after(result, launcher)
 
 
 def run_command(
@@ -194,8 +196,10 @@ def run_command(
     allowed_commands: Sequence[str] = (),
     confirm: Callable[[str], bool] | None = None,
     on_start: Callable[[int], None] | None = None,
+    environment: Environment | None = None,
 ) -> ShellResult | str:
-    """Check `command` against shell_permission and the whitelist, then run it; a refusal is an error text."""
+    """Check `command` against shell_permission and the whitelist, then run it through `environment` (the run's;
+    None: the local one these settings describe); a refusal is an error text."""
     settings = ToolSettings.of(settings)
     command = (command or "").strip()
     if not command:
@@ -203,27 +207,25 @@ def run_command(
     if settings.shell_permission == "deny":
         return prompts.SHELL_DENIED
     root = workspace_root(workspace)
-    try:
-        jail = ossandbox.prepare(root, writable=settings.permission == "auto", network=settings.sandbox_network,
-                                 extra_read=settings.sandbox_read_paths, extra_env=settings.sandbox_env,
-                                 limits=ossandbox.SandboxLimits.of(settings))
-        whitelist: Whitelist = build_whitelist(allowed_commands, settings.shell_extra_commands)
-    except ossandbox.SandboxUnavailable as exc:
-        jail, whitelist = ossandbox.unsandboxed(root), Whitelist(tuple((n,) for n in UNSANDBOXED_READ_ONLY))
-        unavailable = str(exc)
-    else:
-        unavailable = ""
-    try:
-        steps = plan(root, command, whitelist)
-    except Refusal as exc:
-        reason = str(exc).removeprefix("Error: ").rstrip(".")
-        if unavailable:
-            return prompts.SHELL_NO_SANDBOX.format(reason=reason, why=unavailable, allowed=whitelist.names())
-        return prompts.SHELL_REFUSED.format(reason=reason, allowed=whitelist.names())
-    if settings.shell_permission == "ask":
-        if confirm is None:
-            return prompts.SHELL_NO_APPROVER.format(command=command)
-        if not confirm(command):
-            return prompts.SHELL_DECLINED.format(command=command)
-    return execute(root, command, steps, settings.shell_timeout_seconds, settings.tool_output_capture_bytes, jail,
-                   on_start)
+    environment = environment or LocalEnvironment.from_settings(root, settings)
+    with environment.command() as launcher:
+        if launcher.unavailable:
+            whitelist = Whitelist(tuple((n,) for n in launcher.only))
+        else:
+            whitelist = build_whitelist(allowed_commands, settings.shell_extra_commands)
+        try:
+            steps = plan(root, command, whitelist)
+        except Refusal as exc:
+            reason = str(exc).removeprefix("Error: ").rstrip(".")
+            if launcher.unavailable:
+                return prompts.SHELL_NO_SANDBOX.format(reason=reason, why=launcher.unavailable,
+                                                       allowed=whitelist.names())
+            return prompts.SHELL_REFUSED.format(reason=reason, allowed=whitelist.names())
+        if settings.shell_permission == "ask":
+            if confirm is None:
+                return prompts.SHELL_NO_APPROVER.format(command=command)
+            if not confirm(command):
+                return prompts.SHELL_DECLINED.format(command=command)
+        result = execute(launcher, command, steps, settings.shell_timeout_seconds,
+                         settings.tool_output_capture_bytes, on_start)
+    return with_after(result, launcher)

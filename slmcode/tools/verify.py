@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from slmcode.config import Settings
+from slmcode.environment import Environment
 from slmcode.state import Criterion, Verdict
 from slmcode.tools.settings import ToolSettings
 from slmcode.tools.shell import ShellResult, run_command
@@ -25,11 +26,12 @@ def verify_criterion(
     settings: Settings | ToolSettings,
     allowed_commands: Sequence[str] = (),
     confirm: Callable[[str], bool] | None = None,
+    environment: Environment | None = None,
 ) -> Verdict:
     command = (criterion.verify or "").strip()
     if not command:
         return Verdict(criterion=criterion, status="UNVERIFIED", evidence=NO_COMMAND)
-    result = run_command(workspace, command, settings, allowed_commands, confirm)
+    result = run_command(workspace, command, settings, allowed_commands, confirm, environment=environment)
     if not isinstance(result, ShellResult):  # refused before anything ran
         return Verdict(criterion=criterion, status="UNVERIFIED", evidence=result)
     if result.not_found is not None:
@@ -45,11 +47,13 @@ def run_criteria(
     settings: Settings | ToolSettings,
     allowed_commands: Sequence[str] = (),
     confirm: Callable[[str], bool] | None = None,
+    environment: Environment | None = None,
 ) -> list[Verdict]:
     """One verdict per criterion, in order. shell_permission applies: deny, or ask with no one to confirm,
     leaves every command UNVERIFIED with the reason as evidence."""
     settings = ToolSettings.of(settings)  # once, not per criterion
     return [
-        verify_criterion(c, workspace=workspace, settings=settings, allowed_commands=allowed_commands, confirm=confirm)
+        verify_criterion(c, workspace=workspace, settings=settings, allowed_commands=allowed_commands, confirm=confirm,
+                         environment=environment)
         for c in criteria
     ]

@@ -22,8 +22,8 @@ from pathlib import Path
 import pytest
 
 from slmcode.config import Settings
-from slmcode.environment import ossandbox
-from slmcode.tools.shell import ShellResult, execute
+from slmcode.environment import LocalEnvironment, ossandbox
+from slmcode.tools.shell import ShellResult, run_steps
 from slmcode.tools.whitelist import build_whitelist, plan
 from tests.sandboxcheck import needs_sandbox
 
@@ -116,10 +116,10 @@ def run_payload(ws: Path, code: str, *, permission: str = "auto", timeout: float
     """Write the payload into the workspace (as a model's conftest.py would be) and run it in the sandbox."""
     (ws / "payload.py").write_text(textwrap.dedent(code))
     settings = Settings(permission=permission)
-    jail = ossandbox.prepare(ws, writable=settings.permission == "auto", network=False)
+    environment = LocalEnvironment(ws, writable=settings.permission == "auto")
     command = f"{PYTHON} payload.py"
     steps = plan(ws, command, build_whitelist([PYTHON]))
-    return execute(ws, command, steps, timeout, 200_000, jail)
+    return run_steps(environment, command, steps, timeout, 200_000)
 
 
 def tries(body: str) -> str:
@@ -345,10 +345,9 @@ def test_a_timeout_kills_the_whole_sandbox(world: dict) -> None:
     time.sleep(60)
     """
     (ws / "payload.py").write_text(textwrap.dedent(code))
-    jail = ossandbox.prepare(ws, writable=True, network=False)
     command = f"{PYTHON} payload.py"
     started = time.monotonic()
-    result = execute(ws, command, plan(ws, command, build_whitelist([PYTHON])), 1.5, 10_000, jail)
+    result = run_steps(LocalEnvironment(ws), command, plan(ws, command, build_whitelist([PYTHON])), 1.5, 10_000)
     assert result.timed_out and time.monotonic() - started < 10
     time.sleep(3)
     assert not (ws / "late.txt").exists()

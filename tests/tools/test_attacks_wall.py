@@ -17,10 +17,10 @@ from pathlib import Path
 
 import pytest
 
-from slmcode.environment import ossandbox
+from slmcode.environment import LocalEnvironment, ossandbox
 from slmcode.environment.aftercheck import strip_setid
 from slmcode.environment.limits import PIDS_ROOTS, SandboxLimits, process_limit_holds, remove_pending
-from slmcode.tools.shell import ShellResult, execute
+from slmcode.tools.shell import ShellResult, run_steps
 from slmcode.tools.whitelist import build_whitelist, plan
 from tests.sandboxcheck import needs_sandbox
 from tests.tools.test_attacks import MARK, SECRET, digest, tries, world  # noqa: F401 (a fixture)
@@ -34,9 +34,9 @@ def run_in(ws: Path, code: str, *, limits: SandboxLimits | None = None, permissi
            timeout: float = 30) -> ShellResult:
     """Write the payload into the workspace and run it in the sandbox with `limits` (the defaults if None)."""
     (ws / "payload.py").write_text(textwrap.dedent(code))
-    jail = ossandbox.prepare(ws, writable=permission == "auto", network=False, limits=limits)
+    environment = LocalEnvironment(ws, writable=permission == "auto", limits=limits)
     command = f"{PYTHON} payload.py"
-    return execute(ws, command, plan(ws, command, build_whitelist([PYTHON])), timeout, 200_000, jail)
+    return run_steps(environment, command, plan(ws, command, build_whitelist([PYTHON])), timeout, 200_000)
 
 
 @pytest.fixture
