@@ -60,7 +60,8 @@ def script(fake: FakeLLM) -> None:
 @pytest.fixture
 def repo(tmp_path: Path) -> Path:
     repo = make_repo(tmp_path)
-    (repo / ".slmcode" / "config.yaml").write_text("attempts: 2\n")
+    # auto: two attempts for a model under 14B (the harness's qwen2.5-coder:7b), set in the workspace's config
+    (repo / ".slmcode" / "config.yaml").write_text("attempts: auto\n")
     return repo
 
 
