@@ -1,0 +1,89 @@
+"""What a chat request carries into its run (the earlier turns, within the task's room) and what the prompt completes;
+no model, no terminal: the session's pieces as `slmcode chat` calls them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from prompt_toolkit.completion import CompleteEvent
+from prompt_toolkit.document import Document
+
+from slmcode.budget.tokens import count_tokens
+from slmcode.commands.chat import completer, focus_named
+from slmcode.commands.chat_session import (
+    SESSION_HEAD,
+    Turn,
+    carried_request,
+    load_thread,
+    new_thread,
+    save_thread,
+)
+from slmcode.compact.longtask import task_room
+from slmcode.settings import Settings
+
+DIGEST = "Files read:\n- calc/cli.py\nFiles edited:\n- calc/ops.py\nCommands:\n- python -m pytest -q -> exit 0"
+
+
+def _turn(n: int, **extra: object) -> Turn:
+    return Turn(request=f"request number {n}", run_id=f"run-{n}", outcome="done", changed=[f"calc/m{n}.py"],
+                verdicts=["the tests pass: PASSED"], **extra)  # type: ignore[arg-type]
+
+
+def test_a_first_request_carries_nothing_but_its_focus_files() -> None:
+    thread = new_thread()
+    assert carried_request("Add divide", thread, Settings()) == "Add divide"
+    thread.focus = ["calc/ops.py"]
+    assert carried_request("Add divide", thread, Settings()) == "Add divide\n\nFocus files: calc/ops.py"
+
+
+def test_a_follow_up_carries_the_earlier_requests_outcomes_files_and_the_latest_digest() -> None:
+    thread = new_thread()
+    thread.turns = [_turn(1, digest=DIGEST), _turn(2, digest=DIGEST)]
+    carried = carried_request("Now wire it in", thread, Settings(context_limit=32768))
+    assert carried.startswith("Now wire it in\n\n" + SESSION_HEAD)  # the request first: a preview cut keeps it
+    assert '1. run "request number 1" | outcome: done | changed: calc/m1.py | verdicts: the tests pass: PASSED' \
+        in carried
+    assert "request number 2" in carried and "- python -m pytest -q -> exit 0" in carried
+
+
+def test_a_long_session_drops_digests_then_the_oldest_turns_to_stay_within_the_task_room() -> None:
+    settings = Settings(context_limit=4096)
+    room = task_room(settings)
+    thread = new_thread()
+    thread.turns = [_turn(n, digest=DIGEST) for n in range(1, 40)]
+    carried = carried_request("Next", thread, settings)
+    block = carried.removeprefix("Next\n\n")
+    assert count_tokens(block) <= room // 2  # half the room stays for the request itself
+    assert "request number 39" in carried  # the latest turn stays
+    assert '1. run "request number 1"' not in carried  # the oldest went first
+
+
+def test_the_thread_survives_a_restart(tmp_path: Path) -> None:
+    thread = new_thread()
+    thread.turns.append(_turn(1))
+    thread.pending = {"run_id": "run-2", "request": "cut off"}
+    save_thread(tmp_path, thread)
+    again = load_thread(tmp_path)
+    assert again == thread
+
+
+def _completions(root: Path, text: str) -> list[str]:
+    return [c.text for c in completer(root).get_completions(Document(text), CompleteEvent())]
+
+
+def test_slash_commands_and_workspace_paths_after_an_at_sign_complete(tmp_path: Path) -> None:
+    (tmp_path / "calc").mkdir()
+    (tmp_path / "calc" / "ops.py").write_text("")
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".git" / "config").write_text("")
+    assert _completions(tmp_path, "/un") == ["/undo"]
+    assert set(_completions(tmp_path, "/")) >= {"/diff", "/undo", "/rewind", "/ask", "/exit"}
+    assert _completions(tmp_path, "fix @calc/o") == ["@calc/ops.py"]
+    assert _completions(tmp_path, "fix @") == ["@calc/", "@calc/ops.py"]  # nothing from .git
+    assert _completions(tmp_path, "fix calc/o") == []  # a path completes only after @
+
+
+def test_an_at_path_in_a_request_becomes_a_focus_file() -> None:
+    assert focus_named("explain @calc/ops.py and @README.md, please") == (
+        "explain calc/ops.py and README.md, please", ["calc/ops.py", "README.md"])
+    assert focus_named("mail me at a@b.c") == ("mail me at a@b.c", [])
