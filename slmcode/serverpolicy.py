@@ -20,7 +20,7 @@ from typing import Any
 
 from slmcode.config import Settings, load_settings
 from slmcode.errors import ConfigError
-from slmcode.trust import untrusted_line
+from slmcode.trust import endpoints, untrusted_line
 
 LOG = logging.getLogger(__name__)
 ALLOWED_ROOTS_ENV = "SLMCODE_ALLOWED_ROOTS"
@@ -86,7 +86,7 @@ def check_overrides(overrides: Any, configured: Settings, environ: Mapping[str, 
     base_url = overrides.get("base_url")
     if base_url is not None:
         known = {_normal_url(u) for u in environ.get(ALLOWED_BASE_URLS_ENV, "").split(",") if u.strip()}
-        known |= {_normal_url(u) for u in [configured.base_url, *(r.base_url for r in configured.roles.values())] if u}
+        known |= endpoints(configured)  # the run's, each role's and each role's fallback's
         if not isinstance(base_url, str) or _normal_url(base_url) not in known:
             raise ServerPolicyError(f"context.overrides.base_url must be one of the configured endpoints "
                                     f"({ALLOWED_BASE_URLS_ENV}, the operator's config or a trusted workspace's); "

@@ -58,6 +58,9 @@ class Task(BaseModel):
     review_notes: list[str] = Field(default_factory=list)
     kind: Literal["code", "test"] = "code"
     allowance: int = 0  # extra attempts granted by escalation
+    # The role's fallback model once the task failed on its own (nodes/fallback.py), and its attempts then.
+    fallback_model: str = ""
+    fallback_at: int = 0
     # verify commands that already passed before the task's first edit: passing again proves nothing about it
     baseline_passed: list[str] = Field(default_factory=list)
 

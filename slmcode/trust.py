@@ -3,9 +3,9 @@ widen it or redirect data until the user trusts that folder (`slmcode trust PATH
 
 A cloned repository is someone else's text. Its `.slmcode/config.yaml` could open the sandbox (extra read paths,
 the network, passed variables, higher limits), the shell (extra commands, `allow`), the permission mode, or send
-the user's prompts and key elsewhere (base_url, a role's base_url, api_key, checkpoint_url, a model file the
-embedded server loads on the host); its blocks could name commands that run (quality commands, which also feed
-the shell whitelist; a pipeline's hooks and slots; an agent reaching MCP tools). Those are the widening
+the user's prompts and key elsewhere (base_url, a role's base_url or its fallback model's, api_key, checkpoint_url,
+a model file the embedded server loads on the host); its blocks could name commands that run (quality commands,
+which also feed the shell whitelist; a pipeline's hooks and slots; an agent reaching MCP tools). Those are the widening
 settings. Untrusted, each is ignored unless it only narrows the user's own value (sandbox_network: false, a
 stricter permission, a subset of a list, a lower limit); the user's own settings (~/.slmcode/config.yaml,
 SLMCODE_* variables, flags) are always trusted. Trust is recorded in the user's folder (store/trustbook) with
@@ -63,10 +63,28 @@ def widening_settings(data: Mapping[str, Any]) -> dict[str, Any]:
     found = {k: v for k, v in data.items() if is_widening_key(str(k))}
     roles = data.get("roles")
     if isinstance(roles, dict):
-        urls = {r: {"base_url": v["base_url"]} for r, v in roles.items() if isinstance(v, dict) and "base_url" in v}
+        urls = {r: _role_urls(v) for r, v in roles.items() if isinstance(v, dict)}
+        urls = {r: v for r, v in urls.items() if v}
         if urls:
             found["roles"] = urls
     return found
+
+
+def _role_urls(entry: Mapping[str, Any]) -> dict[str, Any]:
+    """A role entry's servers: its base_url and its fallback model's (both send the user's prompts there)."""
+    urls: dict[str, Any] = {"base_url": entry["base_url"]} if "base_url" in entry else {}
+    fallback = entry.get("fallback")
+    if isinstance(fallback, dict) and "base_url" in fallback:
+        urls["fallback"] = {"base_url": fallback["base_url"]}
+    return urls
+
+
+def endpoints(settings: Settings) -> set[str]:
+    """Every model server the settings name: the run's, each role's and each role's fallback's."""
+    urls = [settings.base_url]
+    for role in settings.roles.values():
+        urls += [role.base_url, role.fallback.base_url if role.fallback else None]
+    return {_normal_url(u) for u in urls if u}
 
 
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -148,7 +166,7 @@ def keep_narrowing(data: Mapping[str, Any], given: Settings, own: Settings,
     user's `own`; and the names left out. Keys the user's environment or flags set (`overridden`) win anyway."""
     kept: dict[str, Any] = {}
     ignored: list[str] = []
-    endpoints = {_normal_url(u) for u in [own.base_url, *(r.base_url for r in own.roles.values())] if u}
+    known = endpoints(own)
     for key, value in data.items():
         if key in overridden:
             kept[key] = value
@@ -156,9 +174,15 @@ def keep_narrowing(data: Mapping[str, Any], given: Settings, own: Settings,
             kept[key] = {}
             for role, entry in value.items():
                 url = given.roles[role].base_url
-                if url is not None and _normal_url(url) not in endpoints:
+                if url is not None and _normal_url(url) not in known:
                     ignored.append(f"roles.{role}.base_url")
                     entry = {k: v for k, v in entry.items() if k != "base_url"}
+                fallback = given.roles[role].fallback
+                fallback_url = fallback.base_url if fallback is not None else None
+                if fallback_url is not None and _normal_url(fallback_url) not in known:
+                    # The fallback model is still used, on the role's own server.
+                    ignored.append(f"roles.{role}.fallback.base_url")
+                    entry = {**entry, "fallback": {k: v for k, v in entry["fallback"].items() if k != "base_url"}}
                 kept[key][role] = entry
         elif is_widening_key(key) and not narrows(key, getattr(given, key), getattr(own, key)):
             ignored.append(key)

@@ -70,6 +70,8 @@ class RunView:
             self.tasks.setdefault(event["task_id"], {"title": ""})["turns"] = event["turn"]
         elif kind == "verdict":
             self.recent.append(f"{event['task_id']}: {event['status']} {shorten(event['criterion'], 60)}")
+        elif kind == "fallback":  # a task escalated to its role's stronger model (nodes/fallback.py)
+            self.recent.append(f"[yellow]{escape(shorten(event.get('message', ''), 120))}[/yellow]")
         elif kind == "model_failure":
             self.recent.append(f"[yellow]{event['role']}: {escape(user_reason(event['reason']))}[/yellow]")
         elif kind in ("hook_failed", "mcp_unavailable"):  # warnings: the run goes on without them
@@ -126,12 +128,17 @@ def gates_cell(verdicts: list[Verdict]) -> str:
 
 
 def result_table(result: RunResult) -> Table:
-    table = Table("task", "title", "status", "verdicts", "files changed", title=f"run {result.run_id}")
+    # A model column only when a task escalated to a fallback model: it names the model whose attempts the
+    # verdicts judge (the others ran on their role's own model).
+    escalated = any(task.fallback_model for task in result.tasks)
+    columns = ["task", "title", "status", "verdicts", "files changed", *(["model"] if escalated else [])]
+    table = Table(*columns, title=f"run {result.run_id}")
     for task in result.tasks:
         criteria = [v.status for v in task.verdicts if v.gate is None]
         verdicts = " ".join([*criteria, gates_cell(task.verdicts)]).strip() or "-"
+        model = [f"fallback {task.fallback_model}" if task.fallback_model else "own"] if escalated else []
         table.add_row(task.id, task.title[:40], Text(task.status, STATUS_STYLE.get(task.status, "")), verdicts,
-                      ", ".join(task.files_changed) or "-")
+                      ", ".join(task.files_changed) or "-", *model)
     return table
 
 

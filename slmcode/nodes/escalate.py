@@ -1,4 +1,5 @@
-"""Escalation: a task still rejected after its attempts goes to a human (a LangGraph interrupt). The answer
+"""Escalation: a task still rejected after its attempts goes to the role's fallback model when one is configured
+and the task has not run there yet (nodes/fallback.py), else to a human (a LangGraph interrupt). The answer
 "retry: <guidance>" grants one more attempt, "give_up" fails it; "auto" (or no answer before the timeout,
 or --yes) lets the escalate role decide."""
 
@@ -8,6 +9,7 @@ from langgraph.runtime import Runtime
 from langgraph.types import interrupt
 
 from slmcode.nodes.corrector import attempts_left
+from slmcode.nodes.fallback import may_escalate, to_fallback
 from slmcode.nodes.llm import ask_role
 from slmcode.nodes.prompts import ESCALATE
 from slmcode.nodes.schemas import Escalation
@@ -42,6 +44,10 @@ def escalate(state: RunState, runtime: Runtime[RunContext]) -> dict:
     decided: list[Task] = []
     log: list[str] = []
     for task in stuck:
+        if may_escalate(task, settings):  # a stronger model first, before anyone is asked
+            decided.append(to_fallback(runtime, state["run_id"], task))
+            log.append(f"escalate: {task.id} -> fallback {decided[-1].fallback_model}")
+            continue
         # Short: a review note repeats the failures' evidence, and on a 2K window the whole of both overflowed
         # the escalate request (1,177 tokens of 1,066) and stopped the run.
         notes = "\n".join(shorten(note, NOTE_CHARS) for note in task.review_notes[-3:])

@@ -60,12 +60,12 @@ def system_prompt_for(runtime: Runtime[RunContext], role: str) -> str:
 def pack_for(
     runtime: Runtime[RunContext], state: RunState, role: str, *, task: Task | None = None,
     focus_files: Sequence[str] = (), system_prompt: str | None = None, budget_tokens: int | None = None,
-    tools: list[str] | None = None,
+    tools: list[str] | None = None, seat: str | None = None,
 ) -> TaskPack:
     """Build `role`'s pack for this run, record it in the trace and stream it as an event. `tools`: the names
-    the role's requests offer, when not all."""
-    seat, workspace = roles_of(runtime)[role], workspace_of(runtime)
-    settings = seat.settings  # with the agent block's budget_share
+    the role's requests offer, when not all; `seat`: the role table's seat when not the role's own (a fallback)."""
+    served, workspace = roles_of(runtime)[seat or role], workspace_of(runtime)
+    settings = served.settings  # with the agent block's budget_share
     index = symbol_index(workspace, settings)
     pack = build_pack(
         role,
@@ -78,7 +78,7 @@ def pack_for(
         focus_files=list(focus_files or (task.focus_files if task else ())),
         memory=memory_text(workspace),
         index=index,
-        budget_tokens=seat.budget.available if budget_tokens is None else budget_tokens,
+        budget_tokens=served.budget.available if budget_tokens is None else budget_tokens,
     )
     run_id = state["run_id"]
     task_id = task.id if task else None

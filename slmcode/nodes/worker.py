@@ -30,6 +30,7 @@ from slmcode.nodes.agent_fields import allowed_tools
 from slmcode.nodes.attempts import branch_key, finish, workspace_for
 from slmcode.nodes.disk_changes import net_changes
 from slmcode.nodes.edit_format import edit_format
+from slmcode.nodes.fallback import seat_of
 from slmcode.nodes.llm import pack_for
 from slmcode.nodes.loop_guard import Tally, guard_on, steer, stop_reason, tally
 from slmcode.nodes.mcp_tools import mcp_tools
@@ -77,7 +78,7 @@ def _opening(runtime: Runtime[RunContext], payload: WorkerInput, fitted: FittedT
     after it holds the kept tool results and several new rounds; its contract names the tools offered."""
     task, role = payload["task"], payload["role"]
     pack = pack_for(runtime, {"run_id": payload["run_id"], "query": payload["query"]}, role, task=task,
-                    budget_tokens=fitted.room.pack, tools=fitted.names)
+                    budget_tokens=fitted.room.pack, tools=fitted.names, seat=seat_of(payload))
     if role == "corrector":
         failures = render_failures(task.verdicts)
         notes = "\n".join(f"- {n}" for n in task.review_notes[-5:]) or "- (none)"
@@ -105,7 +106,7 @@ def request_tools(runtime: Runtime[RunContext], payload: WorkerInput, ctx: ToolC
     leave; on a tiny window the least needed tools stay out so the opening pack holds the task and its code
     (compact.toolfit); an agent block's `tools` leaves out the ones it does not name."""
     role = payload["role"]
-    seat = roles_of(runtime)[role]  # its budget has the agent block's budget_share, when it sets one
+    seat = roles_of(runtime)[seat_of(payload)]  # its budget has the agent block's budget_share, when it sets one
     tools = make_tools(ctx or tool_context(runtime, payload)) + mcp_tools(runtime, payload["run_id"], role)
     return fit_tools(seat.settings, seat.budget, role_tools(role, allowed_tools(runtime, role, tools)))
 
@@ -129,7 +130,7 @@ def work(payload: WorkerInput, runtime: Runtime[RunContext]) -> Command:
     turn = payload["turn"] + 1
     messages.append(answer)
     carried = {"turn": turn, "ladder": dataclasses.asdict(ladder), "refunds": 0}
-    max_turns = roles_of(runtime)[role].profile.max_turns
+    max_turns = roles_of(runtime)[seat_of(payload)].profile.max_turns
     settings = settings_of(runtime)
     looping = stop_reason(messages, guard_on(settings), settings.loop_guard_calls)
     if answer.tool_calls and turn < max_turns and looping is None:

@@ -54,6 +54,19 @@ def bind_role(settings: ProviderSettings, role: str, *, require_server: bool = T
     return RoleBinding(role=role, model=model, base_url=base_url.rstrip("/"), temperature=temperature)
 
 
+def fallback_binding(settings: ProviderSettings, role: str) -> RoleBinding | None:
+    """The stronger model `role` escalates to: its own `roles.<role>.fallback`, else the worker's (a corrector is a
+    worker in another role); its server defaults to the server of the role that names it. None: no fallback."""
+    for name in dict.fromkeys((role, "worker")):
+        entry = settings.roles.get(name)
+        if entry is not None and entry.fallback is not None:
+            own = bind_role(settings, name, require_server=False)
+            base_url = entry.fallback.base_url or own.base_url
+            return RoleBinding(role=role, model=entry.fallback.model, base_url=base_url.rstrip("/"),
+                               temperature=own.temperature)
+    return None
+
+
 def chat_client(settings: ProviderSettings, binding: RoleBinding, budget: Budget, *, max_tokens: int | None = None
                 ) -> ChatOpenAI:
     """A chat model for a resolved role (providers.roles holds one per role per run)."""

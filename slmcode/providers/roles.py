@@ -11,28 +11,39 @@ from __future__ import annotations
 import threading
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from langchain_openai import ChatOpenAI
 
 from slmcode.budget.compute import Budget, compute_budget
 from slmcode.budget.profiles import ModelProfile, resolve_profile
 from slmcode.config import Settings
-from slmcode.providers.factory import RoleBinding, bind_role, chat_client
+from slmcode.errors import SlmcodeError
+from slmcode.providers.factory import RoleBinding, bind_role, chat_client, fallback_binding
+from slmcode.providers.window import choose_window
 
 if TYPE_CHECKING:  # a type only: providers do not depend on the blocks at run time
     from slmcode.blocks.schema import AgentBlock
 
 
+FALLBACK = "@fallback"  # "corrector@fallback": the corrector role on its fallback model (nodes/fallback.py)
+
+
+def fallback_seat(role: str) -> str:
+    return role + FALLBACK
+
+
 @dataclass(frozen=True)
 class Role:
-    """One role as this run serves it. `settings` are the run's settings with the role's own share."""
+    """One role as this run serves it. `settings` are the run's settings with the role's own share. `window`: the
+    `window` event of a seat on a server of its own (a fallback), asked when the seat was first used."""
 
     name: str
     binding: RoleBinding
     profile: ModelProfile
     budget: Budget
     settings: Settings
+    window: dict[str, Any] | None = None
 
 
 class RoleTable:
@@ -44,7 +55,7 @@ class RoleTable:
         self._shares = dict(shares or {})
         self._roles: dict[str, Role] = {}
         self._clients: dict[tuple[str, int | None], ChatOpenAI] = {}
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()  # a fallback seat resolves its own role inside the lock
 
     def __getitem__(self, name: str) -> Role:
         with self._lock:
@@ -62,7 +73,12 @@ class RoleTable:
                 self._clients[key] = chat_client(role.settings, role.binding, role.budget, max_tokens=max_tokens)
             return self._clients[key]
 
+    def has_fallback(self, role: str) -> bool:
+        return fallback_binding(self.settings, role) is not None
+
     def _resolve(self, name: str) -> Role:
+        if name.endswith(FALLBACK):
+            return self._fallback(name.removesuffix(FALLBACK))
         settings = self.settings
         if name in self._shares:
             settings = settings.model_copy(
@@ -71,6 +87,22 @@ class RoleTable:
         binding = bind_role(settings, name, require_server=False)  # the client asks for the server
         profile = resolve_profile(binding.model, settings)
         return Role(name, binding, profile, compute_budget(settings, name, binding.model, profile), settings)
+
+    def _fallback(self, role: str) -> Role:
+        """`role` on its fallback model, sized to the fallback server's own window: the run's context_limit was
+        fitted to the run's server (or set for its model), so the fallback's server is asked on its own."""
+        binding = fallback_binding(self.settings, role)
+        if binding is None:
+            raise SlmcodeError(f"no fallback model for the {role} role: set roles.{role}.fallback or "
+                               "roles.worker.fallback")
+        own = self[role].settings  # with the role's share
+        served = own.model_copy(update={"model": binding.model, "base_url": binding.base_url or None,
+                                        "context_limit": None, "server_dialect": "openai"})
+        context_limit, window = choose_window(served)
+        settings = served.model_copy(update={"context_limit": context_limit})
+        profile = resolve_profile(binding.model, settings)
+        budget = compute_budget(settings, role, binding.model, profile)
+        return Role(fallback_seat(role), binding, profile, budget, settings, window)
 
 
 def team_budgets(agents: Mapping[str, AgentBlock], settings: Settings) -> dict[str, Budget]:
