@@ -53,7 +53,7 @@ def eval_command(
                       "profile's path.")] = None,
     ablate: Annotated[str | None, typer.Option(
         "--ablate", help="With --sim: the harness with each lever off too: all, or packs, repo_map, tool_repair, "
-                         "compaction, verify, loop_guard; attempts is switched on (2) instead "
+                         "compaction, verify, loop_guard, edit_format; attempts is switched on (2) instead "
                          "(comma-separated).")] = None,
     seeds: Annotated[int, typer.Option("--seeds", help="With --sim: seeds per task.")] = 1,
 ) -> None:

@@ -34,14 +34,19 @@ class Dice:
         return hit
 
 
-def _drifted(old_str: str, rng: random.Random) -> str:
-    """An old_str recalled wrongly: its indentation drifted, or one of its lines changed."""
-    lines = old_str.splitlines(keepends=True)
+def _indented(text: str) -> str:
+    return "".join("  " + line if line.strip() else line for line in text.splitlines(keepends=True))
+
+
+def _drifted(old_str: str, new_str: str, rng: random.Random) -> tuple[str, str]:
+    """An edit recalled wrongly: its indentation drifted (old_str and new_str alike, as a block recalled out of its
+    nesting is), or one line of old_str changed."""
     if rng.random() < 0.5:
-        return "".join("  " + line if line.strip() else line for line in lines)
+        return _indented(old_str), _indented(new_str)
+    lines = old_str.splitlines(keepends=True)
     at = max(range(len(lines)), key=lambda i: (len(lines[i].strip()), -i))
     lines[at] = lines[at].rstrip("\n").rstrip() + "  # recalled\n" if lines[at].endswith("\n") else lines[at] + " x"
-    return "".join(lines)
+    return "".join(lines), new_str
 
 
 def _dropped(text: str, keep: str) -> str:
@@ -89,7 +94,10 @@ def mistake(action: Action, shown: Shown, dice: Dice) -> Action:
             content = _dropped(action.change.after, action.hunk.new_str)
             return Action("ws_write", {"path": action.change.path, "content": content})
         if dice.rolls("old_str_mismatch"):
-            args["old_str"] = _drifted(args["old_str"], dice.rng)
+            args["old_str"], args["new_str"] = _drifted(args["old_str"], args["new_str"], dice.rng)
+    if action.is_rewrite and action.hunk is not None and action.change is not None \
+            and dice.rolls("drop_code_rewrite"):  # the whole file from memory: it drops code at the same rate
+        args["content"] = _dropped(action.change.after, action.hunk.new_str)
     if "path" in args and action.name in ("ws_read", "ws_edit") and dice.rolls("wrong_path"):
         args["path"] = _wrong_path(str(args["path"]))
     return Action(action.name, args, action.text)

@@ -34,6 +34,16 @@ class Action:
     def is_edit(self) -> bool:
         return self.name in ("ws_edit", "ws_write")
 
+    @property
+    def is_rewrite(self) -> bool:
+        """A whole-file rewrite of a file that exists, in place of an edit (the harness offered it)."""
+        return self.name == "ws_write" and self.hunk is not None
+
+
+def _same_lines(a: str, b: str) -> bool:
+    """The same change, whatever indentation it was sent with (the harness re-indents a shifted edit)."""
+    return [line.strip() for line in a.splitlines()] == [line.strip() for line in b.splitlines()]
+
 
 def _lines(text: str) -> set[str]:
     return {line.strip() for line in text.splitlines() if line.strip()}
@@ -55,7 +65,7 @@ def _shows_applied(hunk: Hunk, shown: Shown) -> bool:
 def _hunk_done(hunk: Hunk, shown: Shown) -> bool:
     for step in shown.steps:
         if step.name == "ws_edit" and step.path == hunk.path and not step.failed \
-                and step.args.get("new_str") == hunk.new_str:
+                and _same_lines(str(step.args.get("new_str") or ""), hunk.new_str):
             return True
     return _shows_applied(hunk, shown)
 
@@ -115,6 +125,9 @@ def _edit(change: FileChange, hunk: Hunk | None, shown: Shown, knowledge: Knowle
         return Action("ws_edit", {"path": path, "old_str": change.before, "new_str": change.after}, change=change)
     if not all(shown.seen(line) for line in hunk.old_lines()):
         return Action("ws_read", {"path": path, "offset": max(1, hunk.line - 5)})
+    if shown.rewrite_offered(path) or (shown.tools and "ws_edit" not in shown.tools):
+        # Offered the whole file after its old_str missed (or given no ws_edit): it writes the file as it means it.
+        return Action("ws_write", {"path": path, "content": change.after}, hunk=hunk, change=change)
     return Action("ws_edit", {"path": path, "old_str": hunk.old_str, "new_str": hunk.new_str}, hunk=hunk,
                   change=change)
 

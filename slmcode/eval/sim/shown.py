@@ -34,12 +34,22 @@ class Step:
         return str(self.args.get("path") or "").strip().lstrip("./") if self.args.get("path") else ""
 
 
+# How the harness offers a file's whole-file rewrite after old_str missed (tools/prompts.EDIT_OFFER_WHOLE), as the
+# model reads it.
+REWRITE_OFFER = "Rewrite the whole file instead"
+
+
 @dataclass
 class Shown:
     text: str = ""  # everything the request showed, joined
     system: str = ""
     steps: list[Step] = field(default_factory=list)
     assistant_turns: int = 0
+    tools: set[str] = field(default_factory=set)  # the tools the request offered
+
+    def rewrite_offered(self, path: str) -> bool:
+        return any(s.name == "ws_edit" and s.path == path and s.failed and REWRITE_OFFER in (s.result or "")
+                   for s in self.steps)
 
     def seen(self, line: str) -> bool:
         return line in self.text
@@ -68,7 +78,8 @@ def _arguments(raw: Any) -> dict[str, Any]:
 
 
 def read_request(request: Request) -> Shown:
-    shown = Shown()
+    shown = Shown(tools={str(t.get("function", {}).get("name")) for t in request.get("tools") or []
+                         if isinstance(t, dict)})
     results = {m.get("tool_call_id"): content_text(m.get("content")) for m in request.get("messages", [])
                if m.get("role") == "tool"}
     texts = []
