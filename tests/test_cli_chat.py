@@ -28,6 +28,10 @@ STEP_S = 120  # one request's run on a loaded 2-core machine; a hang fails the t
 PROMPT = re.escape("\x1b[?2004h") + r"[^\n]*?slmcode>"
 FIRST = "Add a divide operation"
 SECOND = "Wire divide into the command line"
+DIVIDE_TESTED = "    assert ops.divide(6, 3) == 2\n"
+TEST_CLI = ("\n\ndef test_divide_cli() -> None:\n    from calc.cli import main\n\n"
+            "    assert main([\"divide\", \"6\", \"3\"]) == 0\n")
+ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 CLI_EDIT = {"old_str": '"multiply": ops.multiply}', "new_str": '"multiply": ops.multiply, "divide": ops.divide}'}
 
 
@@ -36,16 +40,32 @@ def _role(role: str, needle: str | None = None):  # type: ignore[no-untyped-def]
     return lambda req: SYSTEM[role] in system_text(req) and (needle is None or needle in request_text(req))
 
 
+def _plan(fake: FakeLLM, needle: str, title: str, files: list[str], check: str) -> None:
+    """The plan of the request that contains `needle`: one task on `files`, done when `check` exits 0."""
+    criteria = [{"text": title, "priority": "must", "verify": check}]
+    fake.on(_role("scope_judge", needle), js({"criteria": criteria}))
+    fake.on(_role("planner", needle), js({"steps": [{"step": title, "files": files}]}))
+    fake.on(_role("splitter", needle), js({"tasks": [{"title": title, "description": title, "focus_files": files,
+                                                      "criteria": criteria}]}))
+
+
 def script_session(fake: FakeLLM, first_worker: list[Reply] | None = None) -> None:
-    """FIRST adds divide to calc/ops.py with its test; SECOND (its own plan) wires divide into calc/cli.py."""
-    fake.on(_role("splitter", SECOND), js({"tasks": [{
-        "title": "Wire divide", "description": "Add divide to the command table in calc/cli.py",
-        "focus_files": ["calc/cli.py"],
-        "criteria": [{"text": "the tests pass", "priority": "must", "verify": "python -m pytest -q"}]}]}))
+    """FIRST adds divide to calc/ops.py with its test; SECOND wires divide into calc/cli.py. SECOND's rules come
+    first: its requests also name FIRST, in what the session carries."""
+    _plan(fake, SECOND, "calc divides from the command line", ["calc/cli.py", "tests/test_ops.py"],
+          "python -m pytest -q -k divide_cli")
     fake.on(_role("worker", SECOND), Reply(tool_calls=[tool_call("ws_read", path="calc/cli.py")]),
             Reply(tool_calls=[tool_call("ws_edit", path="calc/cli.py", **CLI_EDIT)]),
-            Reply(content="Wired divide into the command table."), times=3)
-    script_planning(fake)
+            Reply(tool_calls=[tool_call("ws_read", path="tests/test_ops.py")]),
+            # The edit lands on the test the first request added: it builds on that request's change.
+            Reply(tool_calls=[tool_call("ws_edit", path="tests/test_ops.py", old_str=DIVIDE_TESTED,
+                                        new_str=DIVIDE_TESTED + TEST_CLI)]),
+            # calc/ops.py is a focus file too (the session's carried lines name it): the answer says why it stays.
+            Reply(content="Wired divide into the command table, with its test; calc/ops.py already has divide "
+                          "from the first request."), times=5)
+    _plan(fake, FIRST, "calc.ops has divide", ["calc/ops.py", "tests/test_ops.py"],
+          "python -m pytest -q -k test_divide")
+    script_planning(fake)  # clarify, learn, reviewer, escalate
     fake.on(_role("worker"), *(first_worker or divide_worker_replies()))
     fake.on(_role("tester"), Reply(tool_calls=[tool_call("ws_shell", command="python -m pytest -q")]),
             Reply(content="Tests pass."))
@@ -72,7 +92,7 @@ class Chat:
             self.child.expect(pattern)
         except (pexpect.TIMEOUT, pexpect.EOF):
             pytest.fail(f"never saw {pattern!r}; the terminal showed:\n{self.screen.getvalue()[-4000:]}")
-        return str(self.child.before)
+        return ANSI.sub("", str(self.child.before)).replace("\r", "")  # the text, without colours and cursor moves
 
     def prompt(self) -> str:
         return self.expect(PROMPT)
@@ -98,21 +118,26 @@ def test_a_follow_up_sees_the_first_request_then_diff_undo_and_exit(repo: Path, 
     try:
         chat.prompt()
         first = chat.command(FIRST)
-        assert "run id run-" in first, chat.screen.getvalue()[-3000:]
+        assert "run id run-" in first and "\ndone\n" in first, chat.screen.getvalue()[-3000:]
         assert "def divide" in (repo / "calc/ops.py").read_text()
-        assert "run id run-" in chat.command(SECOND), chat.screen.getvalue()[-3000:]
-        # The second run's model requests carry the first request, its outcome and the file it changed.
+        second = chat.command(SECOND)
+        assert "\ndone\n" in second, chat.screen.getvalue()[-3000:]
+        # The second run's model requests carry the first request, its outcome and the files it changed...
         carried = [request_text(r) for r in fake_llm.requests if SECOND in request_text(r)]
-        assert any(SESSION_HEAD in t and FIRST in t and "calc/ops.py" in t and "outcome: " in t
-                   for t in carried)
-        assert '"divide": ops.divide' in (repo / "calc/cli.py").read_text()
+        assert any(SESSION_HEAD in t and f'run "{FIRST}" | outcome: done | changed: calc/ops.py, tests/test_ops.py'
+                   in t for t in carried)
+        # ...and its edit landed on the test the first request wrote.
+        assert "def test_divide() -> None:" in (repo / "tests/test_ops.py").read_text()
+        assert "def test_divide_cli() -> None:" in (repo / "tests/test_ops.py").read_text()
         shown = chat.command("/diff")
         assert '+OPERATIONS = {"add": ops.add, "subtract": ops.subtract, "multiply": ops.multiply, "divide": ' in shown
-        assert "+def divide(a: float, b: float) -> float:" in shown
+        assert "+def divide(a: float, b: float) -> float:" in shown and "+def test_divide_cli() -> None:" in shown
         undone = chat.command("/undo")
         assert "calc/cli.py" in undone
         assert "divide" not in (repo / "calc/cli.py").read_text()  # the last request's change is gone
+        assert "test_divide_cli" not in (repo / "tests/test_ops.py").read_text()
         assert "def divide" in (repo / "calc/ops.py").read_text()  # the first one's stays
+        assert "def test_divide() -> None:" in (repo / "tests/test_ops.py").read_text()
         assert "unknown command /frobnicate" in chat.command("/frobnicate")
         assert "/rewind" in chat.command("/help")
         chat.type("/exit")
@@ -152,9 +177,9 @@ def test_ctrl_c_in_a_model_call_returns_to_the_prompt_and_a_new_session_offers_t
         assert "was cut off" in offered and FIRST in offered
         again.type("y")
         resumed = again.prompt()
-        assert "run resumed" in resumed and "run id run-" in resumed, again.screen.getvalue()[-3000:]
+        assert "run resumed" in resumed and "\ndone\n" in resumed, again.screen.getvalue()[-3000:]
         assert "def divide" in (repo / "calc/ops.py").read_text()
-        assert f'run "{FIRST}" | outcome: ' in again.command("/status")
+        assert f'run "{FIRST}" | outcome: done' in again.command("/status")
         again.child.sendeof()  # Ctrl-D leaves too
         again.expect(pexpect.EOF)
     finally:
