@@ -56,6 +56,9 @@ def eval_command(
                          "compaction, verify, loop_guard, edit_format; attempts is switched on (2) instead "
                          "(comma-separated).")] = None,
     seeds: Annotated[int, typer.Option("--seeds", help="With --sim: seeds per task.")] = 1,
+    fallback_sim: Annotated[str | None, typer.Option(
+        "--fallback-sim", help="With --sim: a row with a SIMULATED fallback model of this profile (e.g. 14b) on a "
+                               "second server, which a failed task escalates to.")] = None,
 ) -> None:
     """Run the bundled suite; per task solved/failed, turns, tokens, time and why it failed."""
     from slmcode.eval.suite import load_suite, missing_toolchain, select
@@ -86,11 +89,11 @@ def eval_command(
         chosen = [t for one in task.split(",") for t in select(suite, task_id=one.strip())] if task else \
             select(suite, count=tasks)
         run_sim(sim, chosen, compare=compare, ablate=ablate, seeds=seeds, jobs=jobs, timeout=timeout,
-                as_json=as_json, out=out)
+                as_json=as_json, out=out, fallback=fallback_sim)
         return
     chosen = select(suite, task_id=task, count=tasks)
-    if ablate is not None:
-        raise SlmcodeError("--ablate goes with --sim: the levers are measured against the simulated model")
+    if ablate is not None or fallback_sim is not None:
+        raise SlmcodeError("--ablate and --fallback-sim go with --sim: they are measured against the simulated model")
     if replay:
         raise typer.Exit(_replay(chosen if task else suite, task, jobs, timeout, as_json, out))
     skipped = {t.id: why for t in chosen if (why := missing_toolchain(t.language))}

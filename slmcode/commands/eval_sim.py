@@ -10,8 +10,9 @@ from slmcode.commands.common import console, print_json
 
 
 def run_sim(value: str, chosen: list[Any], *, compare: bool, ablate: str | None, seeds: int, jobs: int,
-            timeout: float, as_json: bool, out: Path) -> None:
-    """Every profile x (harness, plain loop, harness minus each lever) x task x seed, then the table."""
+            timeout: float, as_json: bool, out: Path, fallback: str | None = None) -> None:
+    """Every profile x (harness, plain loop, harness minus each lever, harness + fallback) x task x seed, then the
+    table."""
     from slmcode.commands.eval import _progress
     from slmcode.eval.sim.compare import parse_ablate
     from slmcode.eval.sim.measure import resolve_profiles, simulate, write_report
@@ -19,13 +20,15 @@ def run_sim(value: str, chosen: list[Any], *, compare: bool, ablate: str | None,
     from slmcode.eval.suite import missing_toolchain
 
     profiles, levers = resolve_profiles(value), parse_ablate(ablate)
+    if fallback:
+        resolve_profiles(fallback)  # an unknown profile is one clear line before anything runs
     skipped = {t.id: why for t in chosen if (why := missing_toolchain(t.language))}
     runnable = [t for t in chosen if t.id not in skipped]
-    rows = 1 + compare + len(levers)
+    rows = 1 + compare + len(levers) + bool(fallback)
     bar, on_result = _progress(len(profiles) * rows * len(runnable) * seeds)
     with bar:
         _, data = simulate(profiles, runnable, seeds=seeds, compare=compare, ablate=levers, jobs=jobs,
-                           timeout=timeout, on_result=lambda o: on_result(o.attempt))
+                           timeout=timeout, on_result=lambda o: on_result(o.attempt), fallback=fallback or "")
     data["skipped"] = skipped
     path = write_report(out, data)
     if as_json:

@@ -15,6 +15,7 @@ from typing import Any
 from slmcode.errors import SlmcodeError
 from slmcode.eval.attempt import Attempt
 from slmcode.eval.runner import Job, run_job
+from slmcode.eval.sim.fallback import ESCALATED, escalated, fallback_server, fallback_settings
 from slmcode.eval.sim.profile import Profile
 from slmcode.eval.sim.server import SimServer
 from slmcode.eval.suite import EvalTask
@@ -34,13 +35,15 @@ class Cell:
     agent: str  # harness | baseline
     off: tuple[str, ...] = ()
     on: tuple[str, ...] = ()
+    fallback: str = ""  # a fallback profile on a second simulated server (eval/sim/fallback.py)
 
     @property
     def name(self) -> str:
         if self.agent == "baseline":
             return "plain loop"
         switched_on = "".join(f" + {lever} {ON_LEVERS[lever][lever]}" for lever in self.on)
-        return "harness" + "".join(f" - {lever}" for lever in self.off) + switched_on
+        fallback = f" + fallback {self.fallback}" if self.fallback else ""
+        return "harness" + "".join(f" - {lever}" for lever in self.off) + switched_on + fallback
 
 
 @dataclass
@@ -66,15 +69,19 @@ def parse_ablate(value: str | None) -> list[str]:
     return levers
 
 
-def cells(compare: bool, ablate: Sequence[str]) -> list[Cell]:
+def cells(compare: bool, ablate: Sequence[str], fallback: str = "") -> list[Cell]:
     levers = [Cell("harness", on=(lever,)) if lever in ON_LEVERS else Cell("harness", (lever,)) for lever in ablate]
-    return [Cell("harness"), *([Cell("baseline")] if compare else []), *levers]
+    escalating = [Cell("harness", fallback=fallback)] if fallback else []
+    return [Cell("harness"), *([Cell("baseline")] if compare else []), *levers, *escalating]
 
 
 def run_one(task: EvalTask, profile: Profile, seed: int, cell: Cell, timeout: float) -> Outcome:
     """One attempt of one cell on one (task, seed), against a simulated server of its own."""
-    with SimServer(task, profile, seed=seed, agent=cell.agent) as sim:
+    with SimServer(task, profile, seed=seed, agent=cell.agent) as sim, \
+            fallback_server(task, cell.fallback, seed, cell.agent) as stronger:
         settings: dict[str, Any] = {"base_url": sim.url, "model": profile.model, "request_retries": 0}
+        if stronger is not None:
+            settings |= fallback_settings(stronger)
         if cell.off:
             settings["ablate"] = list(cell.off)
         for lever in cell.on:
@@ -82,6 +89,8 @@ def run_one(task: EvalTask, profile: Profile, seed: int, cell: Cell, timeout: fl
         attempt = run_job(Job(task, cell.agent, settings), timeout)
         made = Counter(error.split(":")[0] for played in sim.log for error in played.errors)
         made["window_cut"] = sum(1 for played in sim.log if played.dropped)  # requests the server's window cut
+        if stronger is not None:
+            made[ESCALATED] = escalated(stronger)
     return Outcome(profile.name, cell, task.id, seed, attempt, made)
 
 

@@ -11,6 +11,7 @@ from typing import Any
 
 from slmcode.eval.report import ratio
 from slmcode.eval.sim.compare import Cell, Outcome
+from slmcode.eval.sim.fallback import escalation_line
 from slmcode.eval.sim.stats import paired, wilson
 from slmcode.eval.taxonomy import FAILURES
 
@@ -95,5 +96,6 @@ def render(summaries: dict[str, dict[str, dict[str, Any]]]) -> str:
         lines += ["  ".join(cell.ljust(w) for cell, w in zip(r, widths, strict=True)).rstrip() for r in rows]
         if line := headline(summary):
             lines.append(line)
+        lines += [escalation_line(name, figures) for name, figures in summary.items() if " + fallback " in name]
         blocks.append("\n".join(lines))
     return "\n\n".join(blocks)
