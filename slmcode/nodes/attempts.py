@@ -229,7 +229,9 @@ def settle(state: RunState, runtime: Runtime[RunContext]) -> dict:
 
 def attempt_verdicts(task: Task, runs: Mapping[str, AttemptRun]) -> list[Verdict]:
     """The verdict table's row for a task that ran as attempts (its latest such round): which one was kept and
-    why the others went. A should row: it informs, the task's own criteria decide."""
+    why the others went. A should row: it informs, the task's own criteria decide; UNVERIFIED when no attempt was
+    shown to pass (a FAILED row here would only repeat the criteria's own, and a reviewer model reads it as one
+    more failure)."""
     mine = [r for r in runs.values() if r.task_id == task.id]
     if not mine:
         return []
@@ -239,4 +241,5 @@ def attempt_verdicts(task: Task, runs: Mapping[str, AttemptRun]) -> list[Verdict
     evidence = "; ".join(f"attempt {r.attempt}: {'PASSED' if r.passed else 'FAILED'}, {r.turns} turns, "
                          f"{r.diff_lines} diff lines" for r in sorted(ranked, key=lambda r: r.attempt))
     criterion = Criterion(text=verdict_line(kept, ranked), priority="should")
-    return [Verdict(criterion=criterion, status="PASSED" if kept.passed else "FAILED", evidence=evidence, gate=GATE)]
+    return [Verdict(criterion=criterion, status="PASSED" if kept.passed else "UNVERIFIED", evidence=evidence,
+                    gate=GATE)]
