@@ -31,15 +31,15 @@ def _turn(n: int, **extra: object) -> Turn:
 
 def test_a_first_request_carries_nothing_but_its_focus_files() -> None:
     thread = new_thread()
-    assert carried_request("Add divide", thread, Settings()) == "Add divide"
+    assert carried_request("Add divide", thread, Settings(), Path(".")) == "Add divide"
     thread.focus = ["calc/ops.py"]
-    assert carried_request("Add divide", thread, Settings()) == "Add divide\n\nFocus files: calc/ops.py"
+    assert carried_request("Add divide", thread, Settings(), Path(".")) == "Add divide\n\nFocus files: calc/ops.py"
 
 
 def test_a_follow_up_carries_the_earlier_requests_outcomes_files_and_the_latest_digest() -> None:
     thread = new_thread()
     thread.turns = [_turn(1, digest=DIGEST), _turn(2, digest=DIGEST)]
-    carried = carried_request("Now wire it in", thread, Settings(context_limit=32768))
+    carried = carried_request("Now wire it in", thread, Settings(context_limit=32768), Path("."))
     assert carried.startswith("Now wire it in\n\n" + SESSION_HEAD)  # the request first: a preview cut keeps it
     assert '1. run "request number 1" | outcome: done | changed: calc/m1.py | verdicts: the tests pass: PASSED' \
         in carried
@@ -51,7 +51,7 @@ def test_a_long_session_drops_digests_then_the_oldest_turns_to_stay_within_the_t
     room = task_room(settings)
     thread = new_thread()
     thread.turns = [_turn(n, digest=DIGEST) for n in range(1, 40)]
-    carried = carried_request("Next", thread, settings)
+    carried = carried_request("Next", thread, settings, Path("."))
     block = carried.removeprefix("Next\n\n")
     assert count_tokens(block) <= room // 2  # half the room stays for the request itself
     assert "request number 39" in carried  # the latest turn stays
@@ -87,3 +87,20 @@ def test_an_at_path_in_a_request_becomes_a_focus_file() -> None:
     assert focus_named("explain @calc/ops.py and @README.md, please") == (
         "explain calc/ops.py and README.md, please", ["calc/ops.py", "README.md"])
     assert focus_named("mail me at a@b.c") == ("mail me at a@b.c", [])
+
+
+def test_files_the_session_names_do_not_become_focus_files_of_the_next_request(tmp_path: Path) -> None:
+    """The splitter makes each file a request names a focus file, and the completeness gate fails a task that does
+    not touch one: files named in the carried lines must not count, the request's own must."""
+    from slmcode.packs.named import named_files
+
+    for name in ("calc/ops.py", "calc/cli.py", "README.md"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("")
+    thread = new_thread()
+    thread.turns = [Turn(request="what does calc/cli.py do? see README.md", kind="ask", outcome="done",
+                         answer="calc/cli.py maps names to calc/ops.py", digest="Files read:\n- calc/cli.py"),
+                    _turn(2, digest="Files edited:\n- calc/ops.py")]
+    carried = carried_request("Add power to calc/ops.py", thread, Settings(context_limit=32768), tmp_path)
+    assert named_files(carried, tmp_path) == ["calc/ops.py"]
+    assert "file:calc/cli.py" in carried and "file:README.md" in carried  # still there for the model to read

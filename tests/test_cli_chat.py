@@ -60,9 +60,7 @@ def script_session(fake: FakeLLM, first_worker: list[Reply] | None = None) -> No
             # The edit lands on the test the first request added: it builds on that request's change.
             Reply(tool_calls=[tool_call("ws_edit", path="tests/test_ops.py", old_str=DIVIDE_TESTED,
                                         new_str=DIVIDE_TESTED + TEST_CLI)]),
-            # calc/ops.py is a focus file too (the session's carried lines name it): the answer says why it stays.
-            Reply(content="Wired divide into the command table, with its test; calc/ops.py already has divide "
-                          "from the first request."), times=5)
+            Reply(content="Wired divide into the command table, with its test."), times=5)
     _plan(fake, FIRST, "calc.ops has divide", ["calc/ops.py", "tests/test_ops.py"],
           "python -m pytest -q -k test_divide")
     script_planning(fake)  # clarify, learn, reviewer, escalate
@@ -124,8 +122,8 @@ def test_a_follow_up_sees_the_first_request_then_diff_undo_and_exit(repo: Path, 
         assert "\ndone\n" in second, chat.screen.getvalue()[-3000:]
         # The second run's model requests carry the first request, its outcome and the files it changed...
         carried = [request_text(r) for r in fake_llm.requests if SECOND in request_text(r)]
-        assert any(SESSION_HEAD in t and f'run "{FIRST}" | outcome: done | changed: calc/ops.py, tests/test_ops.py'
-                   in t for t in carried)
+        line = f'run "{FIRST}" | outcome: done | changed: file:calc/ops.py, file:tests/test_ops.py'
+        assert any(SESSION_HEAD in t and line in t for t in carried)
         # ...and its edit landed on the test the first request wrote.
         assert "def test_divide() -> None:" in (repo / "tests/test_ops.py").read_text()
         assert "def test_divide_cli() -> None:" in (repo / "tests/test_ops.py").read_text()

@@ -39,7 +39,7 @@ def request(state: ChatState, text: str, *, kind: str = "run", **extra: Any) -> 
 
     flags = {**state.flags, **extra}
     settings_for(state.workspace, **flags)  # a broken flag is one line before anything starts
-    query = carried_request(text, state.thread, state.settings())
+    query = carried_request(text, state.thread, state.settings(), state.workspace)
     state.thread.focus = []  # /add is for the next request only
     result = watched(state, lambda on_event, answer: api.run(
         query, state.workspace, on_event=on_event, answer=answer, **flags), pause=kind == "plan", request=text)

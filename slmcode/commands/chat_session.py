@@ -9,6 +9,7 @@ long session never pushes the new request out of a small window.
 
 from __future__ import annotations
 
+import re
 import secrets
 from datetime import UTC, datetime
 from pathlib import Path
@@ -26,7 +27,9 @@ HISTORY_FILE = "history"  # prompt_toolkit's input history, across sessions
 DIGEST_BYTES = 400  # one turn's digest: the latest turns get one, within the block's share
 SESSION_SHARE = 0.5  # of the task's room: the new request keeps the rest
 LINE_CHARS = 200
-SESSION_HEAD = "Earlier in this chat session (oldest first; the files are as those runs left them):"
+SESSION_HEAD = ("Earlier in this chat session (oldest first; files written file:PATH are as those runs left "
+                "them):")
+QUOTED = "file:"
 
 
 class Turn(BaseModel):
@@ -111,7 +114,7 @@ def run_digest(workspace: Path, run_id: str) -> str:
     return fit_bytes(build_digest(messages), DIGEST_BYTES).render() if messages else ""
 
 
-def carried_request(request: str, thread: Thread, settings: Any) -> str:
+def carried_request(request: str, thread: Thread, settings: Any, workspace: Path) -> str:
     """The request as the run gets it: the request first (a preview cut keeps it), the focus files, then what
     the session already did within SESSION_SHARE of the task's room."""
     from slmcode.budget.tokens import count_tokens
@@ -126,7 +129,7 @@ def carried_request(request: str, thread: Thread, settings: Any) -> str:
     turns = list(thread.turns)
     while turns:
         for digests in (2, 1, 0):  # the digests go before any turn does
-            block = session_block(turns, digests)
+            block = quiet_paths(session_block(turns, digests), workspace)
             if count_tokens(block) <= room:
                 return f"{text}\n\n{block}"
         turns = turns[1:]  # then the oldest turn
@@ -141,6 +144,21 @@ def session_block(turns: list[Turn], digests: int = 2) -> str:
         if turn.digest and n > len(turns) - digests:
             lines.extend("   " + line for line in turn.digest.splitlines())
     return "\n".join(lines)
+
+
+def quiet_paths(text: str, workspace: Path) -> str:
+    """Workspace files the block names, written file:PATH. The splitter makes every file a request names a focus
+    file of every task (packs.named), and the completeness gate fails a task that neither touches nor explains
+    one: a follow-up was failed for not touching a file an earlier request had only read."""
+    from slmcode.packs.named import PATH_WORD
+
+    root = workspace.resolve()
+
+    def quoted(match: re.Match[str]) -> str:
+        word = match.group(1).removeprefix("./").rstrip(".")
+        return QUOTED + match.group(1) if word and (root / word).is_file() else match.group(0)
+
+    return PATH_WORD.sub(quoted, text)
 
 
 def _clip(text: str, limit: int = LINE_CHARS) -> str:
