@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from slmcode.compact.longtask import bound_task
-from slmcode.config import load_settings
+from slmcode.config import LoadedSettings, load_settings
 from slmcode.errors import ConfigError, RunFinishedError, RunNotFoundError
 from slmcode.graph.builder import build_graph
 from slmcode.memory.runlock import workspace_lock
@@ -77,28 +77,30 @@ def _refuse_ended(trace: TraceStore, run_id: str) -> None:
 
 def run(query: str, workspace: str | Path = ".", *, run_id: str | None = None, ephemeral: bool = False,
         on_event: Callable[[Event], None] | None = None, answer: Answerer = auto_answer,
-        **settings: Any) -> RunResult:
-    """Run the pipeline on `workspace` for `query`; settings are the same keys as config.yaml."""
+        loaded: LoadedSettings | None = None, **settings: Any) -> RunResult:
+    """Run the pipeline on `workspace` for `query`; settings are the same keys as config.yaml. `loaded`: the
+    settings the caller already read for this workspace with these same settings (the CLI), read once per run."""
     workspace = run_workspace(workspace)
     with state_errors(workspace):
-        return _run(query, workspace, run_id, ephemeral, on_event, answer, settings)
+        return _run(query, workspace, run_id, ephemeral, on_event, answer, settings, loaded)
 
 
 def _run(query: str, workspace: Path, run_id: str | None, ephemeral: bool,
-         on_event: Callable[[Event], None] | None, answer: Answerer, settings: dict[str, Any]) -> RunResult:
+         on_event: Callable[[Event], None] | None, answer: Answerer, settings: dict[str, Any],
+         loaded: LoadedSettings | None) -> RunResult:
     query = checked_task(query)
     run_id = checked_run_id(run_id) if run_id else new_run_id()
     overrides = {k: v for k, v in settings.items() if v is not None}
+    loaded = loaded or load_settings(workspace, flags=overrides)
     with workspace_lock(workspace, run_id) as stale:
         # A task past its share of the window goes to a file; the run carries a preview and the file's path.
-        query = bound_task(query, workspace=workspace, run_id=run_id,
-                           settings=load_settings(workspace, flags=overrides).settings)
+        query = bound_task(query, workspace=workspace, run_id=run_id, settings=loaded.settings)
         write_run_file(workspace, run_id, query, overrides, ephemeral)
         first = {"run_id": run_id, "query": query, "workspace": str(workspace), "phase": "start", "rounds": 0}
         if on_event is not None:
             on_event({"kind": "run_started", "run_id": run_id, "query": query})
         return execute_run(workspace, run_id, first, overrides, ephemeral=ephemeral, on_event=on_event,
-                           answer=answer, stale=stale)
+                           answer=answer, stale=stale, loaded=loaded)
 
 
 def resume(thread_id: str | None = None, workspace: str | Path = ".", *,

@@ -17,7 +17,7 @@ from langgraph.graph.state import CompiledStateGraph
 from langgraph.types import Command
 
 from slmcode.blocks.compose import resolve_pipeline
-from slmcode.config import Settings, load_settings
+from slmcode.config import LoadedSettings, Settings, load_settings
 from slmcode.errors import RunNotFoundError, SlmcodeError
 from slmcode.gitrun.session import GitRun, TaskWatch, open_git_run
 from slmcode.graph.builder import build_graph
@@ -79,10 +79,12 @@ def _drive(graph: CompiledStateGraph, first: Any, config: dict[str, Any], contex
 
 
 def execute_run(workspace: Path, run_id: str, first: Any, overrides: dict[str, Any], *, ephemeral: bool,
-                on_event: Callable[[Event], None] | None, answer: Answerer, stale: Holder | None = None) -> RunResult:
+                on_event: Callable[[Event], None] | None, answer: Answerer, stale: Holder | None = None,
+                loaded: LoadedSettings | None = None) -> RunResult:
     """Run (`first`: the new run's input) or resume (`first` None) the run `run_id` to its end, under the
-    workspace lock the caller holds (`stale`: the dead holder it took over, if any)."""
-    loaded = load_settings(workspace, flags=overrides)
+    workspace lock the caller holds (`stale`: the dead holder it took over, if any; `loaded`: the settings the
+    caller read with these overrides, so they are read once per run)."""
+    loaded = loaded or load_settings(workspace, flags=overrides)
     settings = loaded.settings
     trace = TraceStore.for_workspace(workspace)
     journal = Journal.for_workspace(workspace)

@@ -56,10 +56,11 @@ def run(
     flags = {"model": model, "base_url": base_url, "permission": permission,
              "git_mode": "in-place" if in_place else git_mode, "git_stash": stash or None, "approve": approve,
              "agent": agent}
-    settings_for(workspace, **flags)  # a broken config is reported before anything starts
+    # Read once: a broken config is reported before anything starts, and the run goes on with these settings.
+    loaded = settings_for(workspace, **flags)
     result = _run_with_view(lambda on_event, answer: api.run(
-        task, workspace, ephemeral=ephemeral, on_event=on_event, answer=answer, **flags), workspace, yes, as_json,
-        pause_at_plan=True)
+        task, workspace, ephemeral=ephemeral, on_event=on_event, answer=answer, loaded=loaded, **flags), workspace,
+        yes, as_json, loaded.settings.escalate_timeout_seconds, pause_at_plan=True)
     raise typer.Exit(0 if result.ok else 1)
 
 
@@ -76,9 +77,11 @@ def resume(
     from slmcode import api
 
     flags = {"model": model, "base_url": base_url}
-    settings_for(workspace, **flags)  # a broken config is reported before anything starts
+    # A broken config is reported before anything starts (the run itself adds the overrides it started with).
+    loaded = settings_for(workspace, **flags)
     result = _run_with_view(lambda on_event, answer: api.resume(
-        thread_id, workspace, on_event=on_event, answer=answer, **flags), workspace, yes, as_json)
+        thread_id, workspace, on_event=on_event, answer=answer, **flags), workspace, yes, as_json,
+        loaded.settings.escalate_timeout_seconds)
     raise typer.Exit(0 if result.ok else 1)
 
 
@@ -87,24 +90,25 @@ def _announce(event: dict[str, Any]) -> None:
         err_console.print(f"{event['kind'].replace('_', ' ')} {event['run_id']}", highlight=False)
 
 
-def _run_with_view(start: Any, workspace: Path, yes: bool, as_json: bool, pause_at_plan: bool = False) -> Any:
+def _run_with_view(start: Any, workspace: Path, yes: bool, as_json: bool, timeout: float,
+                   pause_at_plan: bool = False) -> Any:
     from slmcode.commands.board import EXIT_WAITING, PlanPaused, show_paused
     from slmcode.commands.interrupt import two_stage_interrupt
 
     try:
         with two_stage_interrupt():
-            return _watched(start, workspace, yes, as_json, pause_at_plan and not yes)
+            return _watched(start, yes, as_json, timeout, pause_at_plan and not yes)
     except PlanPaused as paused:  # the run waits, checkpointed, for the user to look at the plan
         show_paused(paused.run_id, workspace, as_json)
         raise typer.Exit(EXIT_WAITING) from None
 
 
-def _watched(start: Any, workspace: Path, yes: bool, as_json: bool, pause_at_plan: bool) -> Any:
+def _watched(start: Any, yes: bool, as_json: bool, timeout: float, pause_at_plan: bool) -> Any:
+    """`timeout`: how long a question waits for the user (escalate_timeout_seconds)."""
     from slmcode.api import auto_answer
     from slmcode.commands.board import plan_answerer
     from slmcode.view import RunView, result_table, terminal_answerer
 
-    timeout = settings_for(workspace).settings.escalate_timeout_seconds
     answer = plan_answerer(auto_answer if yes else terminal_answerer(console, timeout), pause=pause_at_plan)
     if as_json:  # the run id goes to stderr at the start, so stdout stays one JSON document
         result = start(lambda event: _announce(event), answer)
