@@ -79,6 +79,20 @@ def role_share(settings: BudgetSettings, role: str) -> float:
     return settings.context_role_budget.get(role, DEFAULT_ROLE_SHARE)
 
 
+def role_model(settings: BudgetSettings, role: str) -> str:
+    """The model that serves `role`: its own (`roles.<role>.model`), else the run's."""
+    own = settings.roles.get(role)
+    return own.model if own is not None and own.model else settings.model
+
+
+def role_budget(settings: BudgetSettings, role: str, profile: ModelProfile | None = None) -> Budget:
+    """The one answer to "how much may `role` take": the window of the role's own model, its share. The role
+    table (providers.roles), the task bound, the packs, the compactor and `slmcode pack`/`budget` all ask here,
+    so none of them sizes a role by the run's model when the role has its own. `profile`: the role model's,
+    when the caller resolved it already."""
+    return compute_budget(settings, role, role_model(settings, role), profile)
+
+
 def compute_budget(
     settings: BudgetSettings, role: str = "worker", model: str | None = None, profile: ModelProfile | None = None
 ) -> Budget:

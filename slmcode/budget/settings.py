@@ -7,11 +7,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
-    from slmcode.config import ProfileOverride
+    from slmcode.config import ProfileOverride, RoleModel
 
 
 class BudgetSettings(Protocol):
     model: str
+    roles: dict[str, RoleModel]  # a role's own model sizes its budget
     model_profiles: dict[str, ProfileOverride]
     context_limit: int | None
     context_window_cap: int

@@ -92,13 +92,13 @@ def budget(
     as_json: JsonOpt = False,
 ) -> None:
     """Show the token budget arithmetic for a model and role."""
-    from slmcode.budget.compute import compute_budget
+    from slmcode.budget.compute import role_budget, role_model
     from slmcode.budget.profiles import resolve_profile
 
     settings = settings_for(workspace, model=model).settings
     role = checked_role(role, settings, workspace)
-    profile = resolve_profile(settings.model, settings)
-    result = compute_budget(settings, role, profile=profile)
+    profile = resolve_profile(role_model(settings, role), settings)  # a role with its own model: that model's
+    result = role_budget(settings, role, profile)
     guess = profile.context_source == "default"
     room = _worker_room(settings, role, workspace)
     room_json = {"worker_room": room.as_dict()} if room else {}

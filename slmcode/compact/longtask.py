@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from slmcode.budget.compute import compute_budget
+from slmcode.budget.compute import role_budget
 from slmcode.budget.tokens import count_tokens
 from slmcode.compact.offload import SCRATCH_DIR, _cut_bytes, _safe
 from slmcode.compact.prompts import TASK_OFFLOAD_NOTE
@@ -23,7 +23,7 @@ BYTES_PER_TOKEN_GUESS = 3  # a first cut of the preview by bytes, then counted a
 
 def task_room(settings: CompactSettings) -> int:
     """Tokens the task may take inline: its section's share of the smallest role's pack."""
-    smallest = min(compute_budget(settings, role).available for role in settings.context_role_budget or ["worker"])
+    smallest = min(role_budget(settings, role).available for role in settings.context_role_budget or ["worker"])
     return max(1, int(smallest * SECTION_SHARES["task"]))
 
 

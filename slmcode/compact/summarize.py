@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from langchain_core.messages import BaseMessage, ToolMessage
 
-from slmcode.budget.compute import compute_budget
+from slmcode.budget.compute import role_budget
 from slmcode.budget.tokens import count_tokens
 from slmcode.compact.gate import opens_with_preamble
 from slmcode.compact.messages import calls_of, content_text
@@ -59,7 +59,7 @@ def compactor_limit(ctx: RungContext) -> int:
     caller without a role table) gets the compactor's share of the configured model."""
     if isinstance(ctx.summarize, Compactor):
         return ctx.summarize.limit
-    return compute_budget(ctx.settings, "compactor").available
+    return role_budget(ctx.settings, "compactor").available
 
 
 def summarize(messages: list[BaseMessage], ctx: RungContext) -> list[BaseMessage]:

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from langchain_core.tools import BaseTool
 
-from slmcode.budget.compute import Budget, compute_budget
+from slmcode.budget.compute import Budget, role_budget
 from slmcode.budget.room import WorkerRoom, schema_tokens, worker_room
 from slmcode.compact.settings import CompactSettings
 from slmcode.packs.skills import discover_skills
@@ -27,6 +27,7 @@ from slmcode.tools.toolset import make_tools
 
 # Dropped first to last while the pack is short of its floor.
 DROP_ORDER: tuple[str, ...] = ("ws_list", "ws_search", "ws_skill", "ws_shell")
+READ_ONLY_TOOLS = frozenset({"ws_read", "ws_list", "ws_search", "ws_skill"})
 
 
 @dataclass(frozen=True)
@@ -79,8 +80,14 @@ def fit_tools(settings: CompactSettings, budget: Budget, tools: Sequence[BaseToo
     return FittedTools(kept, room, cost, tuple(dropped))
 
 
-def opening_room(settings: CompactSettings, role: str, workspace: Path, model: str | None = None) -> FittedTools:
-    """The tools and room `role`'s first request in `workspace` gets, as the worker computes them."""
+def role_tools(role: str, tools: Sequence[BaseTool]) -> list[BaseTool]:
+    """The explorer reads and never writes or runs anything: its requests carry only the read tools."""
+    return [t for t in tools if t.name in READ_ONLY_TOOLS] if role == "explorer" else list(tools)
+
+
+def opening_room(settings: CompactSettings, role: str, workspace: Path) -> FittedTools:
+    """The tools and room `role`'s first request in `workspace` gets, as the worker computes them: the role's
+    own tools (the explorer's read-only ones), fitted to the role's budget."""
     skills = {s.name: s.body for s in discover_skills(workspace)}
     ctx = ToolContext(workspace=workspace, settings=settings, skills=skills.get if skills else None)
-    return fit_tools(settings, compute_budget(settings, role, model), make_tools(ctx))
+    return fit_tools(settings, role_budget(settings, role), role_tools(role, make_tools(ctx)))

@@ -6,14 +6,13 @@ tree's uncommitted change. The run's `answer` is what the specialist said."""
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
 from typing import Any
 
 from langchain_core.messages import AIMessage
-from langchain_core.tools import BaseTool
 from langgraph.runtime import Runtime
 from langgraph.types import Send
 
+from slmcode.compact.toolfit import role_tools as role_tools  # the worker's and `slmcode budget`'s one rule
 from slmcode.environment.gitsafe import STATUS, uncommitted_paths
 from slmcode.environment.gitwall import repository_top
 from slmcode.run_context import RunContext, emit, environment_of, settings_of, workspace_of
@@ -21,16 +20,10 @@ from slmcode.state import PRD, RunState, Task
 
 SOLO_TASK = "solo"
 LOOP_ROLES = frozenset({"explorer", "worker"})  # the roles that work through the tool loop
-READ_ONLY_TOOLS = frozenset({"ws_read", "ws_list", "ws_search", "ws_skill"})
 
 
 def solo_agent(runtime: Runtime[RunContext]) -> str | None:
     return settings_of(runtime).agent
-
-
-def role_tools(role: str, tools: Sequence[BaseTool]) -> list[BaseTool]:
-    """The explorer reads and never writes or runs anything: its requests carry only the read tools."""
-    return [t for t in tools if t.name in READ_ONLY_TOOLS] if role == "explorer" else list(tools)
 
 
 def _changed_files(runtime: Runtime[RunContext]) -> list[str]:

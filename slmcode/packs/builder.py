@@ -12,7 +12,7 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from slmcode.budget.compute import compute_budget
+from slmcode.budget.compute import role_budget
 from slmcode.budget.tokens import TokenCounter, default_counter
 from slmcode.environment.containment import readable
 from slmcode.errors import RepoMapError
@@ -69,7 +69,7 @@ def build_pack(
     budget_tokens: int | None = None,
 ) -> TaskPack:
     counter = default_counter()
-    available = budget_tokens if budget_tokens is not None else compute_budget(settings, role).available
+    available = budget_tokens if budget_tokens is not None else role_budget(settings, role).available
     # A focus file comes from a model or a plan edit: one that resolves outside the workspace is never read.
     focus = sorted(p for p in dict.fromkeys([*focus_files, *(task.focus_files if task else [])])
                    if readable(workspace, p))

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from langchain_openai import ChatOpenAI
 
-from slmcode.budget.compute import Budget, compute_budget
+from slmcode.budget.compute import Budget, compute_budget, role_budget
 from slmcode.budget.profiles import ModelProfile, resolve_profile
 from slmcode.config import Settings
 from slmcode.errors import SlmcodeError
@@ -86,7 +86,7 @@ class RoleTable:
             )
         binding = bind_role(settings, name, require_server=False)  # the client asks for the server
         profile = resolve_profile(binding.model, settings)
-        return Role(name, binding, profile, compute_budget(settings, name, binding.model, profile), settings)
+        return Role(name, binding, profile, role_budget(settings, name, profile), settings)
 
     def _fallback(self, role: str) -> Role:
         """`role` on its fallback model, sized to the fallback server's own window: the run's context_limit was
