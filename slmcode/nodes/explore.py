@@ -12,7 +12,7 @@ from langgraph.runtime import Runtime
 from slmcode.errors import RunNotFoundError
 from slmcode.memory.explore import decide_explore
 from slmcode.memory.flywheel import read_memory
-from slmcode.nodes.llm import symbol_index
+from slmcode.packs.builder import load_repo_index
 from slmcode.packs.repomap.build import render_map
 from slmcode.run_context import RunContext, emit, settings_of, trace_of, workspace_of
 from slmcode.state import RunState
@@ -36,9 +36,9 @@ def gather_context(state: RunState, runtime: Runtime[RunContext], config: Runnab
     decision = decide_explore(workspace, state["query"], os.environ)
     emit(runtime, run_id, "phase", phase="context", explore=decision.explore, reasons=decision.reasons)
     if decision.explore:
-        index = symbol_index(workspace, settings)
+        index, failure = load_repo_index(workspace, settings)
         if index is None:
-            note = "(no repo map: the symbol index could not be built)"
+            note = f"(no repo map: {failure})"
         else:
             note = render_map(index, query=state["query"], budget_tokens=settings.repomap_tokens).text
     else:

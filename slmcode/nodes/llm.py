@@ -14,13 +14,9 @@ from langgraph.runtime import Runtime
 from pydantic import BaseModel
 
 from slmcode.budget.tokens import count_tokens
-from slmcode.config import Settings
-from slmcode.errors import RepoMapError
 from slmcode.memory.flywheel import read_memory
 from slmcode.nodes.prompts import SYSTEM, TOOL_CONTRACT, TOOL_ROLES, tool_contract
-from slmcode.packs.builder import build_pack
-from slmcode.packs.repomap.build import load_index
-from slmcode.packs.repomap.model import SymbolIndex
+from slmcode.packs.builder import build_pack, load_repo_index
 from slmcode.packs.taskpack import TaskPack
 from slmcode.providers.structured import Structured, ask_structured
 from slmcode.run_context import RunContext, emit, roles_of, trace_of, workspace_of
@@ -34,16 +30,6 @@ REASK_ALLOWANCE = 250  # tokens of a clipped invalid answer and the re-ask messa
 class Answer(Generic[T]):
     value: T | None
     reason: str = ""
-
-
-def symbol_index(workspace: Path, settings: Settings) -> SymbolIndex | None:
-    """The repo map's index, or None when it cannot be built: a pack without a map still works."""
-    try:
-        return load_index(workspace, settings)
-    except RepoMapError:
-        return None
-    except Exception:  # a map failure never fails a pack; build_pack notes the map missing
-        return None
 
 
 def memory_text(workspace: Path) -> str:
@@ -66,7 +52,7 @@ def pack_for(
     the role's requests offer, when not all; `seat`: the role table's seat when not the role's own (a fallback)."""
     served, workspace = roles_of(runtime)[seat or role], workspace_of(runtime)
     settings = served.settings  # with the agent block's budget_share
-    index = symbol_index(workspace, settings)
+    index, failure = load_repo_index(workspace, settings)  # a pack without a map still works, and says why
     pack = build_pack(
         role,
         settings=settings,
@@ -79,6 +65,7 @@ def pack_for(
         memory=memory_text(workspace),
         index=index,
         budget_tokens=served.budget.available if budget_tokens is None else budget_tokens,
+        index_failure=failure,
     )
     run_id = state["run_id"]
     task_id = task.id if task else None

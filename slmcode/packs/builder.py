@@ -67,7 +67,10 @@ def build_pack(
     memory: str = "",
     index: SymbolIndex | None = None,
     budget_tokens: int | None = None,
+    index_failure: str = "",
 ) -> TaskPack:
+    """`index`: the caller's repo index (load_repo_index), else loaded here; `index_failure`: why the caller's
+    load failed (the pack says so and does not try again)."""
     counter = default_counter()
     available = budget_tokens if budget_tokens is not None else role_budget(settings, role).available
     # A focus file comes from a model or a plan edit: one that resolves outside the workspace is never read.
@@ -102,7 +105,7 @@ def build_pack(
     )
 
     if index is None:
-        index, reason = load_repo_index(workspace, settings)
+        index, reason = (None, index_failure) if index_failure else load_repo_index(workspace, settings)
         if reason:
             notes.append(prompts.NO_MAP_NOTE.format(reason=reason))
     # eval --ablate: the index still ranks the excerpts, but the map sections stay empty.
