@@ -30,7 +30,7 @@ SAFE_OVERRIDES = frozenset({
     "model", "base_url", "temperature", "request_timeout", "request_retries", "structured_output", "context_limit",
     "context_role_budget", "max_parallel", "max_retries", "max_tasks", "max_rounds", "think_passes", "clarify_mode",
     "escalate_timeout_seconds", "react_compact_at_percent", "react_keep_tool_results", "repomap_tokens",
-    "skill_max_expanded", "include_readme", "permission", "approve", "team", "agent",
+    "skill_max_expanded", "include_readme", "permission", "approve", "team", "agent", "loop_guard", "loop_guard_calls",
 })
 # A client may make a run stricter (stage patches, write nothing), never looser than the operator's setting.
 SAFE_PERMISSIONS = frozenset({"review", "dry-run"})

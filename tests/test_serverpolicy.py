@@ -67,6 +67,12 @@ def test_safe_overrides_apply(allowed: Path) -> None:
     assert (settings.model, settings.max_tasks, settings.permission) == ("qwen2.5-coder:7b", 3, "review")
 
 
+def test_a_client_may_tune_the_loop_guard(allowed: Path) -> None:
+    # Before: refused ("may not set loop_guard_calls"), though it only says when a circling worker stops.
+    _, settings = server_settings(str(allowed / "repo"), {"loop_guard": "off", "loop_guard_calls": 12}, env(allowed))
+    assert (settings.loop_guard, settings.loop_guard_calls) == ("off", 12)
+
+
 def test_an_endpoint_the_operator_lists_is_allowed(allowed: Path) -> None:
     _, settings = server_settings(str(allowed / "repo"), {"base_url": "http://10.0.0.5:8000/v1"},
                                   env(allowed, SLMCODE_ALLOWED_BASE_URLS="http://10.0.0.5:8000/v1"))
