@@ -1,4 +1,4 @@
-"""The worker's pre-model hook: the per-request view of its conversation.
+"""The per-request view of a worker's conversation (request_view, which nodes/model_request calls before every request).
 
 It never rewrites the stored conversation and never returns an empty list. Where the view cuts is a pure
 function of the transcript, found by replaying every earlier request point (a fold): the boundaries move only
@@ -20,13 +20,12 @@ from __future__ import annotations
 
 import bisect
 import itertools
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from langchain_core.messages import BaseMessage, ToolMessage
 
-from slmcode.budget.room import Limits, limits_for
+from slmcode.budget.room import Limits
 from slmcode.budget.tokens import MESSAGE_OVERHEAD_TOKENS, TokenCounter, count_message_tokens, default_counter
 from slmcode.compact.carryover import Carryover, carryover_for
 from slmcode.compact.digest import build_digest
@@ -177,20 +176,3 @@ def request_view(
         view = ladder.messages
     return RequestView(require_pairs(view, "pre_model_hook"), cuts, ladder)
 
-
-def make_pre_model_hook(
-    settings: CompactSettings, *, window: int | None = None, keep: int | None = None, room: int | None = None
-) -> Callable[[Mapping[str, Any]], dict[str, list[BaseMessage]]]:
-    """The hook for a worker on a model with a `window`-token context. It reads state["messages"] and, when
-    present, state["carryover"] (a Carryover or its dict; change it only between worker runs, since the
-    resume block copies it) and returns {"llm_input_messages": [...]}. `room`, when given, is what the
-    messages may take (the caller knows the real cost of its tool schemas); else it follows from `window`."""
-    limits = limits_for(settings, window, keep, room)
-
-    def pre_model_hook(state: Mapping[str, Any]) -> dict[str, list[BaseMessage]]:
-        raw = state.get("carryover")
-        carryover = Carryover.model_validate(raw) if raw is not None else None
-        view = request_view(state["messages"], settings=settings, limits=limits, carryover=carryover)
-        return {"llm_input_messages": view.messages}
-
-    return pre_model_hook

@@ -49,11 +49,6 @@ def request_for(messages: list[BaseMessage], settings: Settings, room: WorkerRoo
                         ladder_state=ladder)
 
 
-def fit_request(messages: list[BaseMessage], settings: Settings, room: WorkerRoom,
-                shrink: float = 1.0) -> list[BaseMessage]:
-    return request_for(messages, settings, room, shrink).messages
-
-
 def call_model(runtime: Runtime[RunContext], payload: WorkerInput, messages: list[BaseMessage],
                tools: list[BaseTool], room: WorkerRoom, conversation: str) -> tuple[AIMessage, LadderState]:
     """The model's answer, and the ladder state after the request it answered. `conversation`: the store's key

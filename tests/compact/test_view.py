@@ -9,13 +9,18 @@ from slmcode.budget.tokens import count_message_tokens
 from slmcode.compact.elision import is_elided
 from slmcode.compact.pairs import ensure_pairs, validate_pairs
 from slmcode.compact.prompts import ELIDED_TOOL_RESULT
-from slmcode.compact.view import make_pre_model_hook, request_view
+from slmcode.compact.view import request_view
 from slmcode.config import Settings
 from tests.compact.transcripts import broken_transcripts, transcripts
 
 SETTINGS = Settings(model="test-model")
 SMALL_WINDOW = 2048  # room for messages: 1,173 tokens
 WINDOW = 4096  # room for messages: 2,346 tokens
+
+
+def view_of(messages: list, window: int) -> list:
+    """What a worker on a `window`-token model sends for `messages` (the request view model_request uses)."""
+    return request_view(messages, settings=SETTINGS, limits=limits_for(SETTINGS, window)).messages
 
 
 def read_round(n: int, lines: int = 30) -> list:
@@ -34,8 +39,7 @@ def react_run(rounds: int) -> list:
 @settings(max_examples=25, deadline=None)
 @given(transcripts(max_words=150))
 def test_the_view_is_well_formed_non_empty_and_fits(messages: list) -> None:
-    hook = make_pre_model_hook(SETTINGS, window=SMALL_WINDOW)
-    view = hook({"messages": messages})["llm_input_messages"]
+    view = view_of(messages, SMALL_WINDOW)
     assert view
     assert validate_pairs(view) == []
     assert count_message_tokens(view) <= limits_for(SETTINGS, SMALL_WINDOW).room
@@ -44,16 +48,16 @@ def test_the_view_is_well_formed_non_empty_and_fits(messages: list) -> None:
 @settings(max_examples=30, deadline=None)
 @given(broken_transcripts())
 def test_a_damaged_conversation_still_gives_a_well_formed_view(messages: list) -> None:
-    view = make_pre_model_hook(SETTINGS, window=SMALL_WINDOW)({"messages": messages})["llm_input_messages"]
+    view = view_of(messages, SMALL_WINDOW)
     assert validate_pairs(view) == []
 
 
 @settings(max_examples=30, deadline=None)
 @given(transcripts(max_words=150))
-def test_the_hook_is_pure_and_leaves_the_stored_conversation_alone(messages: list) -> None:
+def test_the_view_is_pure_and_leaves_the_stored_conversation_alone(messages: list) -> None:
     before = copy.deepcopy(messages)
-    first = make_pre_model_hook(SETTINGS, window=SMALL_WINDOW)({"messages": messages})
-    second = make_pre_model_hook(SETTINGS, window=SMALL_WINDOW)({"messages": messages})
+    first = view_of(messages, SMALL_WINDOW)
+    second = view_of(messages, SMALL_WINDOW)
     assert first == second
     assert messages == before
 
@@ -61,7 +65,7 @@ def test_the_hook_is_pure_and_leaves_the_stored_conversation_alone(messages: lis
 @settings(max_examples=25, deadline=None)
 @given(transcripts(react_only=True, max_words=80))
 def test_the_last_five_tool_results_reach_the_model_whole(messages: list) -> None:
-    view = make_pre_model_hook(SETTINGS, window=WINDOW)({"messages": messages})["llm_input_messages"]
+    view = view_of(messages, WINDOW)
     stored = [m for m in ensure_pairs(messages) if isinstance(m, ToolMessage)][-5:]
     sent = {m.tool_call_id: m.content for m in view if isinstance(m, ToolMessage)}
     assert all(sent.get(m.tool_call_id) == m.content for m in stored)
@@ -80,7 +84,7 @@ def test_between_slides_each_request_extends_the_previous_one_byte_for_byte(mess
 
 def test_under_the_trigger_the_conversation_goes_out_unchanged() -> None:
     messages = react_run(2)
-    assert make_pre_model_hook(SETTINGS, window=WINDOW)({"messages": messages})["llm_input_messages"] == messages
+    assert view_of(messages, WINDOW) == messages
 
 
 def test_past_the_trigger_all_but_the_last_five_results_are_elided_and_turns_stay() -> None:
@@ -97,7 +101,7 @@ def test_past_the_trigger_all_but_the_last_five_results_are_elided_and_turns_sta
 
 def test_a_long_run_drops_old_rounds_into_a_resume_block_with_the_digest() -> None:
     messages = react_run(80)
-    view = make_pre_model_hook(SETTINGS, window=WINDOW)({"messages": messages})["llm_input_messages"]
+    view = view_of(messages, WINDOW)
     assert isinstance(view[0], SystemMessage)
     resume = view[1]
     assert resume.content.startswith("Task: fix the bug in src/f1.py")
@@ -107,9 +111,8 @@ def test_a_long_run_drops_old_rounds_into_a_resume_block_with_the_digest() -> No
 
 
 def test_an_empty_conversation_is_refused_rather_than_sent_empty() -> None:
-    hook = make_pre_model_hook(SETTINGS, window=WINDOW)
     try:
-        hook({"messages": []})
+        view_of([], WINDOW)
     except ValueError as exc:
         assert "empty" in str(exc)
     else:

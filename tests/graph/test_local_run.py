@@ -14,7 +14,7 @@ from slmcode.budget.compute import compute_budget
 from slmcode.budget.room import schema_tokens, worker_room
 from slmcode.budget.tokens import count_message_tokens
 from slmcode.config import Settings
-from slmcode.nodes.model_request import fit_request
+from slmcode.nodes.model_request import request_for
 from slmcode.providers.embedded import embedded_server
 from slmcode.providers.roles import RoleTable
 from slmcode.store.trace import TraceStore
@@ -59,7 +59,7 @@ def test_a_transcript_that_would_overflow_is_compacted_before_it_is_sent(tmp_pat
         messages += [AIMessage("", tool_calls=[call]), ToolMessage(code, tool_call_id=f"call_{i}", name="ws_read")]
     assert count_message_tokens(messages) > 2 * budget.window  # as sent, it could never fit
     tools = make_tools(ToolContext(workspace=tmp_path, settings=settings))
-    view = fit_request(messages, settings, worker_room(settings, budget, schema_tokens(tools)))
+    view = request_for(messages, settings, worker_room(settings, budget, schema_tokens(tools))).messages
     with embedded_server(settings) as server:
         live = settings.model_copy(update={"base_url": server.base_url, "server_dialect": "llama-cpp-python"})
         answer = RoleTable(live).client("worker", max_tokens=8).bind_tools(tools).invoke(view)
