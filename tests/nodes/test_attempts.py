@@ -18,7 +18,7 @@ from slmcode.state import AttemptRun
 from slmcode.store.paths import state_path
 from slmcode.view import gates_cell
 from tests.fake_llm import FakeLLM, Reply, system_text
-from tests.graph.scenario import DIVIDE_BUGGY, divide_worker_replies, script_planning
+from tests.graph.scenario import DIVIDE, DIVIDE_BUGGY, divide_worker_replies, script_planning
 
 
 def worker_requests(fake: FakeLLM) -> list[dict[str, Any]]:
@@ -29,9 +29,9 @@ def seeded(seed: int) -> Any:
     return lambda request: SYSTEM["worker"] in system_text(request) and request.get("seed") == seed
 
 
-def run(fake: FakeLLM, repo: Path, **settings: Any) -> tuple[api.RunResult, list[Event]]:
+def run(fake: FakeLLM, repo: Path, second: str = DIVIDE, **settings: Any) -> tuple[api.RunResult, list[Event]]:
     script_planning(fake)
-    fake.on(seeded(2), *divide_worker_replies())  # attempt 2: a correct divide
+    fake.on(seeded(2), *divide_worker_replies(second))  # attempt 2: a correct divide by default
     fake.on(SYSTEM["worker"], *divide_worker_replies(DIVIDE_BUGGY))  # attempt 1 (no seed): a * b
     fake.on(SYSTEM["corrector"], Reply(content="I cannot fix it."))
     fake.on(SYSTEM["tester"], Reply(content="Nothing to test."))
@@ -73,6 +73,18 @@ def test_attempt_two_passes_where_attempt_one_fails_and_only_its_change_reaches_
     # The copies are gone once the winner is applied; nothing of them is left in the workspace.
     left = state_path(repo, ATTEMPTS_DIR)
     assert not [p for p in left.rglob("*") if p.is_dir() and p.name.startswith("t")], list(left.rglob("*"))
+
+
+@pytest.mark.slow
+def test_when_no_attempt_passes_one_is_kept_whole_and_the_row_says_none_passed(fake_llm: FakeLLM, repo: Path) -> None:
+    result, events = run(fake_llm, repo, second=DIVIDE_BUGGY, attempts=2)
+    ops = (repo / "calc" / "ops.py").read_text()
+    assert ops.count("def divide") == 1  # one attempt's change, not both
+    settled = next(e for e in events if e["kind"] == "attempts")  # QA's second round plans a task of its own
+    assert (settled["won"], settled["kept"]) == (None, 1)  # equal turns and diffs: the lower number
+    row = next(v for v in result.tasks[0].verdicts if v.gate == "attempts")
+    assert (row.criterion.text, row.status) == ("no attempt of 2 passed its checks; attempt 1 kept", "UNVERIFIED")
+    assert [v.status for v in result.tasks[0].verdicts if v.gate is None] == ["FAILED"]  # the workspace's verify
 
 
 def _run(attempt: int, *, passed: bool, turns: int, diff: int, checks: int = 0) -> AttemptRun:
