@@ -128,3 +128,92 @@ def test_nothing_above_providers_imports_the_http_client() -> None:
             found += [f"{path.relative_to(ROOT.parent)}: {n}" for n in names
                       if n.split(".")[0] in ("openai", "langchain_openai")]
     assert found == []
+
+
+# Modules outside environment/ that may start a process, each with its reason. Every program the agent, a gate, a
+# hook, an MCP server or the harness's git runs goes through an Environment; these start only slmcode's own or the
+# user's chosen programs, never the workspace's.
+MAY_START_PROCESSES = {
+    "providers/embedded.py": "starts the embedded llama.cpp model server the user installed",
+    "eval/runner.py": "starts slmcode's own attempt process (python -m slmcode.eval.attempt)",
+    "eval/suites/run.py": "starts slmcode's own suite attempt process (python -m slmcode.eval.suites.attempt)",
+    "eval/suites/swebench.py": "host git on the user's own SWE-bench clone outside any workspace: objects only "
+                               "(cat-file -e, clone --no-checkout: no checkout, so no filter runs), gitsafe's switches",
+}
+# What starts a program (subprocess's constants and exceptions may be used: shell.py reads Launcher's pipes).
+# multiprocessing is not here: it forks slmcode's own Python (the repo map's parse workers), never a program.
+STARTS = {"subprocess": {"Popen", "run", "call", "check_call", "check_output", "getoutput", "getstatusoutput"},
+          "os": {"system", "popen", "fork", "forkpty", "posix_spawn", "posix_spawnp"},
+          "asyncio": {"create_subprocess_exec", "create_subprocess_shell"}, "pty": {"spawn", "fork"}}
+
+
+def _starts_processes(tree: ast.AST) -> list[str]:
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module in STARTS:
+            found += [f"from {node.module} import {a.name}" for a in node.names if a.name in STARTS[node.module]]
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):  # a call, not a type annotation
+            owner, name = getattr(node.func.value, "id", ""), node.func.attr
+            if name in STARTS.get(owner, ()) or (owner == "os" and name.startswith(("exec", "spawn"))):
+                found.append(f"{owner}.{name}")
+    return found
+
+
+def test_only_the_environment_starts_programs() -> None:
+    offenders = []
+    for path in sorted(ROOT.rglob("*.py")):
+        relative = path.relative_to(ROOT).as_posix()
+        if relative.startswith("environment/") or relative in MAY_START_PROCESSES:
+            continue
+        found = _starts_processes(ast.parse(path.read_text(encoding="utf-8")))
+        if found:
+            offenders.append(f"{relative}: {', '.join(sorted(set(found)))}")
+    assert offenders == [], "start it through an Environment (environment/protocol.py) or list it with its reason"
+    assert all((ROOT / p).is_file() and _starts_processes(ast.parse((ROOT / p).read_text())) for p in
+               MAY_START_PROCESSES), "an allowlisted module no longer starts a process: take it off the list"
+
+
+# Where the workspace's files change: Environment.write, nothing else in the layers that act for the model. These
+# write only slmcode's own state under .slmcode (store.paths), each with its reason.
+WRITE_CALLS = {"write_text", "write_bytes", "unlink", "atomic_write_bytes", "atomic_write_text"}  # by name
+WRITE_MODULE_CALLS = {"os": {"replace", "rename", "remove", "truncate"},
+                      "shutil": {"copy", "copy2", "copyfile", "copytree", "move", "rmtree"}}
+MAY_WRITE = {  # module: (the calls it may make, why)
+    "tools/permissions.py": ({"write_text", "open for writing"},
+                             "review and dry-run patch files under .slmcode/pending and .slmcode/dry-run"),
+    "tools/pending.py": ({"unlink"}, "removes an applied or rejected patch file under .slmcode/pending"),
+    "nodes/slot.py": ({"atomic_write_text"}, "a slot's notes under .slmcode/scratch and .slmcode/notes"),
+    "nodes/attempts.py": ({"shutil.copy2", "shutil.copytree", "shutil.rmtree", "unlink", "write_text"},
+                          "best-of-N copies under .slmcode/attempts, and the winner's files applied to the workspace "
+                          "(issue 32.4; not yet through Environment.write)"),
+}
+
+
+def _writes(tree: ast.AST) -> list[str]:
+    found = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func
+        name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+        owner = func.value.id if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) else ""
+        if name in WRITE_CALLS or name in WRITE_MODULE_CALLS.get(owner, ()):
+            found.append(f"{owner}.{name}" if owner in WRITE_MODULE_CALLS else name)
+        elif name == "open":
+            modes = [a for a in node.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+            modes += [k.value for k in node.keywords if k.arg == "mode" and isinstance(k.value, ast.Constant)]
+            if any(set(str(m.value)) & set("wax+") for m in modes):
+                found.append("open for writing")
+    return found
+
+
+def test_tools_nodes_and_gates_write_the_workspace_only_through_the_environment() -> None:
+    offenders = []
+    for package in ("tools", "nodes", "gates"):
+        for path in sorted((ROOT / package).rglob("*.py")):
+            relative = path.relative_to(ROOT).as_posix()
+            allowed = MAY_WRITE.get(relative, (set(), ""))[0]
+            found = set(_writes(ast.parse(path.read_text(encoding="utf-8")))) - allowed
+            if found:
+                offenders.append(f"{relative}: {', '.join(sorted(found))}")
+    assert offenders == [], "write the workspace through ctx.env.write (Environment.write) or list it with its reason"

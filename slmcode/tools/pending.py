@@ -15,9 +15,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from slmcode.environment import Environment, LocalEnvironment
 from slmcode.environment.containment import Refusal, WorkspacePath, resolve_path
 from slmcode.errors import PatchError
-from slmcode.store.atomic import atomic_write_bytes
 from slmcode.tools.permissions import Patch, patch_folder, read_patch, sha256_of
 
 
@@ -109,9 +109,12 @@ def plan_pending(workspace: Path, ids: Sequence[str] | None = None) -> list[Plan
     return plans
 
 
-def apply_pending(workspace: Path, ids: Sequence[str] | None = None) -> list[Patch]:
-    """Write the chosen patches (all when ids is empty); refuses every write if any of them is refused."""
+def apply_pending(workspace: Path, ids: Sequence[str] | None = None,
+                  environment: Environment | None = None) -> list[Patch]:
+    """Write the chosen patches (all when ids is empty) through `environment` (None: the local one); refuses every
+    write if any of them is refused."""
     workspace = Path(workspace)
+    environment = environment or LocalEnvironment(workspace)
     plans = [planned_write(workspace, patch) for patch in _select(workspace, ids)]
     targets = [plan.target.real for plan in plans]
     if len(set(targets)) < len(targets):
@@ -119,7 +122,10 @@ def apply_pending(workspace: Path, ids: Sequence[str] | None = None) -> list[Pat
         raise PatchError(f"two pending patches write {twice}; reject one of them with `slmcode reject ID`")
     folder = patch_folder(workspace, "review")
     for plan in plans:
-        atomic_write_bytes(plan.target.real, plan.new)
+        try:
+            environment.write(plan.target.rel, plan.new)
+        except ValueError as exc:  # its path changed since it was checked (a symlink swapped in)
+            raise PatchError(f"patch {plan.patch.id}: {exc}") from None
         (folder / f"{plan.patch.id}.json").unlink()
     return [plan.patch for plan in plans]
 

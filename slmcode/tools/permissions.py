@@ -1,4 +1,5 @@
-"""Permission modes for every write: auto writes to disk, dry-run records, review stages for the user.
+"""Permission modes for every write: auto writes through the task's Environment, dry-run records, review stages
+for the user.
 
 A recorded patch holds the file's whole new text, the encoding it is written in, the sha256 of the disk file
 it was made against (so `apply` refuses a patch whose file changed since) and a hash of its own content
@@ -24,7 +25,6 @@ from pydantic import BaseModel, ValidationError
 
 from slmcode.environment.containment import WorkspacePath
 from slmcode.store import paths
-from slmcode.store.atomic import atomic_write_bytes
 from slmcode.store.paths import STATE_DIR
 from slmcode.tools import prompts
 from slmcode.tools.context import ToolContext
@@ -157,7 +157,10 @@ def record_write(
     if mode is None:
         if ctx.before_write is not None:  # what the file held, for `slmcode undo` without git
             ctx.before_write(target.shown, target.real, data)
-        atomic_write_bytes(target.real, data)
+        try:
+            ctx.env.write(target.rel, data)  # the one place a tool's write reaches the workspace
+        except ValueError as exc:  # the path changed since it was checked (a symlink swapped in): refused again
+            return str(exc)
         if target.shown not in ctx.files_changed:
             ctx.files_changed.append(target.shown)
         return prompts.WROTE.format(action=action, path=target.shown, lines=_line_count(new_text))
