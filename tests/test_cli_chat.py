@@ -136,6 +136,9 @@ def test_a_follow_up_sees_the_first_request_then_diff_undo_and_exit(repo: Path, 
         assert "test_divide_cli" not in (repo / "tests/test_ops.py").read_text()
         assert "def divide" in (repo / "calc/ops.py").read_text()  # the first one's stays
         assert "def test_divide() -> None:" in (repo / "tests/test_ops.py").read_text()
+        status = chat.command("/status")  # the thread says so: the next request does not build on it
+        assert f'run "{SECOND}" | outcome: done | changed: calc/cli.py, tests/test_ops.py | ' in status
+        assert "undone: its changes were taken back" in status
         assert "unknown command /frobnicate" in chat.command("/frobnicate")
         assert "/rewind" in chat.command("/help")
         chat.type("/exit")

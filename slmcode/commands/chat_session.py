@@ -41,6 +41,7 @@ class Turn(BaseModel):
     verdicts: list[str] = Field(default_factory=list)
     digest: str = ""
     answer: str = ""
+    undone: bool = False  # /undo took the run's changes back: a follow-up must not build on them
 
     def line(self) -> str:
         parts = [f"{self.kind} \"{_clip(self.request)}\"", f"outcome: {_clip(self.outcome or 'unknown', 120)}"]
@@ -50,6 +51,8 @@ class Turn(BaseModel):
             parts.append("verdicts: " + "; ".join(self.verdicts))
         if self.answer:
             parts.append(f"answer: {_clip(self.answer)}")
+        if self.undone:
+            parts.append("undone: its changes were taken back")
         return " | ".join(parts)
 
 

@@ -75,19 +75,23 @@ def diff(state: ChatState, arg: str) -> None:
 def undo(state: ChatState, arg: str) -> None:
     from slmcode.gitrun.undo import undo_target
 
-    _outcome(undo_target(state.workspace.resolve(), arg or _last_run(state), None, dry_run=False))
+    target = arg or _last_run(state)
+    _outcome(undo_target(state.workspace, target, None, dry_run=False))
+    for turn in state.thread.turns:  # what the next request carries says so
+        turn.undone = turn.undone or turn.run_id == target
+    save_thread(state.workspace, state.thread)
 
 
 def rewind(state: ChatState, arg: str) -> None:
     from slmcode.gitrun.undo import rewind_run
 
-    _outcome(rewind_run(state.workspace.resolve(), _last_run(state), _needs(arg, "/rewind TASK"), dry_run=False))
+    _outcome(rewind_run(state.workspace, _last_run(state), _needs(arg, "/rewind TASK"), dry_run=False))
 
 
 def accept(state: ChatState, arg: str) -> None:
     from slmcode.gitrun.ops import accept as accept_run
 
-    _outcome(accept_run(state.workspace.resolve(), arg or _last_run(state)))
+    _outcome(accept_run(state.workspace, arg or _last_run(state)))
 
 
 def apply(state: ChatState, arg: str) -> None:
@@ -149,7 +153,7 @@ def mode(state: ChatState, arg: str) -> None:
 def add(state: ChatState, arg: str) -> None:
     path = _needs(arg, "/add PATH").lstrip("@")
     if not (state.workspace / path).exists():
-        raise SlmcodeError(f"no {path} in {state.workspace.resolve()}")
+        raise SlmcodeError(f"no {path} in {state.workspace}")
     if path not in state.thread.focus:
         state.thread.focus.append(path)
     save_thread(state.workspace, state.thread)
