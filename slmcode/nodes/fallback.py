@@ -10,6 +10,7 @@ from __future__ import annotations
 from langgraph.runtime import Runtime
 
 from slmcode.config import Settings
+from slmcode.nodes.llm import say_windows
 from slmcode.providers.factory import fallback_binding
 from slmcode.providers.roles import fallback_seat
 from slmcode.run_context import RunContext, emit, roles_of
@@ -47,8 +48,5 @@ def to_fallback(runtime: Runtime[RunContext], run_id: str, task: Task) -> Task:
          attempts=task.attempts, window=seat.budget.window,
          message=f"{task.id}: {reason} on {roles[ESCALATING_ROLE].binding.model} after {task.attempts} "
                  f"attempt(s); next attempts on {seat.binding.model}")
-    if seat.window is not None:
-        said = {k: v for k, v in seat.window.items() if k not in ("kind", "message")}
-        emit(runtime, run_id, "window", role=ESCALATING_ROLE, task_id=task.id, **said, model=seat.binding.model,
-             message=f"fallback {seat.binding.model}: {seat.window['message']}")
+    say_windows(runtime, run_id)
     return task.model_copy(update={"fallback_model": seat.binding.model, "fallback_at": task.attempts})

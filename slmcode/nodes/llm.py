@@ -51,6 +51,7 @@ def pack_for(
     """Build `role`'s pack for this run, record it in the trace and stream it as an event. `tools`: the names
     the role's requests offer, when not all; `seat`: the role table's seat when not the role's own (a fallback)."""
     served, workspace = roles_of(runtime)[seat or role], workspace_of(runtime)
+    say_windows(runtime, state["run_id"])
     settings = served.settings  # with the agent block's budget_share
     index, failure = load_repo_index(workspace, settings)  # a pack without a map still works, and says why
     pack = build_pack(
@@ -77,6 +78,17 @@ def pack_for(
     emit(runtime, run_id, "pack", role=role, task_id=task_id, tokens=pack.tokens, budget=pack.budget,
          sections=sections, map=index is not None, notes=list(pack.notes))
     return pack
+
+
+def say_windows(runtime: Runtime[RunContext], run_id: str) -> None:
+    """The `window` event of each seat on a server of its own (a role's base_url, a fallback), once, when the seat
+    is first used: which window its requests are sized to, as the run's first line says for the run's server."""
+    roles = roles_of(runtime)
+    for seat, window in roles.take_windows():
+        model = roles[seat].binding.model
+        said = {k: v for k, v in window.items() if k not in ("kind", "message")}
+        emit(runtime, run_id, "window", role=seat.split("@")[0], **said, seat=seat, model=model,
+             message=f"{seat} ({model}): {window['message']}")
 
 
 def note_model_call(runtime: Runtime[RunContext], run_id: str, *, role: str, task_id: str | None, latency_ms: float,

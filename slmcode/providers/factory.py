@@ -67,9 +67,10 @@ def fallback_binding(settings: ProviderSettings, role: str) -> RoleBinding | Non
     return None
 
 
-def chat_client(settings: ProviderSettings, binding: RoleBinding, budget: Budget, *, max_tokens: int | None = None
-                ) -> ChatOpenAI:
-    """A chat model for a resolved role (providers.roles holds one per role per run)."""
+def chat_client(settings: ProviderSettings, binding: RoleBinding, budget: Budget, *, max_tokens: int | None = None,
+                server_limit: int | None = None) -> ChatOpenAI:
+    """A chat model for a resolved role (providers.roles holds one per role per run); `server_limit`: the prompt
+    tokens its server keeps, when less than the budget's limit (the guard refuses a request past it)."""
     if not binding.base_url:
         raise no_server()
     cap = max_tokens or budget.reserve_response
@@ -78,6 +79,7 @@ def chat_client(settings: ProviderSettings, binding: RoleBinding, budget: Budget
     return (GuardedLlamaCppPython if llama else GuardedChat)(
         role=binding.role,
         prompt_limit=budget.prompt_limit,
+        server_limit=server_limit,
         model=binding.model,
         base_url=binding.base_url,
         api_key=settings.api_key,

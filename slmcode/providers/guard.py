@@ -47,11 +47,19 @@ class GuardedChat(ChatOpenAI):
 
     role: str = ""
     prompt_limit: int | None = None
+    server_limit: int | None = None  # what the server keeps of a prompt, when less than prompt_limit
 
     def _get_request_payload(
         self, input_: LanguageModelInput, *, stop: list[str] | None = None, **kwargs: Any
     ) -> dict[str, Any]:
         payload = super()._get_request_payload(input_, stop=stop, **kwargs)
+        if self.server_limit is not None and (tokens := request_tokens(payload)) > self.server_limit:
+            # The user's context_limit is past the server's window: sent, the prompt would lose its front silently.
+            raise RequestTooLargeError(
+                f"a {self.role or 'model'} request of {tokens} tokens is more than the {self.server_limit} prompt "
+                f"tokens the server at {safe_url(str(self.openai_api_base or ''))} keeps for '{self.model_name}': "
+                "not sent (the server would cut its front); raise the server's window (Ollama: num_ctx) or lower "
+                "context_limit")
         if self.prompt_limit is not None:
             tokens = request_tokens(payload)
             if tokens > self.prompt_limit:

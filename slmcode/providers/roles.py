@@ -20,7 +20,7 @@ from slmcode.budget.profiles import ModelProfile, resolve_profile
 from slmcode.config import Settings
 from slmcode.errors import SlmcodeError
 from slmcode.providers.factory import RoleBinding, bind_role, chat_client, fallback_binding
-from slmcode.providers.window import choose_window
+from slmcode.providers.window import choose_window, server_window
 
 if TYPE_CHECKING:  # a type only: providers do not depend on the blocks at run time
     from slmcode.blocks.schema import AgentBlock
@@ -56,6 +56,8 @@ class RoleTable:
         self._roles: dict[str, Role] = {}
         self._clients: dict[tuple[str, int | None], ChatOpenAI] = {}
         self._lock = threading.RLock()  # a fallback seat resolves its own role inside the lock
+        self._unsaid: list[tuple[str, dict[str, Any]]] = []
+        self._windows: dict[tuple[str, str], int | None] = {}
 
     def __getitem__(self, name: str) -> Role:
         with self._lock:
@@ -65,13 +67,37 @@ class RoleTable:
             return role
 
     def client(self, name: str, *, max_tokens: int | None = None) -> ChatOpenAI:
-        """The role's chat model; max_tokens defaults to the role's response reserve."""
+        """The role's chat model; max_tokens defaults to the role's response reserve. It refuses a request its
+        server would cut (the server's window less the response), whatever the budget allows."""
         role = self[name]
         with self._lock:
             key = (name, max_tokens)
             if key not in self._clients:
-                self._clients[key] = chat_client(role.settings, role.binding, role.budget, max_tokens=max_tokens)
+                self._clients[key] = chat_client(role.settings, role.binding, role.budget, max_tokens=max_tokens,
+                                                 server_limit=self._server_limit(role))
             return self._clients[key]
+
+    def take_windows(self) -> list[tuple[str, dict[str, Any]]]:
+        """The `window` events of seats on servers of their own asked since the last call (each said once)."""
+        with self._lock:
+            said, self._unsaid = self._unsaid, []
+            return said
+
+    def _server_limit(self, role: Role) -> int | None:
+        """The most prompt tokens the role's server keeps, when a set context_limit may size the budget past it (a
+        user's context_limit is kept with a warning when the server keeps less): asked once per server and model.
+        None: the budget is the server's window already, or the server does not say."""
+        if role.window is not None or role.settings.context_limit is None or not role.binding.base_url \
+                or role.settings.server_dialect == "llama-cpp-python":
+            return None
+        key = (role.binding.base_url, role.binding.model)
+        if key not in self._windows:
+            self._windows[key] = server_window(role.binding.base_url, role.binding.model, role.settings.api_key).tokens
+        tokens = self._windows[key]
+        if tokens is None or tokens >= role.budget.window:
+            return None
+        kept = role.settings.model_copy(update={"context_limit": tokens})
+        return compute_budget(kept, role.budget.role, role.binding.model).prompt_limit
 
     def has_fallback(self, role: str) -> bool:
         return fallback_binding(self.settings, role) is not None
@@ -85,24 +111,30 @@ class RoleTable:
                 update={"context_role_budget": {**settings.context_role_budget, name: self._shares[name]}}
             )
         binding = bind_role(settings, name, require_server=False)  # the client asks for the server
+        if binding.base_url and binding.base_url != (settings.base_url or "").rstrip("/"):
+            return self._on_server(name, name, binding, settings)
         profile = resolve_profile(binding.model, settings)
         return Role(name, binding, profile, role_budget(settings, name, profile), settings)
 
     def _fallback(self, role: str) -> Role:
-        """`role` on its fallback model, sized to the fallback server's own window: the run's context_limit was
-        fitted to the run's server (or set for its model), so the fallback's server is asked on its own."""
         binding = fallback_binding(self.settings, role)
         if binding is None:
             raise SlmcodeError(f"no fallback model for the {role} role: set roles.{role}.fallback or "
                                "roles.worker.fallback")
-        own = self[role].settings  # with the role's share
-        served = own.model_copy(update={"model": binding.model, "base_url": binding.base_url or None,
-                                        "context_limit": None, "server_dialect": "openai"})
+        return self._on_server(fallback_seat(role), role, binding, self[role].settings)  # with the role's share
+
+    def _on_server(self, seat: str, role: str, binding: RoleBinding, settings: Settings) -> Role:
+        """`role` on a server of its own (a role's base_url, a fallback's), sized to that server's window: the
+        run's context_limit was fitted to the run's server (or set for its model), so this server is asked on its
+        own, when the seat is first used; its `window` event waits in take_windows."""
+        served = settings.model_copy(update={"model": binding.model, "base_url": binding.base_url or None,
+                                             "context_limit": None, "server_dialect": "openai"})
         context_limit, window = choose_window(served)
         settings = served.model_copy(update={"context_limit": context_limit})
         profile = resolve_profile(binding.model, settings)
         budget = compute_budget(settings, role, binding.model, profile)
-        return Role(fallback_seat(role), binding, profile, budget, settings, window)
+        self._unsaid.append((seat, window))
+        return Role(seat, binding, profile, budget, settings, window)
 
 
 def team_budgets(agents: Mapping[str, AgentBlock], settings: Settings) -> dict[str, Budget]:
