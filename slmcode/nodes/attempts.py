@@ -138,7 +138,9 @@ def finish(runtime: Runtime[RunContext], payload: WorkerInput, changed: list[str
     verdicts = run_criteria(task.criteria, workspace=copy, settings=settings_of(runtime),
                             allowed_commands=quality_of(runtime).commands())
     musts = [v for v in verdicts if v.criterion.priority == "must" and v.criterion.verify]
-    passed = looped is None and bool(musts) and all(v.status == "PASSED" for v in musts)
+    # An attempt that changed nothing cannot win: checks that already passed on the unchanged tree would pass it
+    # too, and with the fewest turns.
+    passed = looped is None and bool(changed) and bool(musts) and all(v.status == "PASSED" for v in musts)
     run = AttemptRun(task_id=task.id, round=task.attempts, attempt=attempt, of=of, passed=passed,
                      passed_count=sum(v.status == "PASSED" for v in verdicts), turns=turns,
                      diff_lines=diff_lines(workspace_of(runtime), copy, changed), files_changed=changed,
