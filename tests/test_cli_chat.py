@@ -186,3 +186,42 @@ def test_ctrl_c_in_a_model_call_returns_to_the_prompt_and_a_new_session_offers_t
     finally:
         code = again.close()
     assert code == 0
+
+
+def test_a_second_ctrl_c_ends_the_session_at_once_and_the_next_one_resumes_its_run(repo: Path,
+                                                                                   fake_llm: FakeLLM) -> None:
+    calling = threading.Event()
+    replies = divide_worker_replies()
+
+    def worker(request: dict) -> Reply:
+        """Each answer by how far the worker got (its tool results), so the resumed run's requests get the answers
+        the killed one would have; the very first call hangs: only a second Ctrl-C ends the wait in time."""
+        done = sum(1 for m in request.get("messages", []) if m.get("role") == "tool")
+        if not calling.is_set():
+            calling.set()
+            return Reply(tool_calls=replies[0].tool_calls, delay=60.0)
+        return replies[min(done, len(replies) - 1)]
+
+    script_session(fake_llm, [worker])  # type: ignore[list-item]
+    chat = Chat(repo, fake_llm.url)
+    try:
+        chat.prompt()
+        chat.type(FIRST)
+        assert calling.wait(STEP_S), chat.screen.getvalue()[-3000:]
+        chat.child.sendintr()
+        chat.expect("Ctrl-C again stops at once")
+        chat.child.sendintr()
+        chat.expect(pexpect.EOF)
+    finally:
+        code = chat.close()
+    assert code == 130  # as a kill: the run was never recorded as ended
+    again = Chat(repo, fake_llm.url)
+    try:
+        assert FIRST in again.expect(r"Resume it\? \[Y/n\]")
+        again.type("")  # Enter: yes
+        assert "\ndone\n" in again.prompt(), again.screen.getvalue()[-3000:]
+        assert "def divide" in (repo / "calc/ops.py").read_text()
+        again.type("/exit")
+        again.expect(pexpect.EOF)
+    finally:
+        again.close()
