@@ -10,6 +10,9 @@ The package embeds a whole corpus at once (its vectors are TF-IDF weighted over 
 vector, only a search; so the cache is the finalised corpus of every span, saved under .slmcode/cache/ and keyed
 by a digest of the spans' texts: a pack over unchanged files loads it (milliseconds) instead of embedding every
 span again, and any edit builds it anew.
+
+A span's similarity adds to its lexical score (BM25, best 1) where it stands out from the corpus's noise, before
+the priors (path, definitions, focus) scale it, so a span without a word of the request can still rank.
 """
 
 from __future__ import annotations
@@ -122,37 +125,23 @@ def similarities(workspace: Path, query: str, documents: Sequence[str]) -> list[
     return scores
 
 
-# Fusion with the lexical score (tuned on the development set's tuning half only, bench/devset_localization.py).
-FUSION = "rrf"  # "rrf": reciprocal ranks; "weight": the lexical score plus a share of the similarity's excess
-WEIGHT = 1.0
-RRF_K = 60
-QUANTILE = 0.9  # "weight": a span's similarity counts above this quantile of all spans' (the corpus's noise)
-
-
-def _ranks(values: Sequence[float]) -> list[int]:
-    """1-based rank of each value, highest first (ties by position)."""
-    order = sorted(range(len(values)), key=lambda i: (-values[i], i))
-    ranks = [0] * len(values)
-    for rank, i in enumerate(order, 1):
-        ranks[i] = rank
-    return ranks
+# Fusion with the lexical score, tuned on the development set's tuning half only (bench/devset_localization.py,
+# docs/bench/devset_localization_semantic_tune.txt). Reciprocal-rank fusion lost hunks at every weight tried
+# (RRF_K 60, weights 1 and 0.3): it lifts every span a little, and the spans without a word of the request crowd
+# out the lexical hits. Adding only the similarity above the corpus's own noise gained a little, so that stays.
+WEIGHT = 0.3
+QUANTILE = 0.9  # a span's similarity counts above this quantile of all spans' (most spans are noise)
 
 
 def fused(lexical: Sequence[float], similar: Sequence[float]) -> list[float]:
-    """The spans' lexical scores (best 1) with the semantic channel's evidence added, best again 1."""
+    """The spans' lexical scores (best 1) plus WEIGHT times their similarity's excess over the QUANTILE of all
+    spans' (the closest span's excess 1); best again 1."""
     if not lexical:
         return []
-    if FUSION == "rrf":
-        by_words, by_meaning = _ranks(lexical), _ranks(similar)
-        raw = [(1 / (RRF_K + w) if score > 0 else 0.0) + WEIGHT / (RRF_K + m)
-               for score, w, m in zip(lexical, by_words, by_meaning, strict=True)]
-        floor = WEIGHT / (RRF_K + len(lexical))  # the last span by meaning adds nothing
-        raw = [max(0.0, r - floor) for r in raw]
-    else:
-        ordered = sorted(similar)
-        noise = ordered[min(len(ordered) - 1, int(QUANTILE * len(ordered)))]
-        top = ordered[-1] - noise
-        raw = [score + WEIGHT * max(0.0, s - noise) / top if top > 0 else score
-               for score, s in zip(lexical, similar, strict=True)]
+    ordered = sorted(similar)
+    noise = ordered[max(0, min(len(ordered) - 2, int(QUANTILE * len(ordered))))]  # the closest always stands out
+    top = ordered[-1] - noise
+    raw = [score + WEIGHT * max(0.0, s - noise) / top if top > 0 else score
+           for score, s in zip(lexical, similar, strict=True)]
     best = max(raw)
     return [r / best if best > 0 else 0.0 for r in raw]
