@@ -51,6 +51,9 @@ class SandboxPolicy:
     extra_env: tuple[str, ...] = ()
     protected: tuple[Path, ...] = field(default=())
     limits: SandboxLimits = field(default_factory=SandboxLimits)
+    # The uid and gid the program sees (in its user namespace) and the folder it starts in (None: the workspace).
+    ids: tuple[int, int] = (SANDBOX_UID, SANDBOX_GID)
+    start: Path | None = None
 
 
 def toolchain_dirs(environ: Mapping[str, str]) -> list[str]:
@@ -110,7 +113,11 @@ def bwrap_binary() -> str:
     raise SandboxUnavailable(f"bwrap cannot create namespaces here ({reason}); user namespaces may be disabled")
 
 
-USERNS_ARGS = ("--unshare-user", "--uid", str(SANDBOX_UID), "--gid", str(SANDBOX_GID), "--disable-userns")
+def userns_args(uid: int = SANDBOX_UID, gid: int = SANDBOX_GID) -> tuple[str, ...]:
+    return ("--unshare-user", "--uid", str(uid), "--gid", str(gid), "--disable-userns")
+
+
+USERNS_ARGS = userns_args()
 
 
 @lru_cache(maxsize=1)
@@ -188,7 +195,7 @@ def bwrap_prefix(policy: SandboxPolicy, scratch: Path, environ: Mapping[str, str
     # A user namespace shows the command uid 65534 and, with further namespaces disabled, it cannot make one of
     # its own to regain capabilities there (and unmount a read-only bind). Its kernel uid stays the invoking
     # user's: what checks uid 0 rather than a capability (/proc/sys, sysrq) is made read-only below.
-    args = [bwrap_binary(), *(USERNS_ARGS if userns_works() else ()), "--die-with-parent", "--new-session",
+    args = [bwrap_binary(), *(userns_args(*policy.ids) if userns_works() else ()), "--die-with-parent", "--new-session",
             "--cap-drop", "ALL", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try"]
     if not policy.network:
         args.append("--unshare-net")
@@ -205,7 +212,7 @@ def bwrap_prefix(policy: SandboxPolicy, scratch: Path, environ: Mapping[str, str
         real = os.path.realpath(path)
         if real.startswith(ws + os.sep) and os.path.exists(real):
             args += ["--ro-bind", real, real]
-    args += ["--bind", str(scratch), str(scratch), "--chdir", ws]
+    args += ["--bind", str(scratch), str(scratch), "--chdir", str(policy.start or ws)]
     return args
 
 

@@ -132,8 +132,13 @@ def _jailed(workspace: Path, top: Path, args: list[str], write: bool,
     command's jail (every `.git`, `.slmcode` and bare repository read-only) and binds this repository's own
     `.git` writable over it (and a linked worktree's git folders): a later bind over the same place wins."""
     limits = SandboxLimits()
+    # The jail's user namespace shows a command the ids of nobody; git compares the files' owner with the one its
+    # index recorded and would hash every tracked file again on each call (4x the cost, and a clean filter run per
+    # file). The kernel uid is the invoking user's either way: git sees its own here. It starts in the workspace,
+    # which may lie below the repository's top the jail is built around.
+    ids = (os.getuid(), os.getgid())
     if write:
-        jail = ossandbox.prepare(top, writable=True, network=False, limits=limits)
+        jail = ossandbox.prepare(top, writable=True, network=False, limits=limits, ids=ids, start=workspace)
         prefix = list(jail.prefix)
         for path in [str(top / ".git"), *linked_git_dirs(top)]:
             if os.path.isdir(path) and not os.path.islink(path):
@@ -142,17 +147,8 @@ def _jailed(workspace: Path, top: Path, args: list[str], write: bool,
     else:
         ossandbox.check_workspace(top)
         scratch = ossandbox.scratch_dir(top)
-        prefix = bwrap_prefix(SandboxPolicy(top, False, False, (), (), (), limits), scratch, os.environ)
-    for flag, own_id in (("--uid", os.getuid()), ("--gid", os.getgid())):
-        # The jail's user namespace shows a command the ids of nobody; git compares the files' owner with the one
-        # its index recorded and would hash every tracked file again on each call (4x the cost, and a clean
-        # filter run per file). The kernel uid is the invoking user's either way: git sees its own here.
-        if flag in prefix:
-            prefix[prefix.index(flag) + 1] = str(own_id)
-    if "--chdir" in prefix:  # the jail starts in the repository's top; git starts in the workspace below it
-        prefix[prefix.index("--chdir") + 1] = str(workspace)
-    else:
-        prefix += ["--chdir", str(workspace)]
+        policy = SandboxPolicy(top, False, False, (), (), (), limits, ids, workspace)
+        prefix = bwrap_prefix(policy, scratch, os.environ)
     env = {**sandbox_env(os.environ, scratch, top), **QUIET, **extra_env}
     return [*prefix, *rlimit_argv(limits), *git_argv(*IN_WALL, *user_filters(), *args)], env
 

@@ -46,6 +46,7 @@ from slmcode.environment import seccomp
 from slmcode.environment.aftercheck import empty_scratch, forget_size, free_bytes, scratch_size, strip_setid
 from slmcode.environment.bwrap import (
     BWRAP_ENV,
+    SANDBOX_GID,
     SANDBOX_UID,
     SandboxPolicy,
     SandboxUnavailable,
@@ -161,8 +162,10 @@ class Jail:
 
 def prepare(policy_workspace: Path, *, writable: bool, network: bool, extra_read: Sequence[str] = (),
             extra_env: Sequence[str] = (), environ: Mapping[str, str] | None = None,
-            limits: SandboxLimits | None = None) -> Jail:
-    """The jail for one command line; SandboxUnavailable when the kernel sandbox cannot run here."""
+            limits: SandboxLimits | None = None, ids: tuple[int, int] | None = None,
+            start: Path | None = None) -> Jail:
+    """The jail for one command line; SandboxUnavailable when the kernel sandbox cannot run here. `ids`: the uid
+    and gid its programs see (default: nobody's as root, else the user's); `start`: the folder they start in."""
     environ = os.environ if environ is None else environ
     limits = limits or SandboxLimits()
     check_workspace(policy_workspace)
@@ -170,7 +173,7 @@ def prepare(policy_workspace: Path, *, writable: bool, network: bool, extra_read
     protected = tuple(found)
     # The user's own bare repositories are read-only inside, like every .git.
     policy = SandboxPolicy(policy_workspace, writable, network, tuple(extra_read), tuple(extra_env),
-                           (*protected, *shapes.git_dirs()), limits)
+                           (*protected, *shapes.git_dirs()), limits, ids or (SANDBOX_UID, SANDBOX_GID), start)
     scratch = scratch_dir(policy_workspace)
     env = sandbox_env(environ, scratch, policy_workspace, extra_env)
     if userns_works() and os.geteuid() != SANDBOX_UID:
