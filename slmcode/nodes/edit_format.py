@@ -10,6 +10,7 @@ from langchain_core.messages import BaseMessage
 from langgraph.runtime import Runtime
 
 from slmcode.config import Settings
+from slmcode.nodes.fallback import seat_of
 from slmcode.packs.repomap.definitions import defined_names
 from slmcode.run_context import RunContext, roles_of, settings_of, workspace_of
 from slmcode.state import WorkerInput
@@ -27,7 +28,8 @@ def mode_for(settings: Settings, role: str, profile_format: str) -> str:
 
 def edit_format(runtime: Runtime[RunContext], payload: WorkerInput, messages: Sequence[BaseMessage]) -> EditFormat:
     settings, role, task = settings_of(runtime), payload["role"], payload["task"]
-    mode = mode_for(settings, role, roles_of(runtime)[role].profile.edit_format)
+    # A task on its role's fallback model (nodes/fallback.py) edits in the fallback's format, not the small model's.
+    mode = mode_for(settings, role, roles_of(runtime)[seat_of(payload)].profile.edit_format)
     return EditFormat(mode=mode, offer_after=settings.edit_format_misses,
                       misses=misses_in(messages, workspace_of(runtime)), definitions=defined_names,
                       task_text=f"{task.title}\n{task.description}")
