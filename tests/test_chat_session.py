@@ -10,15 +10,9 @@ from prompt_toolkit.document import Document
 
 from slmcode.budget.tokens import count_tokens
 from slmcode.commands.chat import completer, focus_named
-from slmcode.commands.chat_session import (
-    SESSION_HEAD,
-    Turn,
-    carried_request,
-    load_thread,
-    new_thread,
-    save_thread,
-)
+from slmcode.commands.chat_session import SESSION_HEAD, carried_request
 from slmcode.compact.longtask import task_room
+from slmcode.memory.chat_threads import Turn, load_thread, new_thread, save_thread
 from slmcode.settings import Settings
 
 DIGEST = "Files read:\n- calc/cli.py\nFiles edited:\n- calc/ops.py\nCommands:\n- python -m pytest -q -> exit 0"

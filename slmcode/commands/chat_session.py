@@ -1,4 +1,4 @@
-"""A chat session's thread: its requests and what each run did, kept in .slmcode/chat/thread.json.
+"""What a chat request carries from its session's thread (memory/chat_threads.py) into its run.
 
 A follow-up request carries what the session already did, not its transcripts: each earlier turn as one line
 (the request, the outcome, the files changed, the verdicts) and, for the latest turns, the must-preserve digest
@@ -10,88 +10,16 @@ long session never pushes the new request out of a small window.
 from __future__ import annotations
 
 import re
-import secrets
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, Field, ValidationError
+from slmcode.memory.chat_threads import Thread, Turn
 
-from slmcode.errors import SlmcodeError
-from slmcode.store.atomic import atomic_write_text
-from slmcode.store.paths import state_dir
-
-CHAT_DIR = "chat"
-THREAD_FILE = "thread.json"
-HISTORY_FILE = "history"  # prompt_toolkit's input history, across sessions
 DIGEST_BYTES = 400  # one turn's digest: the latest turns get one, within the block's share
 SESSION_SHARE = 0.5  # of the task's room: the new request keeps the rest
-LINE_CHARS = 200
 SESSION_HEAD = ("Earlier in this chat session (oldest first; files written file:PATH are as those runs left "
                 "them):")
 QUOTED = "file:"
-
-
-class Turn(BaseModel):
-    request: str
-    kind: str = "run"  # run | ask | plan
-    run_id: str = ""
-    outcome: str = ""
-    changed: list[str] = Field(default_factory=list)
-    verdicts: list[str] = Field(default_factory=list)
-    digest: str = ""
-    answer: str = ""
-    undone: bool = False  # /undo took the run's changes back: a follow-up must not build on them
-
-    def line(self) -> str:
-        parts = [f"{self.kind} \"{_clip(self.request)}\"", f"outcome: {_clip(self.outcome or 'unknown', 120)}"]
-        if self.changed:
-            parts.append("changed: " + ", ".join(self.changed))
-        if self.verdicts:
-            parts.append("verdicts: " + "; ".join(self.verdicts))
-        if self.answer:
-            parts.append(f"answer: {_clip(self.answer)}")
-        if self.undone:
-            parts.append("undone: its changes were taken back")
-        return " | ".join(parts)
-
-
-class Thread(BaseModel):
-    id: str
-    started: datetime
-    turns: list[Turn] = Field(default_factory=list)
-    focus: list[str] = Field(default_factory=list)  # /add: files the next request names
-    pending: dict[str, str] | None = None  # the run in flight ({run_id, request}); left set when it was cut off
-
-
-def chat_dir(workspace: Path) -> Path:
-    return state_dir(workspace) / CHAT_DIR
-
-
-def history_path(workspace: Path) -> Path:
-    folder = chat_dir(workspace)
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder / HISTORY_FILE
-
-
-def new_thread() -> Thread:
-    return Thread(id=f"chat-{datetime.now(UTC):%Y%m%d-%H%M%S}-{secrets.token_hex(2)}", started=datetime.now(UTC))
-
-
-def load_thread(workspace: Path) -> Thread:
-    """The workspace's chat thread, or a new one; a broken file is named, not silently replaced."""
-    path = chat_dir(workspace) / THREAD_FILE
-    if not path.is_file():
-        return new_thread()
-    try:
-        return Thread.model_validate_json(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValidationError) as exc:
-        raise SlmcodeError(f"chat thread {path} is unreadable ({type(exc).__name__}): remove it to start "
-                           "a new one") from None
-
-
-def save_thread(workspace: Path, thread: Thread) -> None:
-    atomic_write_text(chat_dir(workspace) / THREAD_FILE, thread.model_dump_json(indent=2) + "\n")
 
 
 def turn_of(request: str, kind: str, result: Any, workspace: Path) -> Turn:
@@ -162,8 +90,3 @@ def quiet_paths(text: str, workspace: Path) -> str:
         return QUOTED + match.group(1) if word and (root / word).is_file() else match.group(0)
 
     return PATH_WORD.sub(quoted, text)
-
-
-def _clip(text: str, limit: int = LINE_CHARS) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[: limit - 3] + "..."

@@ -10,9 +10,9 @@ from rich.markup import escape
 from rich.table import Table
 
 from slmcode.commands.chat_run import ChatState, request, resume
-from slmcode.commands.chat_session import new_thread, save_thread
 from slmcode.commands.common import console
 from slmcode.errors import SlmcodeError
+from slmcode.memory.chat_threads import end_thread, new_thread, save_thread
 
 MODES = ("auto", "review", "dry-run")
 
@@ -205,6 +205,7 @@ def compact(state: ChatState, arg: str) -> None:
 
 
 def clear(state: ChatState, arg: str) -> None:
+    end_thread(state.workspace, state.thread)  # kept beside the new one: `slmcode serve` lists it
     state.thread = new_thread()
     state.last_run, state.paused_plan = None, None
     save_thread(state.workspace, state.thread)

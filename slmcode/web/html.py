@@ -11,7 +11,7 @@ from html import escape
 from typing import Any
 from urllib.parse import quote
 
-NAV = (("/", "Runs"), ("/patches", "Pending patches"), ("/memory", "Memory"))
+NAV = (("/", "Runs"), ("/chat", "Chat sessions"), ("/patches", "Pending patches"), ("/memory", "Memory"))
 
 
 def esc(value: Any) -> str:

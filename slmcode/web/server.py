@@ -20,7 +20,7 @@ from urllib.parse import parse_qs, unquote, urlsplit
 
 from slmcode.errors import RunNotFoundError, SlmcodeError
 from slmcode.store.trace import TraceStore
-from slmcode.web import approval, memory, patches, runs, stream, tasks
+from slmcode.web import approval, chat, memory, patches, runs, stream, tasks
 from slmcode.web.assets import LIVE_SCRIPT, STYLE
 from slmcode.web.guard import Guard, new_token
 from slmcode.web.html import esc, page
@@ -139,6 +139,8 @@ class Handler(BaseHTTPRequestHandler):
             self._html(patches.patches_page(app.workspace, app.guard.token))
         elif parts == ["memory"]:
             self._html(memory.memory_page(app.workspace, app.guard.token))
+        elif parts == ["chat"]:
+            self._html(chat.chat_page(app.workspace))
         elif len(parts) == 2 and parts[0] == "runs":
             self._run_page(parts[1])
         elif len(parts) == 3 and parts[0] == "runs" and parts[2] == "stream":
