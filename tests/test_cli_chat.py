@@ -225,3 +225,27 @@ def test_a_second_ctrl_c_ends_the_session_at_once_and_the_next_one_resumes_its_r
         again.expect(pexpect.EOF)
     finally:
         again.close()
+
+
+def test_ask_answers_without_edits_and_plan_waits_for_approve(repo: Path, fake_llm: FakeLLM) -> None:
+    answer = "calc/cli.py maps each command name to a function of calc/ops.py."
+    fake_llm.on(_role("explorer"), Reply(tool_calls=[tool_call("ws_read", path="calc/cli.py")]), Reply(content=answer),
+                times=2)
+    script_session(fake_llm)
+    before = {p: (repo / p).read_text() for p in ("calc/cli.py", "calc/ops.py")}
+    chat = Chat(repo, fake_llm.url)
+    try:
+        chat.prompt()
+        assert answer in chat.command("/ask what does calc/cli.py do?")
+        assert {p: (repo / p).read_text() for p in before} == before  # the explorer only reads
+        planned = chat.command(f"/plan {FIRST}")
+        assert "waits for plan approval" in planned and "/approve goes on with this plan" in planned
+        assert "calc.ops has divide" in planned  # the task list, before any code is written
+        assert (repo / "calc/ops.py").read_text() == before["calc/ops.py"]
+        assert "\ndone\n" in chat.command("/approve"), chat.screen.getvalue()[-3000:]
+        assert "def divide" in (repo / "calc/ops.py").read_text()
+        assert "no plan waits for approval" in chat.command("/approve")
+        chat.type("/exit")
+        chat.expect(pexpect.EOF)
+    finally:
+        chat.close()
