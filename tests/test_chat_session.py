@@ -98,3 +98,22 @@ def test_files_the_session_names_do_not_become_focus_files_of_the_next_request(t
     carried = carried_request("Add power to calc/ops.py", thread, Settings(context_limit=32768), tmp_path)
     assert named_files(carried, tmp_path) == ["calc/ops.py"]
     assert "file:calc/cli.py" in carried and "file:README.md" in carried  # still there for the model to read
+
+
+def test_requests_from_a_pipe_one_a_line_and_slash_commands_without_a_model(tmp_path: Path) -> None:
+    from tests.inprocess import slmcode
+
+    (tmp_path / "calc").mkdir()
+    (tmp_path / "calc" / "ops.py").write_text("")
+    lines = "/add @calc/ops.py\n/mode review\n/mode fast\n/status\n/drop calc/ops.py\n/frob\n/add nowhere.py\n/exit\n"
+    done = slmcode("chat", "-w", str(tmp_path), stdin=lines)
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "focus for the next request: calc/ops.py" in out
+    assert "mode review from the next request on" in out
+    assert "error: usage: /mode auto|review|dry-run" in out
+    assert "mode review; focus calc/ops.py" in out  # /status
+    assert "focus for the next request: none" in out
+    assert "unknown command /frob: /help lists them" in out
+    assert "error: no nowhere.py in" in out
+    assert "Traceback" not in out + done.stderr

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Annotated, Any
@@ -105,6 +106,22 @@ def focus_named(text: str) -> tuple[str, list[str]]:
     return AT_PATH.sub(lambda m: m.group(1), text), named
 
 
+def terminal_reader(workspace: Path) -> Any:
+    session = prompt_session(workspace)
+    return lambda message, multiline: session.prompt(message, multiline=multiline)
+
+
+def piped_reader(message: str, multiline: bool) -> str:
+    """Requests from a pipe or a file (`slmcode chat < requests.txt`): one a line, no editor, EOFError at the end."""
+    sys.stdout.write(message)
+    sys.stdout.flush()
+    line = sys.stdin.readline()
+    if not line:
+        raise EOFError
+    sys.stdout.write(line if line.endswith("\n") else line + "\n")  # as a terminal would echo it
+    return line.rstrip("\n")
+
+
 def offer_resume(state: Any, ask: Any) -> None:
     """The thread's run that a kill or a Ctrl-C cut off: offered once at the start."""
     from slmcode.commands.chat_run import resume
@@ -134,10 +151,10 @@ def loop(state: Any, lines: Iterable[str] | None = None) -> None:
     from slmcode.commands.chat_run import request
     from slmcode.commands.chat_slash import ExitChat, dispatch
 
-    session = prompt_session(state.workspace)
+    read = terminal_reader(state.workspace) if sys.stdin.isatty() else piped_reader
 
     def ask(message: str) -> str:
-        return session.prompt(message, multiline=False)
+        return read(message, False)
 
     try:
         offer_resume(state, ask)
@@ -147,7 +164,7 @@ def loop(state: Any, lines: Iterable[str] | None = None) -> None:
                   "Ctrl-D to leave.", highlight=False)
     while True:
         try:
-            line = session.prompt(PROMPT).strip()
+            line = read(PROMPT, True).strip()
         except KeyboardInterrupt:
             continue  # Ctrl-C at the prompt clears the line
         except EOFError:
