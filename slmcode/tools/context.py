@@ -10,6 +10,7 @@ from slmcode.config import Settings
 from slmcode.environment import Environment, LocalEnvironment
 from slmcode.tools.editformat import EditFormat
 from slmcode.tools.settings import ToolSettings
+from slmcode.tools.staging import StagingEnvironment
 
 
 @dataclass
@@ -46,6 +47,10 @@ class ToolContext:
         self.settings = ToolSettings.of(self.settings)
         if self.environment is None:
             self.environment = LocalEnvironment.from_settings(self.workspace, self.settings)
+        mode = self.settings.permission
+        if mode != "auto" and not isinstance(self.environment, StagingEnvironment):
+            # review, dry-run: the task's writes become patches; its programs see the workspace read-only
+            self.environment = StagingEnvironment(self.environment, self.workspace, mode, self.run_id, self.task_id)
 
     @property
     def env(self) -> Environment:

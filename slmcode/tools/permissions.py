@@ -9,7 +9,8 @@ through its patch, so a worker in dry-run or review mode sees its own edits (and
 disk). A patch's id is its file's name, never a field inside it.
 
 Review patches live in .slmcode/pending/ until `slmcode apply` or `slmcode reject` (pending.py); dry-run
-patches live in .slmcode/dry-run/<run id>/ and are never applied.
+patches live in .slmcode/dry-run/<run id>/ and are never applied. The modes are an Environment wrapper
+(staging.py): in review and dry-run a task's `ctx.env` stages what it is given to write.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import hashlib
 import json
 import logging
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from pydantic import BaseModel, ValidationError
 
@@ -27,7 +28,9 @@ from slmcode.environment.containment import WorkspacePath
 from slmcode.store import paths
 from slmcode.store.paths import STATE_DIR
 from slmcode.tools import prompts
-from slmcode.tools.context import ToolContext
+
+if TYPE_CHECKING:  # the context imports the staging wrapper, which reads the patches kept here
+    from slmcode.tools.context import ToolContext
 
 log = logging.getLogger(__name__)
 
@@ -95,11 +98,11 @@ def load_patches(folder: Path) -> list[Patch]:
     return patches
 
 
-def _save(folder: Path, patch: Patch) -> None:
+def save_patch(folder: Path, patch: Patch) -> None:
     (folder / f"{patch.id}.json").write_text(patch.model_dump_json(indent=1), encoding="utf-8")
 
 
-def _save_new(folder: Path, patch: Patch) -> Patch:
+def save_new(folder: Path, patch: Patch) -> Patch:
     """Store under the next free id; exclusive creation keeps two parallel workers from sharing one."""
     folder.mkdir(parents=True, exist_ok=True)
     number = max((int(p.stem) for p in folder.glob("*.json") if p.stem.isdigit()), default=0) + 1
@@ -113,26 +116,16 @@ def _save_new(folder: Path, patch: Patch) -> Patch:
             number += 1
 
 
-def _active_mode(ctx: ToolContext) -> PatchMode | None:
-    mode = ctx.settings.permission
-    return None if mode == "auto" else mode
-
-
 def staged_patch(ctx: ToolContext, shown: str) -> Patch | None:
     """The patch this task's mode keeps for the file tools show as `shown`, if any."""
-    mode = _active_mode(ctx)
-    if mode is None:
-        return None
-    folder = patch_folder(ctx.workspace, mode, ctx.run_id)
-    return next((p for p in load_patches(folder) if p.path == shown), None)
+    staging = getattr(ctx.env, "patch", None)  # the staging wrapper's (review, dry-run); auto keeps none
+    return staging(shown) if staging is not None else None
 
 
 def staged_texts(ctx: ToolContext) -> dict[str, str]:
     """Every file this task's mode has a patch for, by shown name, as the patch would leave it."""
-    mode = _active_mode(ctx)
-    if mode is None:
-        return {}
-    return {p.path: p.new_text for p in load_patches(patch_folder(ctx.workspace, mode, ctx.run_id))}
+    staging = getattr(ctx.env, "patches", None)
+    return {p.path: p.new_text for p in staging()} if staging is not None else {}
 
 
 def _line_count(text: str) -> int:
@@ -153,8 +146,8 @@ def record_write(
     except UnicodeEncodeError:
         chars = _unencodable(new_text, encoding)
         return prompts.NOT_ENCODABLE.format(path=target.shown, encoding=encoding, chars=chars)
-    mode = _active_mode(ctx)
-    if mode is None:
+    stage = getattr(ctx.env, "stage", None)  # review and dry-run: the staging wrapper (staging.py)
+    if stage is None:
         if ctx.before_write is not None:  # what the file held, for `slmcode undo` without git
             ctx.before_write(target.shown, target.real, data)
         try:
@@ -164,19 +157,9 @@ def record_write(
         if target.shown not in ctx.files_changed:
             ctx.files_changed.append(target.shown)
         return prompts.WROTE.format(action=action, path=target.shown, lines=_line_count(new_text))
-    folder = patch_folder(ctx.workspace, mode, ctx.run_id)
-    previous = staged_patch(ctx, target.shown)
-    base = previous.base_sha256 if previous is not None else sha256_of(target.real)
-    fields = {"new_text": new_text, "encoding": encoding, "sha256": content_hash(target.shown, data, base)}
-    if previous is not None:
-        patch = previous.model_copy(update=fields)
-        _save(folder, patch)
-    else:
-        draft = Patch(id="", path=target.shown, base_sha256=base, mode=mode, run_id=ctx.run_id,
-                      task_id=ctx.task_id, **fields)
-        patch = _save_new(folder, draft)
+    patch = stage(target.shown, target.real, new_text, encoding)
     if patch.id not in ctx.staged_patches:
         ctx.staged_patches.append(patch.id)
-    if mode == "dry-run":
+    if patch.mode == "dry-run":
         return prompts.DRY_RUN.format(action=action, path=target.shown, id=patch.id)
     return prompts.REVIEW.format(path=target.shown, id=patch.id)
