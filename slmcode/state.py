@@ -97,6 +97,7 @@ class AttemptRun(BaseModel):
     passed_count: int = 0
     turns: int = 0
     diff_lines: int = 0  # lines added and removed against the workspace, the tie-break
+    focus_touched: bool = True  # it changed every focus file of the task (what the completeness gate asks)
     files_changed: list[str] = Field(default_factory=list)
     length: int = 0  # its conversation's length in the conversation store
     looped: str | None = None  # the loop guard's reason, when it stopped the attempt

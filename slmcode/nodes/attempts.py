@@ -144,6 +144,7 @@ def finish(runtime: Runtime[RunContext], payload: WorkerInput, changed: list[str
     run = AttemptRun(task_id=task.id, round=task.attempts, attempt=attempt, of=of, passed=passed,
                      passed_count=sum(v.status == "PASSED" for v in verdicts), turns=turns,
                      diff_lines=diff_lines(workspace_of(runtime), copy, changed), files_changed=changed,
+                     focus_touched=set(task.focus_files) <= set(changed),
                      length=length, looped=looped, summary=summary[:120])
     emit(runtime, run_id, "attempt", role="worker", task_id=task.id, attempt=attempt, of=of, passed=passed,
          turns=turns, diff_lines=run.diff_lines, files_changed=changed, verdicts=[v.status for v in verdicts])
@@ -155,9 +156,11 @@ def finish(runtime: Runtime[RunContext], payload: WorkerInput, changed: list[str
 
 def rank(runs: Sequence[AttemptRun]) -> list[AttemptRun]:
     """Best first: passing attempts by turns (the first to pass), then the smaller diff, then the number; then the
-    rest by checks passed, a loop last."""
-    return sorted(runs, key=lambda r: (not r.passed, r.looped is not None, r.turns if r.passed else -r.passed_count,
-                                       r.diff_lines, r.attempt))
+    rest by checks passed, a loop last. Either way an attempt that left a focus file untouched comes after those
+    that changed them all: a check that passed before the change (the tests the task did not add) passes a half
+    change too, and the half change is the quicker and the smaller one."""
+    return sorted(runs, key=lambda r: (not r.passed, r.looped is not None, not r.focus_touched,
+                                       r.turns if r.passed else -r.passed_count, r.diff_lines, r.attempt))
 
 
 def verdict_line(kept: AttemptRun, runs: Sequence[AttemptRun]) -> str:
@@ -171,6 +174,8 @@ def _why_lost(lost: AttemptRun, kept: AttemptRun) -> str:
         return "stopped as a loop"
     if not lost.passed:
         return "checks failed"
+    if not lost.focus_touched and kept.focus_touched:
+        return "left a focus file unchanged"
     return "passed later" if lost.turns > kept.turns else "larger diff" if lost.diff_lines > kept.diff_lines else "tie"
 
 

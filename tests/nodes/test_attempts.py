@@ -97,5 +97,7 @@ def test_the_first_to_pass_wins_and_a_tie_goes_to_the_smaller_diff() -> None:
     slow, quick_big, quick_small = (_run(2, passed=True, turns=9, diff=1), _run(3, passed=True, turns=4, diff=30),
                                     _run(4, passed=True, turns=4, diff=5))
     assert [r.attempt for r in rank([failed, slow, quick_big, quick_small])] == [4, 3, 2, 1]
+    half = AttemptRun(task_id="t1", round=1, attempt=5, of=5, passed=True, turns=2, diff_lines=1, focus_touched=False)
+    assert [r.attempt for r in rank([half, slow])] == [2, 5]  # a quick half change loses to a slow whole one
     assert [r.attempt for r in rank([_run(1, passed=False, turns=5, diff=2, checks=0),
                                      _run(2, passed=False, turns=5, diff=9, checks=1)])] == [2, 1]
