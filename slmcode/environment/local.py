@@ -35,7 +35,9 @@ class LocalEnvironment:
     def __init__(self, workspace: Path, *, writable: bool = True, network: bool = False,
                  read_paths: Sequence[str] = (), env_names: Sequence[str] = (),
                  limits: SandboxLimits | None = None) -> None:
-        self.workspace = Path(workspace)
+        # Absolute once: the jail's binds and git's scratch folder are worked out from it, and a relative '.'
+        # names nothing inside the wall (gitrun's /diff from `slmcode chat -w .` saw no repository).
+        self.workspace = Path(os.path.abspath(workspace))
         self.writable, self.network = writable, network
         self.read_paths, self.env_names = tuple(read_paths), tuple(env_names)
         self.limits = limits or SandboxLimits()

@@ -23,8 +23,8 @@ class Git:
     """git in one workspace (its folder or any folder below the repository's top)."""
 
     def __init__(self, workspace: Path) -> None:
-        self.workspace = Path(workspace)
-        self.env = LocalEnvironment(self.workspace)
+        self.env = LocalEnvironment(workspace)
+        self.workspace = self.env.workspace  # absolute: a relative '.' names nothing inside git's wall
 
     def temp_path(self, name: str) -> Path:
         """A throwaway file or folder (a temporary index, a worktree) the jailed git may write."""

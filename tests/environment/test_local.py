@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from slmcode.environment import Environment, LocalEnvironment
+from tests.sandboxcheck import needs_sandbox
 
 
 @pytest.fixture
@@ -69,3 +70,14 @@ def test_git_through_the_environment_writes_only_where_asked(ws: Path) -> None:
     assert not env.git("commit", "-qm", "read-only", write=False, env=ident).ok  # .git bound read-only
     assert env.git("commit", "-qm", "first", env=ident).ok
     assert env.git("log", "--format=%s").stdout.decode().split() == ["first"]
+
+
+@needs_sandbox
+def test_a_relative_workspace_is_the_folder_it_names(ws: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`slmcode chat` in the repository, `-w .`: git inside the wall must see the repository, not nothing."""
+    LocalEnvironment(ws).git("init", "-q")
+    monkeypatch.chdir(ws)
+    env = LocalEnvironment(Path("."))
+    assert env.workspace == ws
+    listed = env.git("ls-files", "--others", "--exclude-standard", write=False)
+    assert listed.ok and "src/calc.py" in listed.stdout.decode()
