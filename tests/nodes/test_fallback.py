@@ -17,6 +17,7 @@ from slmcode.config import RoleModel, Settings, load_settings
 from slmcode.errors import SlmcodeError
 from slmcode.nodes.prompts import SYSTEM
 from slmcode.providers.roles import RoleTable, fallback_seat
+from slmcode.serverpolicy import ServerPolicyError, check_overrides
 from slmcode.settings import FallbackModel
 from slmcode.store.trace import TraceStore
 from slmcode.trust import trust_workspace
@@ -95,6 +96,15 @@ def test_the_users_own_fallback_server_stays_for_an_untrusted_workspace(tmp_path
         f"roles:\n  corrector:\n    fallback:\n      model: {BIG}\n      base_url: {ours}\n", encoding="utf-8")
     loaded = load_settings(ws)
     assert loaded.ignored == [] and loaded.settings.roles["corrector"].fallback.base_url == ours
+
+
+def test_a_server_client_may_pick_the_operators_fallback_endpoint_and_no_other() -> None:
+    configured = Settings(model=SMALL, base_url="http://127.0.0.1:8010/v1",
+                          roles=with_fallback("http://127.0.0.1:8011/v1"))
+    assert check_overrides({"base_url": "http://127.0.0.1:8011/v1/"}, configured, {}) == {
+        "base_url": "http://127.0.0.1:8011/v1/"}
+    with pytest.raises(ServerPolicyError, match="one of the configured endpoints"):
+        check_overrides({"base_url": "http://127.0.0.1:8012/v1"}, configured, {})
 
 
 # -- whole runs: the small server fails, the fallback fixes ------------------------------------------------------
