@@ -47,7 +47,7 @@ from slmcode.compact.view import request_view
 from slmcode.config import Settings
 from slmcode.nodes.prompts import SYSTEM, TOOL_CONTRACT, WORK
 from slmcode.packs.builder import build_pack
-from slmcode.packs.repomap.build import load_index
+from slmcode.repomap.build import load_index
 from slmcode.tools.context import ToolContext
 from slmcode.tools.toolset import make_tools, run_tool_call
 

@@ -54,8 +54,8 @@ from localization import (
 from slmcode.config import Settings
 from slmcode.packs import semantic
 from slmcode.packs.builder import build_pack
-from slmcode.packs.repomap.build import load_index
-from slmcode.packs.repomap.model import Symbol, SymbolIndex
+from slmcode.repomap.build import load_index
+from slmcode.repomap.model import Symbol, SymbolIndex
 
 METHODS = ("pack", "pack+semantic", "bm25-files", "bm25-chunks")
 DEVSET = Path(__file__).with_name("devset.jsonl")

@@ -41,7 +41,7 @@ from slmcode.budget.tokens import default_counter
 from slmcode.config import Settings
 from slmcode.packs.builder import build_pack
 from slmcode.packs.lexical import terms
-from slmcode.packs.repomap.build import load_index
+from slmcode.repomap.build import load_index
 
 CHUNK_LINES = 40
 SYSTEM_PROMPT = "You are the worker of a small coding team. Make the change the task asks for."

@@ -40,16 +40,16 @@ from collections.abc import Callable
 from pathlib import Path
 
 from slmcode.config import Settings
-from slmcode.packs.repomap.build import load_index
-from slmcode.packs.repomap.cache import cache_path
-from slmcode.packs.repomap.discover import discover
+from slmcode.repomap.build import load_index
+from slmcode.repomap.cache import cache_path
+from slmcode.repomap.discover import discover
 
 CHILD = """
 import json, resource, sys, time
 t, c = time.perf_counter(), time.process_time()
 from pathlib import Path
 from slmcode.config import Settings
-from slmcode.packs.repomap.build import load_index, render_map
+from slmcode.repomap.build import load_index, render_map
 started, started_cpu = time.perf_counter(), time.process_time()
 index = load_index(Path(sys.argv[1]), Settings())
 seconds = time.perf_counter() - t

@@ -75,7 +75,7 @@ def test_the_command_line_loads_no_graph_and_no_model_client() -> None:
 
 def test_building_a_pack_loads_no_graph_and_no_model_client() -> None:
     """`slmcode pack` and `slmcode map` render what a model would see; they call no model and run no graph."""
-    assert loaded_after("import slmcode.packs.builder, slmcode.packs.repomap.build, slmcode.nodes.prompts") == set()
+    assert loaded_after("import slmcode.packs.builder, slmcode.repomap.build, slmcode.nodes.prompts") == set()
 
 
 @pytest.mark.slow

@@ -16,11 +16,12 @@ from slmcode.compact.settings import CompactSettings
 from slmcode.config import Settings
 from slmcode.packs.settings import PackSettings
 from slmcode.providers.settings import ProviderSettings
+from slmcode.repomap.settings import RepoMapSettings
 from slmcode.tools.settings import ToolSettings
 
 ROOT = Path(slmcode.__file__).parent
 SLICES = {"budget": BudgetSettings, "compact": CompactSettings, "packs": PackSettings,
-          "providers": ProviderSettings, "tools": ToolSettings}
+          "providers": ProviderSettings, "repomap": RepoMapSettings, "tools": ToolSettings}
 # The role table resolves each role from the whole settings (it copies them with the role's share).
 RESOLVERS = {"providers/roles.py"}
 

@@ -55,8 +55,8 @@ def repo_map(
     as_json: JsonOpt = False,
 ) -> None:
     """Print the repo map: the most relevant symbols of the workspace, fitted to a token budget."""
-    from slmcode.packs.repomap.build import load_index, render_map
-    from slmcode.packs.repomap.progress import progress_reporter
+    from slmcode.repomap.build import load_index, render_map
+    from slmcode.repomap.progress import progress_reporter
 
     settings = settings_for(workspace).settings
     budget = positive(budget_tokens, "--budget", "tokens") or settings.repomap_tokens

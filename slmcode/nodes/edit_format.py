@@ -11,7 +11,7 @@ from langgraph.runtime import Runtime
 
 from slmcode.config import Settings
 from slmcode.nodes.fallback import seat_of
-from slmcode.packs.repomap.definitions import defined_names
+from slmcode.repomap.definitions import defined_names
 from slmcode.run_context import RunContext, roles_of, settings_of, workspace_of
 from slmcode.state import WorkerInput
 from slmcode.tools.editformat import EditFormat, misses_in

@@ -13,7 +13,7 @@ from slmcode.errors import RunNotFoundError
 from slmcode.memory.explore import decide_explore
 from slmcode.memory.flywheel import read_memory
 from slmcode.packs.builder import load_repo_index
-from slmcode.packs.repomap.build import render_map
+from slmcode.repomap.build import render_map
 from slmcode.run_context import RunContext, emit, settings_of, trace_of, workspace_of
 from slmcode.state import RunState
 

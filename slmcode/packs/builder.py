@@ -20,10 +20,8 @@ from slmcode.packs import prompts, semantic
 from slmcode.packs.derived import derived_files
 from slmcode.packs.excerpts import Excerpt
 from slmcode.packs.instructions import load_instructions
-from slmcode.packs.localize import Candidate, SourceFile, rank_candidates, read_sources
+from slmcode.packs.localize import Candidate, rank_candidates
 from slmcode.packs.map_parts import has_task_map, map_failure, stable_map, task_map, task_map_budget
-from slmcode.packs.repomap.build import load_index
-from slmcode.packs.repomap.model import RepoMap, SymbolIndex
 from slmcode.packs.retrieval import retrieve
 from slmcode.packs.section_text import (
     memory_text,
@@ -36,7 +34,10 @@ from slmcode.packs.sections import SECTION_ORDER, Section, section, separator_to
 from slmcode.packs.selection import MENTION_LINES, render_excerpts, select_excerpts, select_signatures
 from slmcode.packs.settings import PackSettings
 from slmcode.packs.skills import discover_skills, select_skills
+from slmcode.packs.sources import SourceFile, read_sources
 from slmcode.packs.taskpack import MapEntry, TaskPack, join_sections
+from slmcode.repomap.build import load_index
+from slmcode.repomap.model import RepoMap, SymbolIndex
 
 if TYPE_CHECKING:  # a type only: slmcode.state imports LangGraph, which a pack (`slmcode pack`) never needs
     from slmcode.state import Task

@@ -9,11 +9,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from slmcode.budget.fitting import largest_fitting
 from slmcode.budget.tokens import TokenCounter
 from slmcode.packs import prompts
-from slmcode.packs.fitting import largest_fitting
-from slmcode.packs.repomap.model import Symbol
-from slmcode.packs.repomap.render import shown_path
+from slmcode.repomap.model import Symbol
+from slmcode.repomap.render import shown_path
 
 MERGE_GAP = 1  # windows this close become one
 

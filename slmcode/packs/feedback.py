@@ -17,16 +17,13 @@ import math
 from bisect import bisect_left, bisect_right
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING
 
 from slmcode.packs.excerpts import Window
 from slmcode.packs.priors import defined_in, spelled_names
+from slmcode.packs.sources import SourceFile
 from slmcode.packs.termlines import TermLines
 
-if TYPE_CHECKING:  # localize imports this module: the type only, to keep the import one way
-    from slmcode.packs.localize import SourceFile
-
-Units = Sequence[tuple["SourceFile", Window]]
+Units = Sequence[tuple[SourceFile, Window]]
 GRAPH_SEEDS = 3  # the best spans whose references are followed
 # A linked span gains this share of the best span's score: at 0.3 linked spans outranked spans holding the query's
 # words and cost 0.02-0.03 hunk recall on the tuning half; at 0.1 they still come before unmatched code.

@@ -13,14 +13,13 @@ from __future__ import annotations
 import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
-from pathlib import Path
+from dataclasses import dataclass
 
-from slmcode.packs import feedback, lexindex, priors, semantic
+from slmcode.packs import feedback, priors, semantic
 from slmcode.packs.excerpts import Window
 from slmcode.packs.lexical import bm25_from_counts, split_identifier, terms
 from slmcode.packs.priors import aside_weight, aside_weights, header_window
-from slmcode.packs.repomap.model import Symbol, SymbolIndex
+from slmcode.packs.sources import SourceFile
 from slmcode.packs.termlines import QueryHits, TermLines, held
 from slmcode.packs.units import symbol_units
 
@@ -44,44 +43,12 @@ _IDENTIFIER_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 @dataclass(frozen=True)
-class SourceFile:
-    path: str
-    lines: tuple[str, ...]
-    symbols: tuple[Symbol, ...]
-    # Each line's lexical terms, from the workspace's lexical index (packs/lexindex); None: split when ranked.
-    line_terms: Sequence[list[str]] | None = field(default=None, compare=False, repr=False)
-
-
-@dataclass(frozen=True)
 class Candidate:
     path: str
     window: Window
     score: float
     glimpse: Window | None = None  # the lines to show when only a little of the file fits; None: the window
     best_line: int = 0  # the span's line with the most query weight; 0: its first line
-
-
-def read_sources(
-    workspace: Path, paths: Sequence[str], index: SymbolIndex | None, max_bytes: int
-) -> list[SourceFile]:
-    """The text files among `paths` (sorted, de-duplicated); unreadable, binary or oversized ones are left out."""
-    read: list[tuple[str, tuple[str, ...], tuple[Symbol, ...]]] = []
-    for path in sorted(dict.fromkeys(paths)):
-        file = workspace / path
-        try:
-            if not file.is_file() or file.stat().st_size > max_bytes:
-                continue
-            data = file.read_bytes()
-        except OSError:
-            continue  # a file that vanished or cannot be read is simply not a candidate
-        if b"\0" in data[:8192]:
-            continue
-        text = data.decode("utf-8", errors="replace")
-        symbols = index.definitions(path) if index else ()
-        read.append((path, tuple(text.splitlines()), tuple(symbols)))
-    # Splitting every line into terms was most of a pack's time; the index keeps them between packs.
-    indexed = lexindex.line_terms(workspace, [(path, lines) for path, lines, _ in read])
-    return [SourceFile(path, lines, symbols, indexed[path]) for path, lines, symbols in read]
 
 
 def query_names(query: str, defined: Sequence[str] = ()) -> list[str]:

@@ -17,11 +17,11 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 
 from slmcode.budget.tokens import TokenCounter
-from slmcode.packs.repomap.build import MAP_FLOOR, map_budget, render_map
-from slmcode.packs.repomap.model import RepoMap, SymbolIndex
-from slmcode.packs.repomap.prompts import MAP_HEADER
-from slmcode.packs.repomap.rank import rank_symbols
-from slmcode.packs.repomap.render import fit_map
+from slmcode.repomap.build import MAP_FLOOR, map_budget, render_map
+from slmcode.repomap.model import RepoMap, SymbolIndex
+from slmcode.repomap.prompts import MAP_HEADER
+from slmcode.repomap.rank import rank_symbols
+from slmcode.repomap.render import fit_map
 
 
 def map_failure(exc: Exception) -> str:

@@ -16,7 +16,7 @@ import re
 from collections.abc import Sequence
 
 from slmcode.packs.excerpts import Window
-from slmcode.packs.repomap.model import Symbol
+from slmcode.repomap.model import Symbol
 
 TEST_WEIGHT = 0.3
 DOCS_WEIGHT = 0.5

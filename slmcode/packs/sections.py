@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from slmcode.budget.fitting import largest_fitting
 from slmcode.budget.tokens import TokenCounter
 from slmcode.packs import prompts
-from slmcode.packs.fitting import largest_fitting
 
 # Render order: the first five form the stable prefix (system message), the rest the volatile part.
 STABLE_SECTIONS: tuple[str, ...] = ("system", "tools", "instructions", "skills", "map")

@@ -12,7 +12,7 @@ from bisect import bisect_right
 from collections.abc import Sequence
 
 from slmcode.packs.excerpts import Window
-from slmcode.packs.repomap.model import Symbol
+from slmcode.repomap.model import Symbol
 
 MAX_UNIT_LINES = 40
 MIN_UNIT_LINES = 6  # a smaller span joins its neighbour: alone it scores on too few words

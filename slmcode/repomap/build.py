@@ -12,7 +12,7 @@ from pathlib import Path
 
 from slmcode.budget.tokens import TokenCounter, default_counter
 from slmcode.errors import RepoMapError
-from slmcode.packs.repomap.cache import (
+from slmcode.repomap.cache import (
     FAILED,
     FORMAT_VERSION,
     OK,
@@ -27,16 +27,16 @@ from slmcode.packs.repomap.cache import (
     write_graph,
     write_rows,
 )
-from slmcode.packs.repomap.discover import Candidate, discover
-from slmcode.packs.repomap.fitted import map_key, remembered_counts, store_counts, store_map, stored_map
-from slmcode.packs.repomap.graph import ReferenceGraph, graph_from_tables
-from slmcode.packs.repomap.model import FileSymbols, RepoMap, SymbolIndex
-from slmcode.packs.repomap.parse import parse_files
-from slmcode.packs.repomap.query import query_identifiers
-from slmcode.packs.repomap.rank import rank_symbols, with_base_rank
-from slmcode.packs.repomap.render import fit_map
-from slmcode.packs.repomap.tables import NameTables, changed_files, patched_tables, tables_from_files
-from slmcode.packs.settings import PackSettings
+from slmcode.repomap.discover import Candidate, discover
+from slmcode.repomap.fitted import map_key, remembered_counts, store_counts, store_map, stored_map
+from slmcode.repomap.graph import ReferenceGraph, graph_from_tables
+from slmcode.repomap.model import FileSymbols, RepoMap, SymbolIndex
+from slmcode.repomap.parse import parse_files
+from slmcode.repomap.query import query_identifiers
+from slmcode.repomap.rank import rank_symbols, with_base_rank
+from slmcode.repomap.render import fit_map
+from slmcode.repomap.settings import RepoMapSettings
+from slmcode.repomap.tables import NameTables, changed_files, patched_tables, tables_from_files
 
 __all__ = ["load_index", "map_budget", "query_identifiers", "render_map"]
 
@@ -81,7 +81,7 @@ def _reconcile(
 
 
 def load_index(
-    workspace: Path, settings: PackSettings, on_progress: Callable[[int, int], None] | None = None
+    workspace: Path, settings: RepoMapSettings, on_progress: Callable[[int, int], None] | None = None
 ) -> SymbolIndex:
     """The workspace's symbol index, parsing only what the cache does not already hold, with its reference
     graph (read from the cache when no file changed, else built and stored).

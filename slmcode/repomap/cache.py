@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from slmcode.errors import RepoMapError
-from slmcode.packs.repomap.model import FileSymbols, Symbol
+from slmcode.repomap.model import FileSymbols, Symbol
 from slmcode.store.paths import cache_file
 
 # Bump when the extraction or the payload changes: old rows are then dropped, not misread.

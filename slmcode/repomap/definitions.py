@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import threading
 
-from slmcode.packs.repomap.extract import _CLASS_KINDS, Extractor, ParseFailure
-from slmcode.packs.repomap.languages import language_for_path
+from slmcode.repomap.extract import _CLASS_KINDS, Extractor, ParseFailure
+from slmcode.repomap.languages import language_for_path
 
 # A rewrite is rare and compiling a language's queries costs milliseconds to a quarter second: one extractor per
 # thread keeps them (a tree-sitter parser is not shared between threads).

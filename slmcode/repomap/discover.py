@@ -14,7 +14,7 @@ from pathlib import Path
 
 from slmcode.environment import LocalEnvironment
 from slmcode.errors import RepoMapError
-from slmcode.packs.repomap.languages import language_for_path
+from slmcode.repomap.languages import language_for_path
 
 VENDORED_DIRS = frozenset({
     ".git", ".hg", ".svn", ".slmcode", "node_modules", "bower_components", "vendor", "third_party",

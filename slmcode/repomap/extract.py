@@ -16,9 +16,9 @@ from typing import NamedTuple
 
 from tree_sitter import Node, Parser, QueryCursor
 
-from slmcode.packs.repomap.cache import decode_symbols, encode_payload
-from slmcode.packs.repomap.languages import Grammar, LanguageSpec, language_for_path, load_grammar
-from slmcode.packs.repomap.model import FileSymbols
+from slmcode.repomap.cache import decode_symbols, encode_payload
+from slmcode.repomap.languages import Grammar, LanguageSpec, language_for_path, load_grammar
+from slmcode.repomap.model import FileSymbols
 
 IDENTIFIER = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
 SIGNATURE_MAX_CHARS = 200

@@ -18,8 +18,8 @@ from contextlib import suppress
 from pathlib import Path
 
 from slmcode.budget.tokens import TokenCounter
-from slmcode.packs.repomap.cache import cache_path
-from slmcode.packs.repomap.model import RankedSymbol, RepoMap, Symbol, SymbolIndex
+from slmcode.repomap.cache import cache_path
+from slmcode.repomap.model import RankedSymbol, RepoMap, Symbol, SymbolIndex
 
 KEPT_PER_VERSION = 64  # queries differ task by task; the oldest fall out first
 COUNTS_KEPT = 1024  # a fit tries about a dozen texts

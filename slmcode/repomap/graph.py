@@ -20,9 +20,9 @@ from functools import cached_property
 
 import numpy as np
 
-from slmcode.packs.repomap.model import SymbolIndex
-from slmcode.packs.repomap.npz import from_npz, to_npz
-from slmcode.packs.repomap.tables import NameTables, tables_from_files
+from slmcode.repomap.model import SymbolIndex
+from slmcode.repomap.npz import from_npz, to_npz
+from slmcode.repomap.tables import NameTables, tables_from_files
 
 MENTIONED_WEIGHT = 10.0
 DESCRIPTIVE_WEIGHT = 10.0

@@ -16,10 +16,10 @@ import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from slmcode.packs.repomap.cache import FAILED, OK, FileRow, content_digest
-from slmcode.packs.repomap.discover import Candidate, content_skip_reason
-from slmcode.packs.repomap.extract import Extractor, ParseFailure
-from slmcode.packs.repomap.workers import run_forked
+from slmcode.repomap.cache import FAILED, OK, FileRow, content_digest
+from slmcode.repomap.discover import Candidate, content_skip_reason
+from slmcode.repomap.extract import Extractor, ParseFailure
+from slmcode.repomap.workers import run_forked
 
 PARALLEL_MIN_FILES = 64
 MAX_WORKERS = 4

@@ -17,9 +17,9 @@ from typing import overload
 
 import numpy as np
 
-from slmcode.packs.repomap.graph import MENTIONED_WEIGHT, ReferenceGraph, build_graph
-from slmcode.packs.repomap.model import RankedSymbol, SymbolIndex
-from slmcode.packs.repomap.query import is_path, query_identifiers
+from slmcode.repomap.graph import MENTIONED_WEIGHT, ReferenceGraph, build_graph
+from slmcode.repomap.model import RankedSymbol, SymbolIndex
+from slmcode.repomap.query import is_path, query_identifiers
 
 DAMPING = 0.85
 MAX_ITERATIONS = 100

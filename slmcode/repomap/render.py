@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
+from slmcode.budget.fitting import largest_fitting
 from slmcode.budget.tokens import default_counter
-from slmcode.packs.fitting import largest_fitting
-from slmcode.packs.repomap.model import RankedSymbol, RepoMap
-from slmcode.packs.repomap.prompts import FILE_LINE, MAP_HEADER, SYMBOL_LINE
+from slmcode.repomap.model import RankedSymbol, RepoMap
+from slmcode.repomap.prompts import FILE_LINE, MAP_HEADER, SYMBOL_LINE
 
 
 class Counts(Protocol):  # a TokenCounter, or one that remembers counts (fitted.RememberedCounts)

@@ -4,7 +4,7 @@ patches them (the edited files' names out, their new ones in) instead of decodin
 Per file, in path order: the digest of its bytes, its definitions (name, first line) and its references
 (name, count), each name an id into one sorted vocabulary of every name the files spell. A cold build makes
 the tables from every file, a patch from the old tables and the changed files; both give the same tables,
-so graph_from_tables gives the same graph, byte for byte (tests/packs/repomap/test_tables.py).
+so graph_from_tables gives the same graph, byte for byte (tests/repomap/test_tables.py).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from itertools import chain
 
 import numpy as np
 
-from slmcode.packs.repomap.npz import from_npz, to_npz
+from slmcode.repomap.npz import from_npz, to_npz
 
 Names = tuple[list[str], list[int], list[str], list[int]]  # defined, their first lines, referenced, counts
 

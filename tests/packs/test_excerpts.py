@@ -9,9 +9,10 @@ import pytest
 from slmcode.budget.tokens import default_counter
 from slmcode.packs import selection
 from slmcode.packs.excerpts import Window, fit_cut, merge_windows, render_file
-from slmcode.packs.localize import Candidate, SourceFile, rank_candidates
-from slmcode.packs.repomap.model import Symbol
+from slmcode.packs.localize import Candidate, rank_candidates
 from slmcode.packs.selection import render_excerpts, select_excerpts
+from slmcode.packs.sources import SourceFile
+from slmcode.repomap.model import Symbol
 
 LINES = tuple(f"line {n} filler text" for n in range(1, 201))
 

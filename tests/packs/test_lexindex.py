@@ -6,7 +6,8 @@ from dataclasses import replace
 from pathlib import Path
 
 from slmcode.packs.lexindex import index_path
-from slmcode.packs.localize import rank_candidates, read_sources
+from slmcode.packs.localize import rank_candidates
+from slmcode.packs.sources import read_sources
 
 
 def sources(workspace: Path) -> list:

@@ -8,9 +8,10 @@ from pathlib import Path
 from slmcode.budget.tokens import default_counter
 from slmcode.packs.derived import derived_files
 from slmcode.packs.excerpts import Window
-from slmcode.packs.localize import SourceFile, rank_candidates
-from slmcode.packs.repomap.model import Symbol
+from slmcode.packs.localize import rank_candidates
 from slmcode.packs.selection import select_excerpts
+from slmcode.packs.sources import SourceFile
+from slmcode.repomap.model import Symbol
 
 
 def source(path: str, lines: list[str], definitions: list[tuple[str, int, int]]) -> SourceFile:

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from slmcode.packs import semantic
-from slmcode.packs.localize import rank_candidates, read_sources
+from slmcode.packs.localize import rank_candidates
+from slmcode.packs.sources import read_sources
 from slmcode.settings import Settings
 
 SPANS = [

@@ -13,8 +13,8 @@ import pytest
 from slmcode.budget.tokens import count_tokens
 from slmcode.config import Settings
 from slmcode.packs.builder import build_pack
-from slmcode.packs.repomap.prompts import MAP_HEADER
 from slmcode.packs.taskpack import TaskPack
+from slmcode.repomap.prompts import MAP_HEADER
 from slmcode.state import Criterion, Task
 
 SNAPSHOT = Path(__file__).parent / "snapshots" / "system_prompt.txt"

@@ -5,8 +5,8 @@ from __future__ import annotations
 import itertools
 
 from slmcode.packs.excerpts import Window
-from slmcode.packs.repomap.model import Symbol
 from slmcode.packs.units import symbol_units
+from slmcode.repomap.model import Symbol
 
 
 def sym(name: str, start: int, end: int, kind: str = "function") -> Symbol:

@@ -24,7 +24,7 @@ from slmcode.errors import GitRunError
 from slmcode.gitrun.git import Git
 from slmcode.gitrun.session import GitRun
 from slmcode.nodes.evidence import disk_evidence
-from slmcode.packs.repomap.discover import discover
+from slmcode.repomap.discover import discover
 from slmcode.state import Task
 from slmcode.tools.context import ToolContext
 from slmcode.tools.shellchanges import uncommitted

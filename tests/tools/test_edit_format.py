@@ -11,7 +11,7 @@ from pathlib import Path
 from langchain_core.messages import ToolMessage
 from langchain_core.tools import BaseTool
 
-from slmcode.packs.repomap.definitions import defined_names
+from slmcode.repomap.definitions import defined_names
 from slmcode.tools import prompts
 from slmcode.tools.context import ToolContext
 from slmcode.tools.editformat import EditFormat

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from slmcode.packs.repomap.extract import Extractor, ParseFailure
-from tests.packs.repomap.fixtures import SOURCES
+from slmcode.repomap.extract import Extractor, ParseFailure
+from tests.repomap.fixtures import SOURCES
 
 
 def definitions(path: str) -> list[tuple[str, str, int, int]]:

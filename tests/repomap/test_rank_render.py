@@ -10,10 +10,10 @@ from hypothesis import strategies as st
 
 from slmcode.budget.tokens import default_counter
 from slmcode.config import Settings
-from slmcode.packs.repomap.build import load_index, render_map
-from slmcode.packs.repomap.cache import cache_path
-from slmcode.packs.repomap.model import FileSymbols, Symbol, SymbolIndex
-from slmcode.packs.repomap.query import query_identifiers
+from slmcode.repomap.build import load_index, render_map
+from slmcode.repomap.cache import cache_path
+from slmcode.repomap.model import FileSymbols, Symbol, SymbolIndex
+from slmcode.repomap.query import query_identifiers
 
 PROJECT = {
     "app/main.py": "from app.billing import charge_invoice\nfrom app.util import log\n\n"

@@ -11,10 +11,10 @@ import pytest
 
 from slmcode.config import Settings
 from slmcode.errors import RepoMapError
-from slmcode.packs.repomap import parse
-from slmcode.packs.repomap.build import load_index, map_budget, render_map
-from slmcode.packs.repomap.cache import cache_path
-from tests.packs.repomap.fixtures import SOURCES
+from slmcode.repomap import parse
+from slmcode.repomap.build import load_index, map_budget, render_map
+from slmcode.repomap.cache import cache_path
+from tests.repomap.fixtures import SOURCES
 
 
 def write(root: Path, files: dict[str, str]) -> None:

@@ -13,11 +13,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from slmcode.config import Settings
-from slmcode.packs.repomap import build
-from slmcode.packs.repomap.build import load_index, render_map
-from slmcode.packs.repomap.cache import cache_path
-from slmcode.packs.repomap.tables import NameTables, patched_tables, tables_from_files
-from tests.packs.repomap.test_rank_render import PROJECT, project
+from slmcode.repomap import build
+from slmcode.repomap.build import load_index, render_map
+from slmcode.repomap.cache import cache_path
+from slmcode.repomap.tables import NameTables, patched_tables, tables_from_files
+from tests.repomap.test_rank_render import PROJECT, project
 
 spelled = st.lists(st.sampled_from(["a", "b", "charge", "log", "x_y", "zeta", "\udce9t"]), unique=True, max_size=5)
 file_names = st.tuples(spelled, spelled).map(

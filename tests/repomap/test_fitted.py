@@ -9,11 +9,11 @@ import pytest
 
 from slmcode.budget.tokens import TokenCounter, default_counter
 from slmcode.config import Settings
-from slmcode.packs.repomap import build
-from slmcode.packs.repomap.build import load_index, render_map
-from slmcode.packs.repomap.cache import cache_path
-from slmcode.packs.repomap.model import SymbolIndex
-from tests.packs.repomap.test_rank_render import PROJECT, project
+from slmcode.repomap import build
+from slmcode.repomap.build import load_index, render_map
+from slmcode.repomap.cache import cache_path
+from slmcode.repomap.model import SymbolIndex
+from tests.repomap.test_rank_render import PROJECT, project
 
 
 def stored_maps(root: Path) -> int:

@@ -7,7 +7,7 @@ import os
 import pytest
 
 from slmcode.errors import RepoMapError
-from slmcode.packs.repomap.workers import run_forked
+from slmcode.repomap.workers import run_forked
 
 
 def test_every_span_is_worked_once_in_child_processes() -> None:
