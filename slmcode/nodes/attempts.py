@@ -27,13 +27,12 @@ from pathlib import Path
 from langgraph.runtime import Runtime
 
 from slmcode.budget.profiles import parse_size_billions
-from slmcode.environment import LocalEnvironment
 from slmcode.environment.containment import resolve_path
 from slmcode.memory.before_images import keep_before_image
 from slmcode.memory.conversations import store_for
 from slmcode.nodes.disk_changes import net_changes
 from slmcode.nodes.quality import quality_of
-from slmcode.run_context import RunContext, emit, roles_of, settings_of, workspace_of
+from slmcode.run_context import RunContext, emit, environment_of, roles_of, settings_of, workspace_of
 from slmcode.state import AttemptRun, Criterion, RunState, Task, Verdict, WorkerInput
 from slmcode.store.paths import state_path
 from slmcode.tools.verify import run_criteria
@@ -180,11 +179,12 @@ def _why_lost(lost: AttemptRun, kept: AttemptRun) -> str:
 
 
 def _apply(runtime: Runtime[RunContext], run_id: str, task: Task, kept: AttemptRun, runs: Sequence[AttemptRun]) -> None:
-    """The kept attempt's files into the workspace (before-images kept for undo), then its copies removed."""
+    """The kept attempt's files into the workspace through the run's environment (before-images kept for undo),
+    then its copies removed."""
     real = workspace_of(runtime)
     marker = state_path(real, ATTEMPTS_DIR, _safe(run_id), _safe(f"{task.id}-{task.attempts}") + ".applied")
     if not marker.exists():
-        copy, env = copy_of(real, run_id, task, kept.attempt), LocalEnvironment(real)
+        copy, env = copy_of(real, run_id, task, kept.attempt), environment_of(runtime)
         for shown in kept.files_changed:
             source = resolve_path(copy, shown).real
             target = resolve_path(real, shown, for_write=True).real
