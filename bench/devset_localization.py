@@ -4,7 +4,7 @@ bench/mine_commits.py), reported per language on the half of the repositories th
 For every commit the parent tree is exported from the repository's local mirror (`git archive`) and the commit's
 subject is the query. In the same run, at each budget, four contexts of that many tokens are compared:
   pack         build_pack("worker", query=subject, budget_tokens=B) with the real repo map, retrieval_semantic off
-  pack+semantic  the same with the semantic channel on (packs/semantic.py), where its package imports
+  pack+semantic  the same with the semantic channel on (localize/semantic.py), where its package imports
   bm25-files   BM25 over whole files, best first, until B is full
   bm25-chunks  BM25 over 40-line chunks, best first, until B is full
   aider-map    (with --aider PYTHON) aider's RepoMap at B tokens, the lines its map shows; see
@@ -52,7 +52,7 @@ from localization import (
 )
 
 from slmcode.config import Settings
-from slmcode.packs import semantic
+from slmcode.localize import semantic
 from slmcode.packs.builder import build_pack
 from slmcode.repomap.build import load_index
 from slmcode.repomap.model import Symbol, SymbolIndex

@@ -39,8 +39,8 @@ from rank_bm25 import BM25Okapi
 
 from slmcode.budget.tokens import default_counter
 from slmcode.config import Settings
+from slmcode.localize.lexical import terms
 from slmcode.packs.builder import build_pack
-from slmcode.packs.lexical import terms
 from slmcode.repomap.build import load_index
 
 CHUNK_LINES = 40

@@ -222,7 +222,7 @@ class Settings(BaseModel):
     include_readme: bool = False
     embedding_enabled: bool = False
     retrieval_min_score: float | None = None
-    # Localisation's semantic channel (packs/semantic.py): code embeddings of spans added to the lexical score.
+    # Localisation's semantic channel (localize/semantic.py): code embeddings of spans added to the lexical score.
     # auto or on: on where the optional package imports (`pip install slmcode[semantic]`). Off by default: on the
     # development set's reporting half it moved hunk recall by -0.004 / +0.024 / -0.004 (issue 34).
     retrieval_semantic: Literal["auto", "on", "off"] = "off"

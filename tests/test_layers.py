@@ -16,8 +16,8 @@ BASE = {"config", "errors", "redact", "settings", "state", "store", "trust"}  # 
 # package -> what it may import besides BASE (README's "Module map")
 MAY_IMPORT: dict[str, set[str]] = {
     "cli": {"commands"},
-    "commands": {"api", "blocks", "board", "budget", "compact", "environment", "eval", "gitrun", "mcp", "memory",
-                 "nodes", "packs", "providers", "readiness", "repomap", "serving", "tools", "view", "web"},
+    "commands": {"api", "blocks", "board", "budget", "compact", "environment", "eval", "gitrun", "localize", "mcp",
+                 "memory", "nodes", "packs", "providers", "readiness", "repomap", "serving", "tools", "view", "web"},
     "view": {"api"},
     "web": {"api", "board", "compact", "memory", "tools"},
     "api": {"compact", "graph", "memory", "runner", "runstate"},
@@ -40,7 +40,8 @@ MAY_IMPORT: dict[str, set[str]] = {
     "memory": {"compact"},
     "blocks": set(),
     "compact": {"budget", "packs", "tools"},
-    "packs": {"budget", "environment", "repomap", "tools"},
+    "packs": {"budget", "environment", "localize", "repomap", "tools"},
+    "localize": {"repomap"},
     "repomap": {"budget", "environment"},
     "providers": {"budget"},
     "environment": set(),

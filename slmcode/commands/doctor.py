@@ -68,7 +68,7 @@ def _diagnose(settings: Settings, workspace: Path) -> dict[str, Any]:
     from slmcode.blocks.compose import resolve_pipeline
     from slmcode.budget.tokens import default_counter
     from slmcode.environment.ossandbox import status as sandbox_status
-    from slmcode.packs.semantic import status as semantic_status
+    from slmcode.localize.semantic import status as semantic_status
     from slmcode.providers.endpoint import probe_endpoint
     from slmcode.providers.roles import RoleTable
     from slmcode.providers.window import probe_ollama

@@ -15,13 +15,13 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from slmcode.packs import feedback, priors, semantic
-from slmcode.packs.excerpts import Window
-from slmcode.packs.lexical import bm25_from_counts, split_identifier, terms
-from slmcode.packs.priors import aside_weight, aside_weights, header_window
-from slmcode.packs.sources import SourceFile
-from slmcode.packs.termlines import QueryHits, TermLines, held
-from slmcode.packs.units import symbol_units
+from slmcode.localize import feedback, priors, semantic
+from slmcode.localize.lexical import bm25_from_counts, split_identifier, terms
+from slmcode.localize.priors import aside_weight, aside_weights, header_window
+from slmcode.localize.sources import SourceFile
+from slmcode.localize.termlines import QueryHits, TermLines, held
+from slmcode.localize.units import symbol_units
+from slmcode.localize.window import Window
 
 MAX_CANDIDATES = 400
 GLIMPSE_LINES = 12

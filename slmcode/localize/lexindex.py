@@ -19,9 +19,9 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, suppress
 from pathlib import Path
 
-from slmcode.packs import lexical
-from slmcode.packs.lexical import terms
-from slmcode.packs.termlines import TermLines
+from slmcode.localize import lexical
+from slmcode.localize.lexical import terms
+from slmcode.localize.termlines import TermLines
 from slmcode.store.paths import cache_file
 
 # Bump when the stored form changes. The terms change with lexical.py (its stopwords, its splitting): any

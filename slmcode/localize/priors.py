@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from slmcode.packs.excerpts import Window
+from slmcode.localize.window import Window
 from slmcode.repomap.model import Symbol
 
 TEST_WEIGHT = 0.3

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from slmcode.packs import lexindex
+from slmcode.localize import lexindex
 from slmcode.repomap.model import Symbol, SymbolIndex
 
 

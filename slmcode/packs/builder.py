@@ -16,11 +16,13 @@ from slmcode.budget.compute import role_budget
 from slmcode.budget.tokens import TokenCounter, default_counter
 from slmcode.environment.containment import readable
 from slmcode.errors import RepoMapError
-from slmcode.packs import prompts, semantic
+from slmcode.localize import semantic
+from slmcode.localize.candidates import Candidate, rank_candidates
+from slmcode.localize.sources import SourceFile, read_sources
+from slmcode.packs import prompts
 from slmcode.packs.derived import derived_files
 from slmcode.packs.excerpts import Excerpt
 from slmcode.packs.instructions import load_instructions
-from slmcode.packs.localize import Candidate, rank_candidates
 from slmcode.packs.map_parts import has_task_map, map_failure, stable_map, task_map, task_map_budget
 from slmcode.packs.retrieval import retrieve
 from slmcode.packs.section_text import (
@@ -34,7 +36,6 @@ from slmcode.packs.sections import SECTION_ORDER, Section, section, separator_to
 from slmcode.packs.selection import MENTION_LINES, render_excerpts, select_excerpts, select_signatures
 from slmcode.packs.settings import PackSettings
 from slmcode.packs.skills import discover_skills, select_skills
-from slmcode.packs.sources import SourceFile, read_sources
 from slmcode.packs.taskpack import MapEntry, TaskPack, join_sections
 from slmcode.repomap.build import load_index
 from slmcode.repomap.model import RepoMap, SymbolIndex

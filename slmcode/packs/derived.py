@@ -14,7 +14,7 @@ import hashlib
 from collections.abc import Sequence
 from pathlib import Path
 
-from slmcode.packs.sources import SourceFile
+from slmcode.localize.sources import SourceFile
 
 _LINGUIST_ATTRIBUTES = ("linguist-generated", "linguist-vendored")
 # Folder names a build or a package manager writes copies into; a file below one loses a tie to one that is not.

@@ -13,7 +13,7 @@ import math
 from collections import Counter
 from collections.abc import Sequence
 
-from slmcode.packs.lexical import terms
+from slmcode.localize.lexical import terms
 
 DIMENSIONS = 4096
 EMBEDDER_NAME = f"signed-hashing-{DIMENSIONS}-v1"

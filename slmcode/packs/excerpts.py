@@ -11,23 +11,12 @@ from dataclasses import dataclass
 
 from slmcode.budget.fitting import largest_fitting
 from slmcode.budget.tokens import TokenCounter
+from slmcode.localize.window import Window
 from slmcode.packs import prompts
 from slmcode.repomap.model import Symbol
 from slmcode.repomap.render import shown_path
 
 MERGE_GAP = 1  # windows this close become one
-
-
-@dataclass(frozen=True, order=True)
-class Window:
-    """A 1-based inclusive line range."""
-
-    start: int
-    end: int
-
-    @property
-    def size(self) -> int:
-        return self.end - self.start + 1
 
 
 @dataclass(frozen=True)

@@ -17,9 +17,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from slmcode.localize.lexical import terms
 from slmcode.packs.embed import EMBEDDER_NAME, cosine, embed, tfidf_scores
 from slmcode.packs.embedcache import EmbeddingCacheError, cached_embeddings
-from slmcode.packs.lexical import terms
 from slmcode.packs.settings import PackSettings
 from slmcode.store.paths import LEARNED_DIR, MEMORY_FILE, SESSIONS_DIR, SKILL_FILE, SKILLS_DIR, STATE_DIR
 

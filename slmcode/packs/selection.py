@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from slmcode.budget.tokens import TokenCounter
+from slmcode.localize.candidates import Candidate
+from slmcode.localize.sources import SourceFile
 from slmcode.packs.excerpts import (
     Excerpt,
     Window,
@@ -19,9 +21,7 @@ from slmcode.packs.excerpts import (
     render_lines,
     signatures,
 )
-from slmcode.packs.localize import Candidate
 from slmcode.packs.sections import SECTION_SEPARATOR
-from slmcode.packs.sources import SourceFile
 
 MIN_USEFUL_TOKENS = 40  # below this, a remainder holds no useful code
 # Of the excerpt budget, what the glimpses of the best files may take before whole spans: a change rarely

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import yaml
 
-from slmcode.packs.lexical import terms
+from slmcode.localize.lexical import terms
 from slmcode.store.paths import LEARNED_DIR, SKILL_FILE, SKILLS_DIR, STATE_DIR
 
 SKILLS_FOLDER = f"{STATE_DIR}/{SKILLS_DIR}"

@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from slmcode.packs.lexindex import index_path
-from slmcode.packs.localize import rank_candidates
-from slmcode.packs.sources import read_sources
+from slmcode.localize.candidates import rank_candidates
+from slmcode.localize.lexindex import index_path
+from slmcode.localize.sources import read_sources
 
 
 def sources(workspace: Path) -> list:
@@ -36,7 +36,7 @@ def test_a_cache_that_cannot_be_written_costs_speed_not_the_pack(tmp_path: Path)
 
 
 def test_query_bm25_scores_as_the_full_index_does() -> None:
-    from slmcode.packs.lexical import BM25, query_bm25
+    from slmcode.localize.lexical import BM25, query_bm25
 
     docs = [["repo", "map", "cache", "map"], [], ["cache", "row"], ["budget"] * 5, ["map", "budget", "token"]]
     for query in (["map", "cache"], ["budget", "map", "budget"], ["absent"], []):
@@ -47,7 +47,7 @@ def test_query_bm25_scores_as_the_full_index_does() -> None:
 
 
 def test_a_term_is_found_whole_on_its_lines_never_inside_a_longer_term() -> None:
-    from slmcode.packs.termlines import QueryHits, TermLines
+    from slmcode.localize.termlines import QueryHits, TermLines
 
     lines = TermLines.from_lines([["map", "bitmap"], [], ["repo_map", "repo", "map", "map"], ["mapping"]])
     assert lines.occurrences("map") == [1, 3, 3]

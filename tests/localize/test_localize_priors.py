@@ -6,11 +6,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from slmcode.budget.tokens import default_counter
+from slmcode.localize.candidates import rank_candidates
+from slmcode.localize.sources import SourceFile
+from slmcode.localize.window import Window
 from slmcode.packs.derived import derived_files
-from slmcode.packs.excerpts import Window
-from slmcode.packs.localize import rank_candidates
 from slmcode.packs.selection import select_excerpts
-from slmcode.packs.sources import SourceFile
 from slmcode.repomap.model import Symbol
 
 

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from slmcode.packs import semantic
-from slmcode.packs.localize import rank_candidates
-from slmcode.packs.sources import read_sources
+from slmcode.localize import semantic
+from slmcode.localize.candidates import rank_candidates
+from slmcode.localize.sources import read_sources
 from slmcode.settings import Settings
 
 SPANS = [

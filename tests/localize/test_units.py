@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import itertools
 
-from slmcode.packs.excerpts import Window
-from slmcode.packs.units import symbol_units
+from slmcode.localize.units import symbol_units
+from slmcode.localize.window import Window
 from slmcode.repomap.model import Symbol
 
 

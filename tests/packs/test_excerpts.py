@@ -7,11 +7,12 @@ import re
 import pytest
 
 from slmcode.budget.tokens import default_counter
+from slmcode.localize.candidates import Candidate, rank_candidates
+from slmcode.localize.sources import SourceFile
+from slmcode.localize.window import Window
 from slmcode.packs import selection
-from slmcode.packs.excerpts import Window, fit_cut, merge_windows, render_file
-from slmcode.packs.localize import Candidate, rank_candidates
+from slmcode.packs.excerpts import fit_cut, merge_windows, render_file
 from slmcode.packs.selection import render_excerpts, select_excerpts
-from slmcode.packs.sources import SourceFile
 from slmcode.repomap.model import Symbol
 
 LINES = tuple(f"line {n} filler text" for n in range(1, 201))
