@@ -73,10 +73,12 @@ def command_prefix(entry: str) -> tuple[str, ...]:
 
 def build_whitelist(allowed_commands: Sequence[str] = (), extra_commands: Sequence[str] = ()) -> Whitelist:
     """Safe utilities, read-only git, then the language pack's programs and the user's commands (deduplicated);
-    a pack that runs pytest also allows `python -m pytest`, the spelling models reach for."""
+    a pack that runs pytest also allows `python -m pytest`, and one that runs `npm test` allows `node --test`
+    (what a package.json's test script most often runs): the spellings models reach for."""
     prefixes = [(name,) for name in SAFE_UTILITIES] + [("git", sub) for sub in GIT_READ_ONLY]
     pack = [command_prefix(entry) for entry in allowed_commands]
     pack += [(python, "-m", "pytest") for python in PYTHONS if ("pytest",) in pack]
+    pack += [("node", "--test")] if ("npm", "test") in pack else []
     for tokens in [*pack, *(tuple(shlex.split(entry)) for entry in extra_commands)]:
         if tokens and tokens not in prefixes:
             prefixes.append(tokens)

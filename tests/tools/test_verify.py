@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
+
+import pytest
 
 from slmcode.config import Settings
 from slmcode.state import Criterion
@@ -55,3 +58,15 @@ def test_a_timeout_fails_the_criterion(workspace: Path) -> None:
                               workspace=workspace, settings=Settings(shell_timeout_seconds=0.5),
                               allowed_commands=ALLOWED)
     assert verdict.status == "FAILED" and "timed out" in verdict.evidence
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed here")
+def test_a_javascript_pack_runs_node_test_as_its_criteria_write_it(workspace: Path) -> None:
+    """The JavaScript packs allow `npm test`; a criterion says `node --test`, as package.json's script does.
+    Refused, every JavaScript criterion ended UNVERIFIED (found by the simulated eval's best-of-N rows)."""
+    (workspace / "t.test.js").write_text("const test = require('node:test');\ntest('ok', () => {});\n")
+    criteria = [Criterion(text="tests pass", verify="node --test t.test.js"), Criterion(text="any node", verify="node -e 1")]
+    test_run, other = run_criteria(criteria, workspace=workspace, settings=Settings(shell_timeout_seconds=30),
+                                   allowed_commands=("npm test",))
+    assert test_run.status == "PASSED", test_run.evidence
+    assert other.status == "UNVERIFIED" and "is not on the whitelist" in other.evidence
