@@ -93,9 +93,10 @@ def fire(workspace: Path, settings: Settings, hooks: Hooks, event: str, payload:
 
 
 def at_run_end(workspace: Path, settings: Settings, run_id: str, payload: dict[str, Any],
-               record: Callable[[str, dict[str, Any]], None]) -> None:
+               record: Callable[[str, dict[str, Any]], None], environment: Environment | None = None) -> None:
     """The on_run_end hooks, for the API's end of a run (every status: done, failed, interrupted); `record`
-    keeps each result as an event. Nothing here raises: the run has already ended."""
+    keeps each result as an event; `environment`: the run's, when it got that far (else the settings' local
+    one). Nothing here raises: the run has already ended."""
     try:
         from slmcode.blocks.compose import resolve_pipeline
 
@@ -110,4 +111,4 @@ def at_run_end(workspace: Path, settings: Settings, run_id: str, payload: dict[s
             record("hook_failed", {"hook": result.event, "command": result.command, "ok": False,
                                    "message": result.warning})
 
-    fire(workspace, settings, hooks, "on_run_end", {"run_id": run_id, **payload}, report)
+    fire(workspace, settings, hooks, "on_run_end", {"run_id": run_id, **payload}, report, environment)

@@ -93,6 +93,7 @@ def execute_run(workspace: Path, run_id: str, first: Any, overrides: dict[str, A
     status, outcome = "interrupted", "interrupted"
     checkpointed = False
     gitrun: GitRun | None = None
+    context: RunContext | None = None
     try:
         trace.start_run(run_id, query=query, workspace=str(workspace), model=settings.model,
                         settings=settings.model_dump(mode="json"))
@@ -148,7 +149,7 @@ def execute_run(workspace: Path, run_id: str, first: Any, overrides: dict[str, A
             trace.finish_run(run_id, status=status, outcome=outcome)
         close_run(workspace, run_id)  # the run's MCP servers end with it
         at_run_end(workspace, settings, run_id, {"status": status, "outcome": outcome, "query": query},
-                   _recorder(trace, run_id, on_event))
+                   _recorder(trace, run_id, on_event), context.run_environment() if context is not None else None)
         trace.close()
         journal.close()
 

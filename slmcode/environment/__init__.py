@@ -3,6 +3,6 @@ protocol.py is the contract; local.py is today's implementation (host files unde
 programs and git inside the bubblewrap jail)."""
 
 from slmcode.environment.local import LocalEnvironment
-from slmcode.environment.protocol import Completed, Environment
+from slmcode.environment.protocol import Completed, Entry, Environment
 
-__all__ = ["Completed", "Environment", "LocalEnvironment"]
+__all__ = ["Completed", "Entry", "Environment", "LocalEnvironment"]

@@ -121,11 +121,3 @@ def check_file_kind(path: Path, shown: str) -> None:
     if kind is not None:
         raise Refusal(refusals.SPECIAL_FILE.format(path=shown, kind=kind))
 
-
-def require_file(target: WorkspacePath) -> int:
-    """Refuse missing paths and folders; return the file's size."""
-    if not target.real.exists():
-        raise Refusal(refusals.NOT_FOUND.format(path=target.shown))
-    if target.real.is_dir():
-        raise Refusal(refusals.NOT_A_FILE.format(path=target.shown))
-    return target.real.stat().st_size

@@ -7,6 +7,7 @@ programs start through launch.py's Launcher, which is the read-only fallback whe
 from __future__ import annotations
 
 import os
+import stat
 import subprocess
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -19,7 +20,7 @@ from slmcode.environment.gitwall import repository_top, run_git
 from slmcode.environment.launch import LocalLauncher
 from slmcode.environment.limits import SandboxLimits
 from slmcode.environment.patterns import compile_pattern
-from slmcode.environment.protocol import Completed
+from slmcode.environment.protocol import Completed, Entry, EntryKind
 from slmcode.environment.walk import walk_paths
 from slmcode.store.atomic import atomic_write_bytes
 
@@ -56,8 +57,28 @@ class LocalEnvironment:
         except Refusal as exc:
             raise ValueError(str(exc)) from exc
 
-    def read(self, path: str) -> bytes:
-        return self._path(path).read_bytes()
+    def read(self, path: str, offset: int = 0, size: int | None = None) -> bytes:
+        real = self._path(path)
+        if offset == 0 and size is None:
+            return real.read_bytes()
+        with real.open("rb") as handle:
+            handle.seek(offset)
+            return handle.read(-1 if size is None else size)
+
+    def stat(self, path: str) -> Entry:
+        real = self._path(path)  # refuses a path out and a device, FIFO or socket
+        rel = Path(os.path.relpath(real, workspace_root(self.workspace))).as_posix()
+        try:
+            mode = real.stat()
+        except FileNotFoundError:
+            return Entry(rel, "missing")
+        if stat.S_ISDIR(mode.st_mode):
+            return Entry(rel, "dir")
+        return Entry(rel, "file", mode.st_size)
+
+    def listdir(self, path: str) -> list[tuple[str, EntryKind]]:
+        with os.scandir(self._path(path)) as found:
+            return sorted((entry.name, _kind(entry)) for entry in found)
 
     def write(self, path: str, data: bytes) -> None:
         atomic_write_bytes(self._path(path, for_write=True), data)  # a crash leaves the old file or the new
@@ -127,3 +148,9 @@ class LocalEnvironment:
         # The scratch folder of the repository's top: the one folder outside it that git's jail binds writable.
         top = repository_top(self.workspace) or self.workspace
         return str(ossandbox.scratch_dir(top) / name)
+
+
+def _kind(entry: os.DirEntry[str]) -> EntryKind:
+    if entry.is_dir(follow_symlinks=False):
+        return "dir"
+    return "file" if entry.is_file() else "other"  # is_file follows a link: a link to a file is a file

@@ -1,4 +1,4 @@
-"""The Environment protocol: where one workspace's files live and its programs run, behind seven calls.
+"""The Environment protocol: where one workspace's files live and its programs run, behind nine calls.
 
 Small on purpose, so a second implementation (a container, a remote runner such as SWE-ReX, a Kubernetes job)
 is a day's work: paths are workspace-relative strings with forward slashes (never host paths), contents are
@@ -8,7 +8,13 @@ one call taking git's own arguments. What the harness does with a result never d
 How each call maps onto a container (`docker exec` / `podman exec`, one long-lived container per run with the
 workspace at the same path, the command user unprivileged, no network unless allowed):
 - read / write: `docker exec C cat PATH` / `docker exec -i C sh -c 'cat > "$1"' - PATH` (or `docker cp`);
-  the containment rules (no path out, nothing written into .git/.slmcode) are checked first, as here.
+  the containment rules (no path out, nothing written into .git/.slmcode) are checked first, as here. A read
+  of part of a file (a big file's shown lines, a chunk at a time): `docker exec C sh -c 'tail -c +$((OFF+1))
+  "$1" | head -c SIZE' - PATH`.
+- stat: `docker exec C sh -c 'realpath -m -- "$1" && stat -L -c "%F %s" -- "$1"' - PATH`: the real path must
+  lie inside the workspace (else the refusal), a device, FIFO or socket is refused, a missing file is "missing".
+- listdir: `docker exec C find PATH -mindepth 1 -maxdepth 1 -printf '%y %Y %f\0'` (%y: the entry's own type,
+  so a link to a folder is not entered; %Y: its target's, so a link to a file is a file).
 - walk / search: `docker exec C git ls-files -z ...` or a `find`; search reads each file through read.
 - run: `docker exec -i -w WS C ARGV...` with `input` on stdin; a timeout kills it (`docker exec C kill`).
 - git: `docker exec -w WS -e GIT_CONFIG_... C git ARGS` (the container is the wall, so no host jail).
@@ -30,7 +36,7 @@ import subprocess
 from collections.abc import Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
-from typing import IO, Protocol, runtime_checkable
+from typing import IO, Literal, Protocol, runtime_checkable
 
 Stream = IO[bytes] | int | None  # what Popen takes for a standard stream: a file, PIPE/DEVNULL, or inherit
 
@@ -46,6 +52,20 @@ class Completed:
     @property
     def ok(self) -> bool:
         return self.returncode == 0
+
+
+@dataclass(frozen=True)
+class Entry:
+    """What a workspace path names, once the containment rules have resolved it (stat)."""
+
+    path: str  # workspace-relative, symlinks inside the workspace followed; "." for the workspace itself
+    kind: Literal["file", "dir", "missing"]
+    size: int = 0  # bytes, for a file
+
+
+# A folder's entry (listdir): "dir" a folder (not a link to one), "file" a regular file (a link to one too),
+# "other" the rest (a link to a folder, a dangling link, a FIFO, a socket, a device).
+EntryKind = Literal["dir", "file", "other"]
 
 
 class Launcher(Protocol):
@@ -90,8 +110,18 @@ class Environment(Protocol):
 
     name: str  # shown to the user: which environment ran what ("local (bubblewrap)", "podman: IMAGE")
 
-    def read(self, path: str) -> bytes:
-        """The file's bytes; FileNotFoundError when there is none, IsADirectoryError for a folder."""
+    def read(self, path: str, offset: int = 0, size: int | None = None) -> bytes:
+        """The file's bytes (`size` of them from `offset`, or to its end); FileNotFoundError when there is
+        none, IsADirectoryError for a folder."""
+        ...
+
+    def stat(self, path: str) -> Entry:
+        """Where `path` leads and what is there; ValueError (the refusal, one line) when it leads outside the
+        workspace or names a device, FIFO or socket."""
+        ...
+
+    def listdir(self, path: str) -> list[tuple[str, EntryKind]]:
+        """A folder's entries (name, kind), sorted by name; OSError when it cannot be listed."""
         ...
 
     def write(self, path: str, data: bytes) -> None:

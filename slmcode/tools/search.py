@@ -3,14 +3,17 @@
 Patterns run on RE2 (patterns.py), so no pattern can hang the run. Files over max_read_bytes are not
 searched and the result names them; the whole search stops after SEARCH_BYTES read or SEARCH_SECONDS
 spent and says so, so a huge tree costs a bounded step. A file is first tested whole, and only a file that
-matches is split into lines. File names are shown escaped (filenames.py), as ws_list shows them.
+matches is split into lines. File names are shown escaped (filenames.py), as ws_list shows them. Files are
+found and read through the task's Environment (stat, listdir, read), whose refusals come back as the tools' own.
 """
 
 from __future__ import annotations
 
+import posixpath
 import time
 
-from slmcode.environment.containment import Refusal, resolve_path, workspace_root
+from slmcode.environment import Entry
+from slmcode.environment.containment import Refusal
 from slmcode.environment.filenames import shown_name
 from slmcode.environment.patterns import Matcher, compile_pattern
 from slmcode.tools import prompts
@@ -26,18 +29,25 @@ SEARCH_SECONDS = 10.0
 SKIPPED_SHOWN = 5
 
 
+def locate(ctx: ToolContext, path: str) -> Entry:
+    """Where a model's path leads in the task's Environment; a Refusal (its one line) when it may not go there."""
+    try:
+        return ctx.env.stat(path)
+    except ValueError as exc:
+        raise Refusal(str(exc)) from None
+
+
 def ws_search(ctx: ToolContext, pattern: str, glob: str | None = None, path: str = ".") -> str:
     try:
-        target = resolve_path(ctx.workspace, path or ".")
+        target = locate(ctx, path or ".")
     except Refusal as exc:
         return str(exc)
     matcher = compile_pattern(pattern)
     if isinstance(matcher, str):
         return matcher
-    root = workspace_root(ctx.workspace)
     staged = staged_texts(ctx)
-    start = target.real if target.real.is_dir() else target.real.parent
-    files = [target.rel] if target.real.is_file() else walk_files(root, start, glob)
+    start = target.path if target.kind == "dir" else posixpath.dirname(target.path) or "."
+    files = [target.path] if target.kind == "file" else walk_files(ctx.env, start, glob)
     hits: list[str] = []
     skipped: list[str] = []
     read, searched, deadline = 0, 0, time.monotonic() + SEARCH_SECONDS
@@ -86,12 +96,14 @@ def _searchable_text(ctx: ToolContext, rel: str, skipped: list[str]) -> str | No
     """A file's text for searching, or None for binary or escaping files (skipped silently) and oversized
     ones (named in `skipped`)."""
     try:
-        target = resolve_path(ctx.workspace, rel)
-        if target.real.stat().st_size > ctx.settings.max_read_bytes:
-            skipped.append(target.shown)
+        entry = ctx.env.stat(rel)
+        if entry.kind != "file":
             return None
-        data = target.real.read_bytes()
-    except (Refusal, OSError):
+        if entry.size > ctx.settings.max_read_bytes:
+            skipped.append(shown_name(entry.path))
+            return None
+        data = ctx.env.read(entry.path)
+    except (ValueError, OSError):
         return None
     if looks_binary(data[:BINARY_SAMPLE_BYTES]):
         return None

@@ -10,9 +10,9 @@ from collections.abc import Mapping, Sequence
 from contextlib import AbstractContextManager
 from pathlib import Path
 
-from slmcode.environment import Completed, Environment
+from slmcode.environment import Completed, Entry, Environment
 from slmcode.environment.containment import Refusal, resolve_path
-from slmcode.environment.protocol import Launcher
+from slmcode.environment.protocol import EntryKind, Launcher
 from slmcode.tools.permissions import (
     Encoding,
     Patch,
@@ -59,13 +59,21 @@ class StagingEnvironment:
                       **fields)
         return save_new(self.folder, draft)
 
-    def read(self, path: str) -> bytes:
+    def read(self, path: str, offset: int = 0, size: int | None = None) -> bytes:
         try:
             shown = resolve_path(self.workspace, path).rel
         except Refusal as exc:
             raise ValueError(str(exc)) from None
         patch = self.patch(shown)
-        return patch.new_bytes if patch is not None else self.inner.read(path)
+        if patch is None:
+            return self.inner.read(path, offset, size)
+        return patch.new_bytes[offset : None if size is None else offset + size]
+
+    def stat(self, path: str) -> Entry:
+        return self.inner.stat(path)  # the disk's view: the tools ask for a file's patch themselves
+
+    def listdir(self, path: str) -> list[tuple[str, EntryKind]]:
+        return self.inner.listdir(path)
 
     def write(self, path: str, data: bytes) -> None:
         try:

@@ -5,18 +5,23 @@ source, say) is text decoded as Latin-1, which maps every byte to one character 
 written in the same encoding leaves every byte outside the edited region as it was. A file too big to read
 whole is read as a slice: at most `keep_chars` characters of each shown line are read, the rest of a long
 line is skipped in chunks, and lines are counted by streaming, so a 300 MB one-line file costs one chunk of
-memory, not 300 MB.
+memory, not 300 MB. Every byte comes through the task's Environment (`read`, a chunk at a time for a slice), so
+a file is read wherever the workspace lives.
 """
 
 from __future__ import annotations
 
+import io
 from dataclasses import dataclass
 
-from slmcode.environment.containment import Refusal, WorkspacePath, require_file
+from slmcode.environment import Entry, Environment, refusals
+from slmcode.environment.containment import Refusal
+from slmcode.environment.filenames import shown_name
 from slmcode.tools import prompts
 
 BINARY_SAMPLE_BYTES = 8192
 CHUNK_BYTES = 1 << 20
+PIECE_BYTES = 256 << 10  # one Environment.read of a big file's slice
 UTF8 = "utf-8"
 FALLBACK = "latin-1"  # round-trips every byte
 # Control bytes other than tab, newlines, form feed and escape; above this share of a sample, a file is binary.
@@ -52,14 +57,23 @@ def decode(data: bytes) -> tuple[str, str]:
     return data.decode(encoding), encoding
 
 
-def read_text(target: WorkspacePath, max_bytes: int) -> tuple[str, str]:
+def require_file(entry: Entry) -> int:
+    """Refuse missing paths and folders; return the file's size."""
+    if entry.kind == "missing":
+        raise Refusal(refusals.NOT_FOUND.format(path=shown_name(entry.path)))
+    if entry.kind == "dir":
+        raise Refusal(refusals.NOT_A_FILE.format(path=shown_name(entry.path)))
+    return entry.size
+
+
+def read_text(env: Environment, entry: Entry, max_bytes: int) -> tuple[str, str]:
     """A whole text file and its encoding, refusing binary files and files over max_bytes."""
-    size = require_file(target)
+    size = require_file(entry)
     if size > max_bytes:
-        raise Refusal(prompts.TOO_BIG.format(path=target.shown, size=size, limit=max_bytes))
-    data = target.real.read_bytes()
+        raise Refusal(prompts.TOO_BIG.format(path=shown_name(entry.path), size=size, limit=max_bytes))
+    data = env.read(entry.path)
     if looks_binary(data[:BINARY_SAMPLE_BYTES]):
-        raise Refusal(prompts.BINARY_FILE.format(path=target.shown, size=size))
+        raise Refusal(prompts.BINARY_FILE.format(path=shown_name(entry.path), size=size))
     return decode(data)
 
 
@@ -85,13 +99,44 @@ def _skip_line(handle, first: bytes, step: int) -> int:  # type: ignore[no-untyp
     return skipped
 
 
-def read_slice(target: WorkspacePath, offset: int, limit: int, keep_chars: int) -> Slice:
+class _EnvironmentFile(io.RawIOBase):
+    """A file of the Environment read a piece at a time (Environment.read with an offset), so a buffered reader
+    over it streams lines as a host file would."""
+
+    def __init__(self, env: Environment, path: str) -> None:
+        super().__init__()
+        self.env, self.path, self.position = env, path, 0
+
+    def readable(self) -> bool:
+        return True
+
+    def seekable(self) -> bool:
+        return True
+
+    def seek(self, offset: int, whence: int = io.SEEK_SET) -> int:
+        if whence not in (io.SEEK_SET, io.SEEK_CUR):
+            raise io.UnsupportedOperation("seek from the end")
+        self.position = offset if whence == io.SEEK_SET else self.position + offset
+        return self.position
+
+    def tell(self) -> int:
+        return self.position
+
+    def readinto(self, buffer: memoryview) -> int:  # type: ignore[override]
+        # At most a piece per call: the bytes read are held twice until copied, and a slice stays a few MB.
+        data = self.env.read(self.path, self.position, min(len(buffer), PIECE_BYTES))
+        buffer[: len(data)] = data
+        self.position += len(data)
+        return len(data)
+
+
+def read_slice(env: Environment, entry: Entry, offset: int, limit: int, keep_chars: int) -> Slice:
     """`limit` lines from line `offset`, reading at most ~4 bytes per shown character plus one chunk."""
     keep_bytes = keep_chars * 4 + 4  # a UTF-8 character is at most 4 bytes
-    with target.real.open("rb") as handle:
+    with io.BufferedReader(_EnvironmentFile(env, entry.path), PIECE_BYTES) as handle:
         sample = handle.read(BINARY_SAMPLE_BYTES)
         if looks_binary(sample):
-            raise Refusal(prompts.BINARY_FILE.format(path=target.shown, size=target.real.stat().st_size))
+            raise Refusal(prompts.BINARY_FILE.format(path=shown_name(entry.path), size=entry.size))
         encoding = sample_encoding(sample, partial=True)
         handle.seek(0)
         number, lines = 0, []

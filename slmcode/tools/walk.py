@@ -1,18 +1,19 @@
 """Walking the workspace for ws_list and ws_search: sorted, bounded, skipping caches and ignored files.
 
-Ignore rules and globs are matched against the name as tools show it (filenames.shown_name): pathspec
-matches with RE2 when google-re2 is installed, and RE2 cannot take a name that is not valid UTF-8.
+Folders are listed one at a time through the task's Environment (listdir) and the root .gitignore is read
+through it, so the walk sees the workspace wherever it lives. Ignore rules and globs are matched against the
+name as tools show it (filenames.shown_name): pathspec matches with RE2 when google-re2 is installed, and
+RE2 cannot take a name that is not valid UTF-8.
 """
 
 from __future__ import annotations
 
 import fnmatch
-import os
 from collections.abc import Iterator
-from pathlib import Path
 
 from pathspec import GitIgnoreSpec
 
+from slmcode.environment import Environment
 from slmcode.environment.filenames import shown_name
 
 # Never worth a small model's tokens, and often huge.
@@ -22,10 +23,12 @@ SKIP_DIRS = frozenset(
 )
 
 
-def gitignore(root: Path) -> GitIgnoreSpec:
-    """The root .gitignore as a matcher (empty when there is none)."""
-    path = root / ".gitignore"
-    lines = path.read_text(encoding="utf-8", errors="replace").splitlines() if path.is_file() else []
+def gitignore(env: Environment) -> GitIgnoreSpec:
+    """The root .gitignore as a matcher (empty when there is none, or it is no file inside the workspace)."""
+    try:
+        lines = env.read(".gitignore").decode("utf-8", errors="replace").splitlines()
+    except (OSError, ValueError):
+        lines = []
     return GitIgnoreSpec.from_lines(lines)
 
 
@@ -36,34 +39,41 @@ def glob_matches(rel: str, glob: str) -> bool:
     return fnmatch.fnmatchcase(rel, glob) or (glob.startswith("**/") and fnmatch.fnmatchcase(rel, glob[3:]))
 
 
-def walk_files(root: Path, start: Path, glob: str | None = None) -> Iterator[str]:
-    """Workspace-relative paths of regular files under `start`, in sorted order; symlinked folders not followed."""
-    ignored = gitignore(root)
-    for folder, dirs, files in os.walk(start, followlinks=False):
-        rel_folder = Path(os.path.relpath(folder, root)).as_posix()
-        prefix = "" if rel_folder == "." else rel_folder + "/"
+def _prefix(folder: str) -> str:
+    return "" if folder in (".", "") else folder + "/"
+
+
+def walk_files(env: Environment, start: str, glob: str | None = None) -> Iterator[str]:
+    """Workspace-relative paths of regular files under the folder `start` (workspace-relative), in sorted order:
+    a folder's files, then each subfolder's; links to folders not followed, unlistable folders skipped."""
+    ignored = gitignore(env)
+    pending = [start]
+    while pending:
+        folder = pending.pop()
+        try:
+            entries = env.listdir(folder)
+        except (OSError, ValueError):
+            continue
+        prefix = _prefix(folder)
         shown_prefix = shown_name(prefix)
-        dirs[:] = sorted(
-            d for d in dirs if d not in SKIP_DIRS and not ignored.match_file(shown_prefix + shown_name(d) + "/")
-        )
-        for name in sorted(files):
-            rel, shown = prefix + name, shown_prefix + shown_name(name)
-            if ignored.match_file(shown) or (glob and not glob_matches(shown, glob)):
-                continue
-            if os.path.isfile(os.path.join(folder, name)):  # skips FIFOs, sockets, dangling links
-                yield rel
+        dirs = [name for name, kind in entries if kind == "dir" and name not in SKIP_DIRS
+                and not ignored.match_file(shown_prefix + shown_name(name) + "/")]
+        for name, kind in entries:
+            shown = shown_prefix + shown_name(name)
+            if kind == "file" and not ignored.match_file(shown) and not (glob and not glob_matches(shown, glob)):
+                yield prefix + name  # FIFOs, sockets, dangling links and links to folders are "other"
+        pending.extend(prefix + name for name in reversed(dirs))  # the first subfolder is walked first
 
 
-def list_children(root: Path, folder: Path) -> list[str]:
+def list_children(env: Environment, folder: str) -> list[str]:
     """The immediate entries of a folder, folders marked with a trailing '/'."""
-    ignored = gitignore(root)
-    prefix = Path(os.path.relpath(folder, root)).as_posix()
-    prefix = "" if prefix == "." else prefix + "/"
+    ignored = gitignore(env)
+    prefix = _prefix(folder)
     entries = []
-    for entry in sorted(os.scandir(folder), key=lambda e: e.name):
-        is_dir = entry.is_dir(follow_symlinks=False)
-        rel = prefix + entry.name + ("/" if is_dir else "")
-        if (is_dir and entry.name in SKIP_DIRS) or ignored.match_file(shown_name(rel)):
+    for name, kind in env.listdir(folder):
+        is_dir = kind == "dir"
+        rel = prefix + name + ("/" if is_dir else "")
+        if (is_dir and name in SKIP_DIRS) or ignored.match_file(shown_name(rel)):
             continue
         entries.append(rel)
     return entries

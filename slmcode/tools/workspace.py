@@ -7,21 +7,22 @@ Each takes the task's ToolContext and the model's arguments and returns text. A 
 comes back as text starting with "Error:"; nothing here raises for a model's mistake. In dry-run and review
 modes a file is read through its recorded patch, and the result says so. Paths are shown (and recorded in
 read_paths and files_changed) escaped as filenames.shown_name writes them; a file read in a fallback
-encoding says so, and edits write it back in that encoding.
+encoding says so, and edits write it back in that encoding. Files are read and folders listed through the task's
+Environment (`ctx.env`: stat, read, listdir), as they are written through it.
 """
 
 from __future__ import annotations
 
 from itertools import islice
 
-from slmcode.environment import refusals
-from slmcode.environment.containment import Refusal, WorkspacePath, require_file, resolve_path, workspace_root
+from slmcode.environment import Entry, refusals
+from slmcode.environment.containment import Refusal, WorkspacePath, resolve_path
 from slmcode.environment.filenames import shown_name
 from slmcode.tools import editformat, nearmiss, prompts
 from slmcode.tools.context import ToolContext
 from slmcode.tools.permissions import Encoding, Patch, record_write, staged_patch
-from slmcode.tools.search import ws_search
-from slmcode.tools.textfile import UTF8, clip_line, read_slice, read_text
+from slmcode.tools.search import locate, ws_search
+from slmcode.tools.textfile import UTF8, clip_line, read_slice, read_text, require_file
 from slmcode.tools.walk import list_children, walk_files
 
 __all__ = ["ws_edit", "ws_list", "ws_read", "ws_search", "ws_skill", "ws_write"]
@@ -32,45 +33,46 @@ LIST_LIMIT = 200
 READ_NOTE_BYTES = 64  # kept free for the note saying where to read on, so a read is never offloaded
 
 
-def _notes(target: WorkspacePath, patch: Patch | None, encoding: str) -> str:
+def _notes(shown: str, patch: Patch | None, encoding: str) -> str:
     notes = []
     if patch is not None:
         notes.append(prompts.STAGED_NOTE.format(path=patch.path, mode=patch.mode, id=patch.id))
     if encoding != UTF8:
-        notes.append(prompts.ENCODING_NOTE.format(path=target.shown, encoding=encoding))
+        notes.append(prompts.ENCODING_NOTE.format(path=shown, encoding=encoding))
     return "".join(note + "\n" for note in notes)
 
 
-def _view(ctx: ToolContext, target: WorkspacePath) -> tuple[str, Encoding, Patch | None]:
-    """The file as this task sees it: through its recorded patch if there is one, else from disk."""
-    patch = staged_patch(ctx, target.shown)
+def _view(ctx: ToolContext, entry: Entry) -> tuple[str, Encoding, Patch | None]:
+    """The file as this task sees it: through its recorded patch if there is one, else from the workspace."""
+    patch = staged_patch(ctx, shown_name(entry.path))
     if patch is not None:
         return patch.new_text, patch.encoding, patch
-    text, encoding = read_text(target, ctx.settings.max_read_bytes)
+    text, encoding = read_text(ctx.env, entry, ctx.settings.max_read_bytes)
     return text, encoding, None  # type: ignore[return-value]
 
 
 def ws_read(ctx: ToolContext, path: str, offset: int = 1, limit: int = DEFAULT_READ_LINES) -> str:
     try:
-        target = resolve_path(ctx.workspace, path)
+        entry = locate(ctx, path)
+        shown = shown_name(entry.path)
         offset, limit = max(1, offset), max(1, limit)
-        patch = staged_patch(ctx, target.shown)
-        if patch is None and require_file(target) > ctx.settings.max_read_bytes:
+        patch = staged_patch(ctx, shown)
+        if patch is None and require_file(entry) > ctx.settings.max_read_bytes:
             # Too big to read whole: read only the lines shown, each cut as it is read.
             # Each shown line costs at least 2 bytes of the output ("N\t"): no more lines can be shown.
-            part = read_slice(target, offset, min(limit, ctx.inline_bytes // 2), MAX_LINE_CHARS)
+            part = read_slice(ctx.env, entry, offset, min(limit, ctx.inline_bytes // 2), MAX_LINE_CHARS)
             lines, total, encoding = part.lines, part.total, part.encoding
         else:
-            text, encoding, patch = _view(ctx, target)
+            text, encoding, patch = _view(ctx, entry)
             all_lines = text.splitlines()
             total = len(all_lines)
             lines = [clip_line(line, MAX_LINE_CHARS) for line in all_lines[offset - 1 : offset - 1 + limit]]
         if total and offset > total:
-            return prompts.PAST_END.format(path=target.shown, total=total, offset=offset)
+            return prompts.PAST_END.format(path=shown, total=total, offset=offset)
     except Refusal as exc:
         return str(exc)
-    ctx.read_paths.add(target.shown)
-    notes = _notes(target, patch, encoding)
+    ctx.read_paths.add(shown)
+    notes = _notes(shown, patch, encoding)
     out, size, budget = [], 0, ctx.inline_bytes - READ_NOTE_BYTES - len(notes.encode())
     for number, line in enumerate(lines, start=offset):
         rendered = f"{number}\t{line}"
@@ -90,13 +92,12 @@ def ws_read(ctx: ToolContext, path: str, offset: int = 1, limit: int = DEFAULT_R
 
 def ws_list(ctx: ToolContext, path: str = ".", glob: str | None = None) -> str:
     try:
-        target = resolve_path(ctx.workspace, path or ".")
+        entry = locate(ctx, path or ".")
     except Refusal as exc:
         return str(exc)
-    if not target.real.is_dir():
-        return prompts.NOT_A_DIR.format(path=target.shown)
-    root = workspace_root(ctx.workspace)
-    entries = walk_files(root, target.real, glob) if glob else iter(list_children(root, target.real))
+    if entry.kind != "dir":
+        return prompts.NOT_A_DIR.format(path=shown_name(entry.path))
+    entries = walk_files(ctx.env, entry.path, glob) if glob else iter(list_children(ctx.env, entry.path))
     shown = [shown_name(entry) for entry in islice(entries, LIST_LIMIT)]
     more = sum(1 for _ in entries)
     if not shown:
@@ -128,7 +129,7 @@ def _rewrite_refusal(ctx: ToolContext, target: WorkspacePath, content: str) -> s
     if target.shown not in ctx.read_paths:
         return prompts.REWRITE_READ_FIRST.format(path=target.shown)
     try:
-        before, _, _ = _view(ctx, target)
+        before, _, _ = _view(ctx, locate(ctx, target.rel))
     except Refusal as exc:
         return str(exc)
     dropped = ctx.edit.dropped(target.shown, before, content)
@@ -144,7 +145,7 @@ def ws_edit(ctx: ToolContext, path: str, old_str: str, new_str: str) -> str:
             return prompts.EMPTY_OLD
         if old_str == new_str:
             return prompts.SAME_TEXT
-        text, encoding, _ = _view(ctx, target)
+        text, encoding, _ = _view(ctx, locate(ctx, path))
     except Refusal as exc:
         return str(exc)
     for old in nearmiss.exact_variants(text, old_str):

@@ -1,7 +1,8 @@
 """The seam proven by a second Environment: a recording one that runs every program through LocalEnvironment and
-notes each argv. ws_shell, verify, a gate, a hook, an MCP stdio server and the solo reviewer's git all reach it
-when it is the run's environment, so none of them can start a program around it. Also the read-only fallback
-(no bwrap) as the same protocol, and doctor's module check inside the wall."""
+notes each argv and file call. ws_read, ws_list, ws_search, ws_shell, verify, a gate, a hook, an MCP stdio server
+and the solo reviewer's git all reach it when it is the run's environment, so none of them can read a file or
+start a program around it. Also the read-only fallback (no bwrap) as the same protocol, and doctor's module check
+inside the wall."""
 
 from __future__ import annotations
 
@@ -14,14 +15,16 @@ from pathlib import Path
 from typing import IO
 
 import pytest
+import yaml
 from langgraph.runtime import Runtime
 
 from slmcode import hooks, readiness
+from slmcode.blocks.discovery import BUILTIN_DIR
 from slmcode.blocks.schema import Hooks
-from slmcode.config import McpServer, Settings
+from slmcode.config import McpServer, Settings, load_settings
 from slmcode.environment import Completed, Environment, LocalEnvironment, ossandbox
 from slmcode.environment.launch import READ_ONLY_PROGRAMS
-from slmcode.environment.protocol import Launcher, Stream
+from slmcode.environment.protocol import Entry, EntryKind, Launcher, Stream
 from slmcode.gates.command import run_gate_command
 from slmcode.mcp.servers import open_session
 from slmcode.nodes.solo import _changed_files
@@ -31,6 +34,7 @@ from slmcode.tools.context import ToolContext
 from slmcode.tools.shell import ShellResult, run_command
 from slmcode.tools.toolset import make_tools
 from slmcode.tools.verify import run_criteria
+from slmcode.trust import trust_workspace
 from tests.sandboxcheck import needs_sandbox
 
 MCP_SERVER = Path(__file__).resolve().parents[1] / "mcp" / "server.py"
@@ -66,7 +70,8 @@ class RecordingLauncher:
 
 
 class RecordingEnvironment:
-    """A second implementation of the protocol: LocalEnvironment underneath, every program and git call noted."""
+    """A second implementation of the protocol: LocalEnvironment underneath, every file, program and git call
+    noted."""
 
     name = "recording"
 
@@ -74,8 +79,17 @@ class RecordingEnvironment:
         self.inner = inner
         self.seen: list[tuple[str, ...]] = []
 
-    def read(self, path: str) -> bytes:
-        return self.inner.read(path)
+    def read(self, path: str, offset: int = 0, size: int | None = None) -> bytes:
+        self.seen.append(("read", path))
+        return self.inner.read(path, offset, size)
+
+    def stat(self, path: str) -> Entry:
+        self.seen.append(("stat", path))
+        return self.inner.stat(path)
+
+    def listdir(self, path: str) -> list[tuple[str, EntryKind]]:
+        self.seen.append(("listdir", path))
+        return self.inner.listdir(path)
 
     def write(self, path: str, data: bytes) -> None:
         self.seen.append(("write", path))
@@ -125,6 +139,34 @@ def test_the_recording_environment_is_an_environment(ws: Path) -> None:
     assert isinstance(recording(ws, Settings()), Environment)
 
 
+def test_the_file_tools_read_and_list_through_the_run_environment(ws: Path) -> None:
+    (ws / "pkg").mkdir()
+    (ws / "pkg" / "mod.py").write_text("def sub(a, b):\n    return a - b\n")
+    env = recording(ws, Settings())
+    ctx = ToolContext(workspace=ws, settings=Settings(), environment=env)
+    tools = {tool.name: tool for tool in make_tools(ctx)}
+    assert "2\t    return a + b" in tools["ws_read"].invoke({"path": "calc.py"})
+    assert env.seen == [("stat", "calc.py"), ("read", "calc.py")]
+    env.seen.clear()
+    assert tools["ws_list"].invoke({"path": "."}).splitlines() == ["calc.py", "pkg/"]
+    assert ("listdir", ".") in env.seen and ("read", ".gitignore") in env.seen
+    env.seen.clear()
+    assert tools["ws_search"].invoke({"pattern": "return a"}).splitlines() == [
+        "calc.py:2: return a + b", "pkg/mod.py:2: return a - b"]
+    assert [e for e in env.seen if e[0] in ("listdir", "read")] == [
+        ("read", ".gitignore"), ("listdir", "."), ("read", "calc.py"), ("listdir", "pkg"), ("read", "pkg/mod.py")]
+
+
+def test_a_big_file_is_read_a_chunk_at_a_time_through_the_run_environment(ws: Path) -> None:
+    (ws / "big.txt").write_text("".join(f"line {n}\n" for n in range(1, 40001)))
+    env = recording(ws, Settings())
+    ctx = ToolContext(workspace=ws, settings=Settings(max_read_bytes=1000), environment=env)
+    read = next(t for t in make_tools(ctx) if t.name == "ws_read")
+    out = read.invoke({"path": "big.txt", "offset": 39999, "limit": 2})
+    assert "39999\tline 39999" in out and "40000\tline 40000" in out
+    assert [e for e in env.seen if e[0] == "read"] and all(e == ("read", "big.txt") for e in env.seen[1:])
+
+
 def test_ws_shell_starts_each_program_of_a_pipeline_through_the_run_environment(ws: Path) -> None:
     env = recording(ws, Settings())
     ctx = ToolContext(workspace=ws, settings=Settings(), environment=env)
@@ -151,6 +193,20 @@ def test_a_hook_runs_through_the_given_environment_and_reads_its_event(ws: Path)
                          {"task_id": "r1t1"}, lambda result: None, env)
     assert [r.ok for r in results] == [True]
     assert '"task_id": "r1t1"' in (ws / "event.json").read_text()
+    assert env.started() == ["tee"]
+
+
+def test_the_run_end_hooks_run_through_the_runs_environment(ws: Path) -> None:
+    pipeline = yaml.safe_load((BUILTIN_DIR / "pipeline-default.yaml").read_text())
+    pipeline["hooks"] = {"on_run_end": ["tee ended.json"], "timeout_seconds": 20}
+    (ws / ".slmcode" / "blocks").mkdir(parents=True)
+    (ws / ".slmcode" / "blocks" / "pipeline.yaml").write_text(yaml.safe_dump(pipeline), encoding="utf-8")
+    trust_workspace(ws)  # a workspace's own hooks run only once its user trusts it
+    env = recording(ws, Settings())
+    recorded: list[str] = []
+    hooks.at_run_end(ws, load_settings(ws).settings, "run-1", {"status": "done"}, lambda k, d: recorded.append(k),
+                     env)
+    assert recorded == ["hook"] and '"status": "done"' in (ws / "ended.json").read_text()
     assert env.started() == ["tee"]
 
 
