@@ -36,8 +36,8 @@ sys.path.insert(0, str(ROOT))  # tests.fake_llm and the scripted team live in th
 from overhead_parts import Breakdown, breakdown_installed, merged_stats, report_breakdown, threads_profiled  # noqa: E402
 
 from slmcode import api  # noqa: E402
-from slmcode.memory.conversations import conversations_path  # noqa: E402
 from slmcode.nodes.prompts import SYSTEM  # noqa: E402
+from slmcode.store.conversations import conversations_path  # noqa: E402
 from slmcode.store.paths import CHECKPOINTS, state_dir  # noqa: E402
 from slmcode.store.trace import TraceStore  # noqa: E402
 from tests.fake_llm import FakeLLM, Reply, tool_call  # noqa: E402

@@ -20,16 +20,15 @@ from pathlib import Path
 from typing import Any
 
 from slmcode.compact.longtask import bound_task
-from slmcode.config import LoadedSettings, load_settings
+from slmcode.config import LoadedSettings, flags_still_valid, load_settings
 from slmcode.errors import ConfigError, RunFinishedError, RunNotFoundError
 from slmcode.graph.builder import build_graph
-from slmcode.memory.runlock import workspace_lock
 from slmcode.redact import masked_urls
 from slmcode.runner import CHECKPOINTS_GONE, Answerer, Event, RunResult, execute_run, model_endpoint
-from slmcode.runstate import (
+from slmcode.store.runlock import workspace_lock
+from slmcode.store.runstate import (
     checked_run_id,
     checked_task,
-    flags_still_valid,
     one_line,
     read_run_file,
     run_file_path,

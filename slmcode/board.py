@@ -16,15 +16,15 @@ from typing import Any
 from langgraph.types import Overwrite
 
 from slmcode.blocks.compose import resolve_pipeline
-from slmcode.config import load_settings
+from slmcode.config import flags_still_valid, load_settings
 from slmcode.errors import PlanEditError, RunNotFoundError
 from slmcode.graph.builder import build_graph
 from slmcode.graph.checkpoint import open_checkpointer
-from slmcode.memory.runlock import workspace_lock
 from slmcode.nodes.approval import PLAN_QUESTION
 from slmcode.nodes.plan_edits import edited_plan, plan_rows
-from slmcode.runstate import flags_still_valid, read_run_file, run_file_path, state_errors, workspace_folder
 from slmcode.state import Task
+from slmcode.store.runlock import workspace_lock
+from slmcode.store.runstate import read_run_file, run_file_path, state_errors, workspace_folder
 from slmcode.store.trace import TraceStore
 
 APPROVE_NODE = "approve"

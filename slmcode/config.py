@@ -27,8 +27,8 @@ from slmcode.settings import (
 from slmcode.store.paths import CONFIG_FILE, state_path, user_state_dir
 
 __all__ = ["DEFAULT_SOURCE", "ENV_PREFIX", "SETTING_KEYS", "LoadedSettings", "McpServer", "ProfileOverride",
-           "RoleModel", "Settings", "is_loopback_url", "load_settings", "project_config_path", "read_yaml_file",
-           "user_config_path"]
+           "RoleModel", "Settings", "flags_still_valid", "is_loopback_url", "load_settings", "project_config_path",
+           "read_yaml_file", "user_config_path"]
 
 ENV_PREFIX = "SLMCODE_"
 DEFAULT_SOURCE = "default"
@@ -160,3 +160,8 @@ def _trusted_part(workspace: Path, project: list[Layer], user: list[Layer],
     if trust.is_trusted(workspace):
         return TRUSTED, [], project
     return UNTRUSTED, ignored, kept
+
+
+def flags_still_valid(saved: dict[str, Any]) -> dict[str, Any]:
+    """A run's saved flags, less those the environment now sets: SLMCODE_BASE_URL on a resume moves the run."""
+    return {k: v for k, v in saved.items() if ENV_PREFIX + k.upper() not in os.environ}

@@ -13,7 +13,6 @@ from langgraph.runtime import Runtime
 from slmcode.blocks.compose import PhaseSpec, ResolvedPipeline, resolve_pipeline
 from slmcode.config import Settings
 from slmcode.environment import Environment, LocalEnvironment
-from slmcode.environment import Environment, LocalEnvironment
 from slmcode.providers.roles import RoleTable
 from slmcode.serverpolicy import server_settings
 from slmcode.serving import fit_to_server
@@ -36,7 +35,6 @@ class RunContext:
     pipeline: ResolvedPipeline | None = None
     journal: Journal | None = None
     roles: RoleTable | None = None
-    environment: Environment | None = None  # where the run's commands run; resolved once, on first use
     environment: Environment | None = None  # where the run's commands run; resolved once, on first use
 
     def resolved_settings(self) -> Settings:
@@ -76,13 +74,6 @@ class RunContext:
             self.environment = LocalEnvironment.from_settings(self.root(), self.resolved_settings())
         return self.environment
 
-    def run_environment(self) -> Environment:
-        """The one Environment every command, hook and git call of this run goes through (the local bubblewrap
-        one the settings describe, unless the caller gave one)."""
-        if self.environment is None:
-            self.environment = LocalEnvironment.from_settings(self.root(), self.resolved_settings())
-        return self.environment
-
     def tool_journal(self) -> Journal:
         if self.journal is None:
             self.journal = Journal.for_workspace(self.root())
@@ -103,10 +94,6 @@ def server_pipeline(workspace: str, overrides: dict[str, Any]) -> tuple[Path, li
 
 def workspace_of(runtime: Runtime[RunContext]) -> Path:
     return runtime.context.root()
-
-
-def environment_of(runtime: Runtime[RunContext]) -> Environment:
-    return runtime.context.run_environment()
 
 
 def environment_of(runtime: Runtime[RunContext]) -> Environment:

@@ -24,13 +24,13 @@ from slmcode.graph.builder import build_graph
 from slmcode.graph.checkpoint import open_checkpointer
 from slmcode.hooks import at_run_end
 from slmcode.mcp.hub import close_run
-from slmcode.memory.runlock import Holder
 from slmcode.nodes.approval import check_plan_answer
 from slmcode.run_context import RunContext
-from slmcode.runstate import one_line
 from slmcode.serving import fit_to_server, model_endpoint
 from slmcode.state import QAResult, Task
 from slmcode.store.journal import Journal
+from slmcode.store.runlock import Holder
+from slmcode.store.runstate import one_line
 from slmcode.store.trace import TraceStore
 from slmcode.trust import untrusted_line
 

@@ -12,8 +12,8 @@ from slmcode.budget.tokens import count_tokens
 from slmcode.commands.chat import completer, focus_named
 from slmcode.commands.chat_session import SESSION_HEAD, carried_request
 from slmcode.compact.longtask import task_room
-from slmcode.memory.chat_threads import Turn, load_thread, new_thread, save_thread
 from slmcode.settings import Settings
+from slmcode.store.chat_threads import Turn, load_thread, new_thread, save_thread
 
 DIGEST = "Files read:\n- calc/cli.py\nFiles edited:\n- calc/ops.py\nCommands:\n- python -m pytest -q -> exit 0"
 

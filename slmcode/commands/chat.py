@@ -93,7 +93,7 @@ def prompt_session(workspace: Path) -> Any:
     from prompt_toolkit import PromptSession
     from prompt_toolkit.history import FileHistory
 
-    from slmcode.memory.chat_threads import history_path
+    from slmcode.store.chat_threads import history_path
 
     return PromptSession(history=FileHistory(str(history_path(workspace))), completer=completer(workspace),
                          key_bindings=key_bindings(), multiline=True, prompt_continuation=MORE,
@@ -198,7 +198,7 @@ def chat(
     """An interactive session: each request is a run that sees what the session already did; /help lists the
     slash commands."""
     from slmcode.commands.chat_run import ChatState
-    from slmcode.memory.chat_threads import load_thread
+    from slmcode.store.chat_threads import load_thread
 
     flags = {"model": model, "base_url": base_url, "permission": permission, "git_mode": git_mode, "agent": agent}
     flags = {k: v for k, v in flags.items() if v is not None}

@@ -13,7 +13,7 @@ from rich.markup import escape
 from slmcode.commands.chat_session import carried_request, turn_of
 from slmcode.commands.common import console, settings_for
 from slmcode.errors import SlmcodeError
-from slmcode.memory.chat_threads import Thread, save_thread
+from slmcode.store.chat_threads import Thread, save_thread
 
 STOPPED = "stopped: the run keeps its checkpoint; /resume continues it"
 

@@ -1,4 +1,4 @@
-"""What a chat request carries from its session's thread (memory/chat_threads.py) into its run.
+"""What a chat request carries from its session's thread (store/chat_threads.py) into its run.
 
 A follow-up request carries what the session already did, not its transcripts: each earlier turn as one line
 (the request, the outcome, the files changed, the verdicts) and, for the latest turns, the must-preserve digest
@@ -13,7 +13,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from slmcode.memory.chat_threads import Thread, Turn
+from slmcode.store.chat_threads import Thread, Turn
 
 DIGEST_BYTES = 400  # one turn's digest: the latest turns get one, within the block's share
 SESSION_SHARE = 0.5  # of the task's room: the new request keeps the rest
@@ -33,7 +33,7 @@ def turn_of(request: str, kind: str, result: Any, workspace: Path) -> Turn:
 def run_digest(workspace: Path, run_id: str) -> str:
     """The must-preserve digest of every conversation the run stored (compact.digest), cut to DIGEST_BYTES."""
     from slmcode.compact.digest import build_digest, fit_bytes
-    from slmcode.memory.conversations import ConversationStore
+    from slmcode.store.conversations import ConversationStore
 
     store = ConversationStore.for_workspace(workspace)
     try:

@@ -12,7 +12,7 @@ from rich.table import Table
 from slmcode.commands.chat_run import ChatState, request, resume
 from slmcode.commands.common import console
 from slmcode.errors import SlmcodeError
-from slmcode.memory.chat_threads import end_thread, new_thread, save_thread
+from slmcode.store.chat_threads import end_thread, new_thread, save_thread
 
 MODES = ("auto", "review", "dry-run")
 

@@ -166,7 +166,7 @@ def memory(
 @session_app.command("list")
 def session_list(workspace: WorkspaceOpt = Path("."), as_json: JsonOpt = False) -> None:
     """Session snapshots, newest first."""
-    from slmcode.memory.sessions import list_sessions
+    from slmcode.store.sessions import list_sessions
 
     sessions = list_sessions(workspace)
     if as_json:
@@ -182,7 +182,7 @@ def session_list(workspace: WorkspaceOpt = Path("."), as_json: JsonOpt = False) 
 def session_show(session_id: Annotated[str, typer.Argument(help="Run id or a unique prefix.")],
                  workspace: WorkspaceOpt = Path(".")) -> None:
     """One snapshot in full (resume the run with `slmcode resume THREAD_ID`)."""
-    from slmcode.memory.sessions import show_session
+    from slmcode.store.sessions import show_session
 
     print_json(show_session(workspace, session_id).model_dump(mode="json"))
 

@@ -11,8 +11,8 @@ from pathlib import Path
 
 from slmcode.errors import GitRunError
 from slmcode.gitrun.ops import Outcome
-from slmcode.memory.before_images import Image, images_of, mark_undone, runs_with_images, sha256_bytes
 from slmcode.store.atomic import atomic_write_bytes
+from slmcode.store.before_images import Image, images_of, mark_undone, runs_with_images, sha256_bytes
 
 __all__ = ["rewind", "runs_with_images", "undo"]
 

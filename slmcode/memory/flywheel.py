@@ -15,7 +15,6 @@ from slmcode.compact.gate import accept_compaction
 from slmcode.memory.context_file import merged_context, parse_context, run_entry
 from slmcode.memory.files import memory_lock, read_text, sweep_stale_temps
 from slmcode.memory.lessons import drop_lesson, parse_memory, updated_memory
-from slmcode.memory.sessions import SessionSnapshot, write_snapshot
 from slmcode.memory.skills_store import (
     LEARNED_DIR,
     LearnedSkill,
@@ -26,6 +25,7 @@ from slmcode.memory.skills_store import (
 )
 from slmcode.store.atomic import atomic_write_text
 from slmcode.store.paths import CONTEXT_FILE, MEMORY_FILE, SKILL_FILE, SKILLS_INDEX, state_dir
+from slmcode.store.sessions import SessionSnapshot, write_snapshot
 
 Convention = tuple[str, str, str]  # (name, description, body)
 

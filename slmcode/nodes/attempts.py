@@ -28,12 +28,12 @@ from langgraph.runtime import Runtime
 
 from slmcode.budget.profiles import parse_size_billions
 from slmcode.environment.containment import resolve_path
-from slmcode.memory.before_images import keep_before_image
-from slmcode.memory.conversations import store_for
 from slmcode.nodes.disk_changes import net_changes
 from slmcode.nodes.quality import quality_of
 from slmcode.run_context import RunContext, emit, environment_of, roles_of, settings_of, workspace_of
 from slmcode.state import AttemptRun, Criterion, RunState, Task, Verdict, WorkerInput
+from slmcode.store.before_images import keep_before_image
+from slmcode.store.conversations import store_for
 from slmcode.store.paths import state_path
 from slmcode.tools.verify import run_criteria
 

@@ -2,7 +2,7 @@
 `task.files_changed`, and it must say what the disk says. A worker that edits a file and later puts it back
 (a stray edit undone by hand, a corrector reverting the first attempt) leaves the file as it was: no change.
 
-The reference is the file's before-image (memory/before_images.py: its bytes before the task's first write,
+The reference is the file's before-image (store/before_images.py: its bytes before the task's first write,
 kept for `slmcode undo`), compared with the disk now. A file with no image (a dry-run or review task stages
 patches and writes nothing; a transcript from before images were kept) stays listed: nothing says otherwise.
 """
@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
-from slmcode.memory.before_images import images_of
+from slmcode.store.before_images import images_of
 
 
 def _bytes_now(workspace: Path, shown: str) -> bytes | None:

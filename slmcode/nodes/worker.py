@@ -24,8 +24,6 @@ from langgraph.types import Command, Send, interrupt
 
 from slmcode.compact.offload import offload_tool_output
 from slmcode.compact.toolfit import FittedTools, fit_tools
-from slmcode.memory.before_images import keep_before_image
-from slmcode.memory.conversations import store_for
 from slmcode.nodes.agent_fields import allowed_tools
 from slmcode.nodes.attempts import branch_key, finish, workspace_for
 from slmcode.nodes.disk_changes import net_changes
@@ -43,6 +41,8 @@ from slmcode.nodes.transcript import files_changed, files_read, render_failures,
 from slmcode.packs.skills import discover_skills
 from slmcode.run_context import RunContext, emit, environment_of, roles_of, settings_of, stream, trace_of, workspace_of
 from slmcode.state import Task, WorkerInput
+from slmcode.store.before_images import keep_before_image
+from slmcode.store.conversations import store_for
 from slmcode.tools.context import ToolContext
 from slmcode.tools.shellchanges import split_note
 from slmcode.tools.toolset import make_tools, run_tool_call

@@ -106,7 +106,7 @@ def load_corpus(workspace: Path) -> list[Chunk]:
 
 
 def session_chunk(path: str, text: str) -> Chunk:
-    """A session snapshot (JSON, written by slmcode.memory.sessions) as one chunk: its query and summary."""
+    """A session snapshot (JSON, written by slmcode.store.sessions) as one chunk: its query and summary."""
     try:
         data = json.loads(text)
     except json.JSONDecodeError:

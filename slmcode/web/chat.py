@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from urllib.parse import quote
 
-from slmcode.memory.chat_threads import list_threads
+from slmcode.store.chat_threads import list_threads
 from slmcode.web.html import esc, page, table
 
 

@@ -14,7 +14,7 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, System
 
 from slmcode.compact.messages import head_length
 from slmcode.compact.prompts import ELIDED_TOOL_RESULT
-from slmcode.memory.conversations import ConversationStore, conversations_path
+from slmcode.store.conversations import ConversationStore, conversations_path
 from slmcode.store.trace_rows import Event
 from slmcode.web.html import esc
 

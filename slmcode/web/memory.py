@@ -13,10 +13,10 @@ from pathlib import Path
 from slmcode.memory.files import memory_lock, read_text
 from slmcode.memory.flywheel import read_memory
 from slmcode.memory.lessons import lesson_id, parse_memory, render_memory
-from slmcode.memory.sessions import list_sessions, snapshot_path
 from slmcode.memory.skills_store import learned_skills, render_index
 from slmcode.store.atomic import atomic_write_text
 from slmcode.store.paths import MEMORY_FILE, SKILLS_INDEX
+from slmcode.store.sessions import list_sessions, snapshot_path
 from slmcode.web.html import esc, form_button, page, table
 from slmcode.web.patches import notice_html
 

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from slmcode import api
-from slmcode.memory.runlock import LOCK_NAME, workspace_lock
+from slmcode.store.runlock import LOCK_NAME, workspace_lock
 from slmcode.store.trace import TraceStore
 from slmcode.trust import trust_workspace
 from tests.fake_llm import FakeLLM, Reply

@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 from slmcode.cli import app
 from slmcode.errors import GitRunError
 from slmcode.gitrun import images
-from slmcode.memory.before_images import keep_before_image
+from slmcode.store.before_images import keep_before_image
 from tests.fake_llm import FakeLLM
 from tests.gitrun.helpers import scripted_run, slmcode
 from tests.graph.scenario import make_repo, python_on_path

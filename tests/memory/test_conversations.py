@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage, ToolMessage
 
-from slmcode.memory.conversations import ConversationGap, ConversationStore, conversations_path, store_for
+from slmcode.store.conversations import ConversationGap, ConversationStore, conversations_path, store_for
 
 CALL = {"name": "ws_read", "args": {"path": "/abs/calc/ops.py"}, "id": "c1"}
 

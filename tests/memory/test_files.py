@@ -16,9 +16,9 @@ import pytest
 from slmcode.errors import MemoryLockError
 from slmcode.memory.files import memory_lock, read_text, sweep_stale_temps
 from slmcode.memory.flywheel import read_memory
-from slmcode.memory.sessions import list_sessions
 from slmcode.memory.skills_store import parse_skill
 from slmcode.store.atomic import TEMP_SUFFIX, atomic_write_text
+from slmcode.store.sessions import list_sessions
 
 
 def _spawn(code: str) -> subprocess.Popen[bytes]:

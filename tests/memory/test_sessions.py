@@ -7,7 +7,7 @@ import pytest
 
 from slmcode.errors import RunNotFoundError
 from slmcode.memory.flywheel import record_learning
-from slmcode.memory.sessions import list_sessions, show_session
+from slmcode.store.sessions import list_sessions, show_session
 
 
 def test_sessions_list_newest_first_and_show_by_prefix(tmp_path: Path) -> None:

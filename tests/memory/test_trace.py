@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from slmcode.errors import AmbiguousRunError, RunNotFoundError
-from slmcode.runstate import run_named
+from slmcode.store.runstate import run_named
 from slmcode.store.trace import TraceStore
 from slmcode.store.trace_rows import PACK_TEXT_LIMIT, TEXT_LIMIT
 

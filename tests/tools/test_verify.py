@@ -65,7 +65,8 @@ def test_a_javascript_pack_runs_node_test_as_its_criteria_write_it(workspace: Pa
     """The JavaScript packs allow `npm test`; a criterion says `node --test`, as package.json's script does.
     Refused, every JavaScript criterion ended UNVERIFIED (found by the simulated eval's best-of-N rows)."""
     (workspace / "t.test.js").write_text("const test = require('node:test');\ntest('ok', () => {});\n")
-    criteria = [Criterion(text="tests pass", verify="node --test t.test.js"), Criterion(text="any node", verify="node -e 1")]
+    criteria = [Criterion(text="tests pass", verify="node --test t.test.js"),
+                Criterion(text="any node", verify="node -e 1")]
     test_run, other = run_criteria(criteria, workspace=workspace, settings=Settings(shell_timeout_seconds=30),
                                    allowed_commands=("npm test",))
     assert test_run.status == "PASSED", test_run.evidence

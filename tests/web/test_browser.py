@@ -160,8 +160,8 @@ def test_a_lesson_is_deleted_from_the_memory_page(driver, workspace: Path) -> No
     from selenium.webdriver.common.by import By
 
     from slmcode.memory.lessons import render_memory
-    from slmcode.memory.sessions import SessionSnapshot, write_snapshot
     from slmcode.memory.skills_store import render_skill
+    from slmcode.store.sessions import SessionSnapshot, write_snapshot
 
     state = workspace / ".slmcode"
     lessons = ["Run python -m pytest -q after editing calc/ops.py", "calc/cli.py maps names to ops functions"]

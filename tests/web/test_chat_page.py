@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from slmcode.memory.chat_threads import Thread, Turn, end_thread, save_thread
+from slmcode.store.chat_threads import Thread, Turn, end_thread, save_thread
 from tests.web.conftest import Web
 
 

@@ -166,8 +166,8 @@ def test_the_event_stream_sends_new_events_then_ends_when_the_run_finishes(web: 
 def test_a_deleted_skill_leaves_the_folder_and_the_index_and_a_deleted_session_its_file(web: Web) -> None:
     from datetime import UTC, datetime
 
-    from slmcode.memory.sessions import SessionSnapshot, list_sessions, write_snapshot
     from slmcode.memory.skills_store import render_skill
+    from slmcode.store.sessions import SessionSnapshot, list_sessions, write_snapshot
 
     learned = web.workspace / ".slmcode" / "skills" / "learned"
     for name in ("tests-first", "small-diffs"):
@@ -189,7 +189,7 @@ def test_a_deleted_skill_leaves_the_folder_and_the_index_and_a_deleted_session_i
 def test_the_conversation_marks_what_the_last_request_left_out(web: Web) -> None:
     from langchain_core.messages import AIMessage, HumanMessage, SystemMessage, ToolMessage
 
-    from slmcode.memory.conversations import ConversationStore, conversations_path
+    from slmcode.store.conversations import ConversationStore, conversations_path
 
     record_run(web.workspace)
     calls = [AIMessage("", tool_calls=[{"name": "ws_read", "args": {"path": f"f{i}.py"}, "id": f"c{i}"}])

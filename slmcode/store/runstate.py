@@ -14,7 +14,6 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from slmcode.config import ENV_PREFIX
 from slmcode.errors import AmbiguousRunError, ConfigError, RunNotFoundError, SlmcodeError, TaskError, WorkspaceError
 from slmcode.redact import without_secrets
 from slmcode.store.atomic import atomic_write_text
@@ -102,11 +101,6 @@ def read_run_file(path: Path) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise RunNotFoundError(f"{path}: unreadable (not a run file): start the run again")
     return data
-
-
-def flags_still_valid(saved: dict[str, Any]) -> dict[str, Any]:
-    """The run's saved flags, less those the environment now sets: SLMCODE_BASE_URL on a resume moves the run."""
-    return {k: v for k, v in saved.items() if ENV_PREFIX + k.upper() not in os.environ}
 
 
 @contextmanager
