@@ -42,8 +42,8 @@ from slmcode.compact.ladder import RUNG_FUNCTIONS, compact_transcript
 from slmcode.compact.messages import head_length
 from slmcode.compact.offload import offload_tool_output
 from slmcode.compact.pairs import keep_window_start
+from slmcode.compact.request_view import request_view
 from slmcode.compact.rungs import RungContext, RungFailed
-from slmcode.compact.view import request_view
 from slmcode.config import Settings
 from slmcode.nodes.prompts import SYSTEM, TOOL_CONTRACT, WORK
 from slmcode.packs.builder import build_pack
@@ -55,8 +55,8 @@ ITERATIONS = 72
 BIG_RESULT_BYTES = 8000  # the 'big' rows: a read keeps up to this much inline (reads stop at 200 lines anyway)
 SEED = 7
 QUERY = ("compact: the hook should elide old tool results in batches so the request prefix stays byte-identical; "
-         "check slmcode/compact/view.py and elision.py and keep the digest caps")
-READS = ["slmcode/compact/view.py", "slmcode/compact/elision.py", "slmcode/compact/digest.py",
+         "check slmcode/compact/request_view.py and elision.py and keep the digest caps")
+READS = ["slmcode/compact/request_view.py", "slmcode/compact/elision.py", "slmcode/compact/digest.py",
          "slmcode/compact/pairs.py", "slmcode/compact/ladder.py", "slmcode/compact/rungs.py",
          "slmcode/compact/resume.py", "tests/compact/test_hook.py"]
 SEARCHES = ["def elide", "ToolMessage", "keep_window", "digest", "trigger", "class .*Error"]

@@ -20,8 +20,8 @@ from slmcode.blocks.detect import detect_pack
 from slmcode.blocks.discovery import discover_blocks
 from slmcode.blocks.schema import PackBlock
 from slmcode.config import Settings
-from slmcode.memory.explore import decide_explore
 from slmcode.memory.flywheel import read_memory, record_learning
+from slmcode.memory.reuse import decide_explore
 
 REPEAT = 20
 

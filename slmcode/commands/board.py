@@ -40,7 +40,7 @@ def plan_answerer(answer: Any, *, pause: bool) -> Any:
 
 
 def show_paused(run_id: str, workspace: Path, as_json: bool) -> None:
-    from slmcode.board import show_board
+    from slmcode.run_board import show_board
 
     board = show_board(run_id, workspace)
     if as_json:
@@ -70,7 +70,7 @@ def board(
     as_json: JsonOpt = False,
 ) -> None:
     """Show a run's tasks, their status and dependencies, from its last checkpoint."""
-    from slmcode.board import show_board
+    from slmcode.run_board import show_board
 
     found = show_board(run_id, workspace)
     if as_json:
@@ -104,7 +104,7 @@ def _fields(title: str | None, description: str | None, files: list[str] | None,
 
 
 def _edit(run_id: str, workspace: Path, as_json: bool, change: Any) -> None:
-    from slmcode.board import edit_plan, show_board, waiting_board
+    from slmcode.run_board import edit_plan, show_board, waiting_board
 
     current = [t for t in waiting_board(show_board(run_id, workspace)).tasks if t.status == "pending"]
     rows: list[dict[str, Any]] = change([{"id": t.id} for t in current])
@@ -121,7 +121,7 @@ def _show(done: Any, as_json: bool) -> None:
 @task_app.command("drop")
 def drop(run_id: RunArg, task_id: TaskArg, workspace: WorkspaceOpt = Path("."), as_json: JsonOpt = False) -> None:
     """Drop a task from the plan."""
-    from slmcode.board import drop_task
+    from slmcode.run_board import drop_task
 
     _show(drop_task(run_id, workspace, task_id), as_json)
 

@@ -70,7 +70,7 @@ def watched(state: ChatState, start: Any, *, pause: bool, request: str) -> Any:
     from slmcode.api import auto_answer
     from slmcode.commands.board import PlanPaused, plan_answerer, show_paused
     from slmcode.commands.interrupt import two_stage_interrupt
-    from slmcode.view import RunView, result_table, terminal_answerer
+    from slmcode.terminal import RunView, result_table, terminal_answerer
 
     timeout = state.settings().escalate_timeout_seconds
     answer = plan_answerer(auto_answer if state.yes else terminal_answerer(console, timeout), pause=pause)

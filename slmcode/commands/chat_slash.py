@@ -117,8 +117,8 @@ def status(state: ChatState, arg: str) -> None:
 
 
 def board(state: ChatState, arg: str) -> None:
-    from slmcode.board import show_board
     from slmcode.commands.board import board_table
+    from slmcode.run_board import show_board
 
     console.print(board_table(show_board(arg or _last_run(state), state.workspace)))
 

@@ -115,8 +115,8 @@ def context(
     as_json: JsonOpt = False,
 ) -> None:
     """Print CONTEXT.md: the areas earlier runs touched and what each run did."""
-    from slmcode.memory.explore import decide_explore
     from slmcode.memory.flywheel import read_memory
+    from slmcode.memory.reuse import decide_explore
 
     snapshot = read_memory(workspace)
     decision = decide_explore(workspace, query) if query is not None else None

@@ -107,7 +107,7 @@ def _watched(start: Any, yes: bool, as_json: bool, timeout: float, pause_at_plan
     """`timeout`: how long a question waits for the user (escalate_timeout_seconds)."""
     from slmcode.api import auto_answer
     from slmcode.commands.board import plan_answerer
-    from slmcode.view import RunView, result_table, terminal_answerer
+    from slmcode.terminal import RunView, result_table, terminal_answerer
 
     answer = plan_answerer(auto_answer if yes else terminal_answerer(console, timeout), pause=pause_at_plan)
     if as_json:  # the run id goes to stderr at the start, so stdout stays one JSON document

@@ -56,9 +56,9 @@ def settle(spec: dict[str, Any], run: AgentRun, *, files: list[str], solved: boo
 
 def perform(spec: dict[str, Any]) -> Attempt:
     """Run the spec's agent on its workspace, then grade."""
-    from slmcode.eval.baseline import run_baseline
     from slmcode.eval.grade import grade
     from slmcode.eval.harness import run_harness
+    from slmcode.eval.plain_loop import run_baseline
     from slmcode.eval.suite import SUITE_DIR, changed_files, load_task
 
     task = load_task(Path(spec.get("suite", SUITE_DIR)) / spec["task"])

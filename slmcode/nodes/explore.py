@@ -10,8 +10,8 @@ from langchain_core.runnables import RunnableConfig
 from langgraph.runtime import Runtime
 
 from slmcode.errors import RunNotFoundError
-from slmcode.memory.explore import decide_explore
 from slmcode.memory.flywheel import read_memory
+from slmcode.memory.reuse import decide_explore
 from slmcode.packs.builder import load_repo_index
 from slmcode.repomap.build import render_map
 from slmcode.run_context import RunContext, emit, settings_of, trace_of, workspace_of

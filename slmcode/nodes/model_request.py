@@ -13,8 +13,8 @@ from langgraph.runtime import Runtime
 
 from slmcode.budget.room import WorkerRoom, limits_for
 from slmcode.compact.ladder import LadderState
+from slmcode.compact.request_view import Cuts, RequestView, request_view
 from slmcode.compact.rungs import Compactor
-from slmcode.compact.view import Cuts, RequestView, request_view
 from slmcode.config import Settings
 from slmcode.errors import (
     EndpointError,

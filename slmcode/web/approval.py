@@ -1,7 +1,7 @@
 """Plan approval from the page: a run stopped at its plan (`slmcode run --approve plan`) shows the tasks it
 would do, each with Drop, and an Approve button that continues the run in this server's process.
 
-The edits go through slmcode/board.py, the same code as `slmcode task drop`; approving is `slmcode resume`
+The edits go through slmcode/run_board.py, the same code as `slmcode task drop`; approving is `slmcode resume`
 with the plan approved and every later question answered as `--yes` would, so the run page then follows it
 live like any other run.
 """
@@ -22,7 +22,7 @@ _LOCK = threading.Lock()
 
 def _waiting_tasks(workspace: Path, run_id: str) -> list[Any] | None:
     """The pending tasks of a run waiting for approval, or None when it does not wait (or has no checkpoint)."""
-    from slmcode.board import show_board
+    from slmcode.run_board import show_board
 
     try:
         board = show_board(run_id, workspace)
@@ -49,11 +49,11 @@ def approval_html(workspace: Path, run_id: str, token: str, message: str = "") -
 
 
 def drop_task(workspace: Path, run_id: str, task_id: str) -> tuple[str, bool]:
-    """(message, failed): the plan without `task_id`, by board.drop_task, as `slmcode task drop` does it."""
-    from slmcode import board
+    """(message, failed): the plan without `task_id`, by run_board.drop_task, as `slmcode task drop` does it."""
+    from slmcode import run_board
 
     try:
-        board.drop_task(run_id, workspace, task_id)
+        run_board.drop_task(run_id, workspace, task_id)
     except SlmcodeError as exc:
         return str(exc), True
     return f"dropped {task_id}", False

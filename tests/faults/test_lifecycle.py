@@ -70,7 +70,7 @@ def test_resume_of_a_finished_run_says_so_before_any_server_is_probed(repo: Path
     run_id = run["run_id"]
     for named in (run_id, run_id[:-2]):
         done = slmcode_here("resume", named, "-w", repo, "--base-url", NO_SERVER, "--yes")
-        assert done.code == 2 and done.out == ""  # no empty run board before the line (view.RunView)
+        assert done.code == 2 and done.out == ""  # no empty run board before the line (terminal.RunView)
         assert done.error_line() == (f"error: run {run_id} already finished (done): nothing to resume; `slmcode "
                                      f"trace {run_id}` replays it, `slmcode run` starts a new one")
     assert [r["status"] for r in runs_status(repo)] == ["done"]

@@ -9,7 +9,7 @@ from rich.console import Console
 
 from slmcode import api
 from slmcode.nodes.prompts import SYSTEM
-from slmcode.view import RunView
+from slmcode.terminal import RunView
 from tests.fake_llm import FakeLLM, Reply
 from tests.graph.scenario import js, script_planning
 

@@ -10,7 +10,7 @@ from rich.console import Console
 
 from slmcode import api
 from slmcode.nodes.prompts import SYSTEM
-from slmcode.view import result_table
+from slmcode.terminal import result_table
 from tests.fake_llm import FakeLLM, Reply, tool_call
 from tests.graph.scenario import DIVIDE, MULTIPLY_END, TEST_DIVIDE, script_planning
 

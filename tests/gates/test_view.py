@@ -6,7 +6,7 @@ from rich.console import Console
 
 from slmcode.api import RunResult
 from slmcode.state import Criterion, Task, Verdict
-from slmcode.view import result_table
+from slmcode.terminal import result_table
 
 CHECK = Criterion(text="divide is tested", verify="python -m pytest -q -k divide")
 GATE = Criterion(text="gate")

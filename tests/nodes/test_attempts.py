@@ -16,7 +16,7 @@ from slmcode.nodes.prompts import SYSTEM
 from slmcode.runner import Event
 from slmcode.state import AttemptRun
 from slmcode.store.paths import state_path
-from slmcode.view import gates_cell
+from slmcode.terminal import gates_cell
 from tests.fake_llm import FakeLLM, Reply, system_text
 from tests.graph.scenario import DIVIDE, DIVIDE_BUGGY, divide_worker_replies, script_planning
 

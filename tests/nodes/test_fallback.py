@@ -20,8 +20,8 @@ from slmcode.providers.roles import RoleTable, fallback_seat
 from slmcode.serverpolicy import ServerPolicyError, check_overrides
 from slmcode.settings import FallbackModel
 from slmcode.store.trace import TraceStore
+from slmcode.terminal import result_table
 from slmcode.trust import trust_workspace
-from slmcode.view import result_table
 from tests.fake_llm import FakeLLM, Reply, request_text, tool_call
 from tests.graph.scenario import divide_worker_replies, script_buggy_worker_then_fix, script_planning
 

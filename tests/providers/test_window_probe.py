@@ -15,7 +15,7 @@ from slmcode.config import Settings
 from slmcode.providers.window import ServerWindow, server_window
 from slmcode.serving import fit_to_server
 from slmcode.store.trace import TraceStore
-from slmcode.view import RunView
+from slmcode.terminal import RunView
 from tests.fake_llm import FakeLLM
 from tests.graph.scenario import script_buggy_worker_then_fix, script_planning
 

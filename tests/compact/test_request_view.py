@@ -9,7 +9,7 @@ from slmcode.budget.tokens import count_message_tokens
 from slmcode.compact.elision import is_elided
 from slmcode.compact.pairs import ensure_pairs, validate_pairs
 from slmcode.compact.prompts import ELIDED_TOOL_RESULT
-from slmcode.compact.view import request_view
+from slmcode.compact.request_view import request_view
 from slmcode.config import Settings
 from tests.compact.transcripts import broken_transcripts, transcripts
 

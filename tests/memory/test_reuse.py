@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from slmcode.memory.explore import decide_explore
 from slmcode.memory.flywheel import record_learning
+from slmcode.memory.reuse import decide_explore
 
 
 def remembered(ws: Path, touched: list[str], lessons: list[str]) -> None:
