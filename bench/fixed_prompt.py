@@ -24,7 +24,7 @@ from slmcode.budget.compute import compute_budget
 from slmcode.budget.tokens import count_tokens
 from slmcode.compact.toolfit import FittedTools, fit_tools
 from slmcode.nodes.llm import REASK_ALLOWANCE
-from slmcode.nodes.prompts import SYSTEM, TOOL_ROLES, tool_contract
+from slmcode.nodes.prompts import SYSTEM, tool_contract
 from slmcode.nodes.schemas import Clarification, Escalation, Lessons, Plan, Review, Scope, Split
 from slmcode.nodes.solo import role_tools
 from slmcode.packs.builder import build_pack, load_repo_index
@@ -32,6 +32,7 @@ from slmcode.packs.skills import discover_skills
 from slmcode.providers.prompts import SCHEMA_INSTRUCTION
 from slmcode.settings import Settings
 from slmcode.tools.context import ToolContext
+from slmcode.tools.registry import TOOL_ROLES
 from slmcode.tools.toolset import make_tools
 
 ROOT = Path(__file__).resolve().parent.parent

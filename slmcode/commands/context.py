@@ -93,9 +93,10 @@ def pack(
 ) -> None:
     """Render the context pack a role would receive for a query (its size as a run gives it)."""
     from slmcode.compact.toolfit import opening_room
-    from slmcode.nodes.prompts import TOOL_ROLES, tool_contract
+    from slmcode.nodes.prompts import tool_contract
     from slmcode.packs.builder import build_pack
     from slmcode.packs.prompts import PREVIEW_SYSTEM_PROMPT
+    from slmcode.tools.registry import TOOL_ROLES
 
     if (query is None) == (query_file is None):
         raise SlmcodeError("give exactly one of --query TEXT or --query-file FILE")

@@ -79,7 +79,7 @@ def tokens(
 def _worker_room(settings: Settings, role: str, workspace: Path) -> FittedTools | None:
     """The tools and room a tool-using role's first request gets, as the worker computes them; None for others."""
     from slmcode.compact.toolfit import opening_room
-    from slmcode.nodes.prompts import TOOL_ROLES
+    from slmcode.tools.registry import TOOL_ROLES
 
     return opening_room(settings, role, workspace.resolve()) if role in TOOL_ROLES else None
 

@@ -24,7 +24,8 @@ RoleOpt = Annotated[str, typer.Option("--role", help="The role (worker, planner,
 def known_roles(settings: Settings, workspace: Path) -> list[str]:
     """Every role name a run from `workspace` can give a model, sorted."""
     from slmcode.blocks.discovery import discover_blocks
-    from slmcode.nodes.prompts import SYSTEM, TOOL_ROLES
+    from slmcode.nodes.prompts import SYSTEM
+    from slmcode.tools.registry import TOOL_ROLES
 
     names = {*SYSTEM, *TOOL_ROLES, *settings.context_role_budget, *settings.roles}
     names.update(sourced.block.role for sourced in discover_blocks(workspace).of_kind("agent"))

@@ -14,10 +14,6 @@ from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
 from pydantic import BaseModel, ConfigDict, Field
 
 from slmcode.compact.messages import (
-    EDIT_TOOLS,
-    READ_TOOLS,
-    SHELL_TOOL,
-    SKILL_TOOL,
     call_target,
     content_text,
     exit_code,
@@ -26,6 +22,7 @@ from slmcode.compact.messages import (
     result_failed,
     resume_data,
 )
+from slmcode.tools.registry import FILE_TOOLS, SHELL, SKILL
 
 TASK_FOCUS_CHARS = 600
 MAX_RECENT_FILES = 8
@@ -80,11 +77,11 @@ class Carryover(BaseModel):
                 failed = result is None or result_failed(result)
                 code = exit_code(content_text(result)) if result is not None else None
                 status = f"exit {code}" if code is not None else ("failed" if failed else "ok")
-                if name in READ_TOOLS | EDIT_TOOLS and target:
+                if name in FILE_TOOLS and target:
                     files.append(target)
-                if name == SHELL_TOOL and code == 0:
+                if name == SHELL and code == 0:
                     verified.append(f"{first_line(target, LINE_CHARS)} -> exit 0")
-                if name == SKILL_TOOL and target and not failed:
+                if name == SKILL and target and not failed:
                     skills.append(target)
                 log.append(first_line(f"{name} {target}: {status}", LINE_CHARS))
         return self.model_copy(

@@ -14,9 +14,6 @@ from typing import Any
 from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
 
 from slmcode.compact.messages import (
-    EDIT_TOOLS,
-    READ_TOOLS,
-    SHELL_TOOL,
     call_target,
     content_text,
     exit_code,
@@ -24,6 +21,7 @@ from slmcode.compact.messages import (
     result_failed,
     resume_data,
 )
+from slmcode.tools.registry import FILE_READ_TOOLS, SHELL, WRITE_TOOLS
 
 MAX_FILES = 12
 MAX_COMMANDS = 5
@@ -109,14 +107,14 @@ def _observations(messages: Sequence[BaseMessage]) -> dict[str, list[str]]:
             name, target = call.get("name", ""), call_target(call)
             result = results.get(call.get("id") or "")
             failed = result is not None and result_failed(result)
-            if name == SHELL_TOOL:
+            if name == SHELL:
                 found["commands"].append(f"{_clip(target)} -> {_command_status(result)}")
             if failed:
                 error = first_line(content_text(result), ITEM_CHARS) if result is not None else ""
                 found["failures"].append(_clip(f"{name} {target}: {error}"))
-            elif name in READ_TOOLS and target:
+            elif name in FILE_READ_TOOLS and target:
                 found["files_read"].append(_clip(target))
-            elif name in EDIT_TOOLS and target:
+            elif name in WRITE_TOOLS and target:
                 found["files_edited"].append(_clip(target))
     return found
 

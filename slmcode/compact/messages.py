@@ -1,7 +1,8 @@
 """Read-only accessors over LangChain messages, shared by every compaction module.
 
 Tool calls follow the worker's contract: ws_read(path, offset, limit), ws_list, ws_search,
-ws_write(path, content), ws_edit(path, old_str, new_str), ws_shell(command), ws_skill(name).
+ws_write(path, content), ws_edit(path, old_str, new_str), ws_shell(command), ws_skill(name); which is which
+is tools/registry.py's to say.
 """
 
 from __future__ import annotations
@@ -11,11 +12,6 @@ from collections.abc import Sequence
 from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
-
-READ_TOOLS = frozenset({"ws_read"})
-EDIT_TOOLS = frozenset({"ws_write", "ws_edit"})
-SHELL_TOOL = "ws_shell"
-SKILL_TOOL = "ws_skill"
 
 _EXIT_CODE = re.compile(r"exit code:?\s*(-?\d+)", re.IGNORECASE)
 

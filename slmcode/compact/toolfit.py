@@ -23,11 +23,8 @@ from slmcode.budget.room import WorkerRoom, schema_tokens, worker_room
 from slmcode.compact.settings import CompactSettings
 from slmcode.packs.skills import discover_skills
 from slmcode.tools.context import ToolContext
+from slmcode.tools.registry import DROP_ORDER, READ_ONLY_ROLES, gets
 from slmcode.tools.toolset import make_tools
-
-# Dropped first to last while the pack is short of its floor.
-DROP_ORDER: tuple[str, ...] = ("ws_list", "ws_search", "ws_skill", "ws_shell")
-READ_ONLY_TOOLS = frozenset({"ws_read", "ws_list", "ws_search", "ws_skill"})
 
 
 @dataclass(frozen=True)
@@ -68,7 +65,7 @@ def fit_tools(settings: CompactSettings, budget: Budget, tools: Sequence[BaseToo
     dropped: list[str] = []
     cost = schema_tokens(kept)
     room = worker_room(settings, budget, cost)
-    for name in DROP_ORDER:
+    for name in DROP_ORDER:  # dropped first to last while the pack is short of its floor (tools/registry.py)
         if room.pack >= pack_floor(settings, budget):
             break
         if name not in {t.name for t in kept}:
@@ -81,8 +78,9 @@ def fit_tools(settings: CompactSettings, budget: Budget, tools: Sequence[BaseToo
 
 
 def role_tools(role: str, tools: Sequence[BaseTool]) -> list[BaseTool]:
-    """The explorer reads and never writes or runs anything: its requests carry only the read tools."""
-    return [t for t in tools if t.name in READ_ONLY_TOOLS] if role == "explorer" else list(tools)
+    """The explorer reads and never writes or runs anything: its requests carry only the tools the registry
+    gives it (tools/registry.py); every other role gets the whole set."""
+    return [t for t in tools if gets(role, t.name)] if role in READ_ONLY_ROLES else list(tools)
 
 
 def opening_room(settings: CompactSettings, role: str, workspace: Path) -> FittedTools:

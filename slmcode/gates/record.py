@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
 
 from slmcode.compact.messages import result_failed
+from slmcode.tools.registry import SHELL, WRITE, WRITE_TOOLS
 
 EXIT_LINE = re.compile(r"\[exit code (-?\d+)\]|\[timed out, killed \(exit -?\d+\)\]")
 
@@ -49,14 +50,14 @@ def _exit_code(content: str) -> int | None:
 def _step(call: dict, result: ToolMessage) -> Edit | ShellRun | None:
     args = call.get("args") if isinstance(call.get("args"), dict) else {}
     name = call["name"]
-    if name == "ws_shell":
+    if name == SHELL:
         code = None if result_failed(result) else _exit_code(str(result.content))
         return ShellRun(str(args.get("command", "")), code)
-    if name not in ("ws_write", "ws_edit") or result_failed(result):
+    if name not in WRITE_TOOLS or result_failed(result):
         return None
     artifact = result.artifact if isinstance(result.artifact, dict) else {}
     path = str(artifact.get("path") or str(args.get("path") or "").removeprefix("./"))
-    if name == "ws_write":
+    if name == WRITE:  # the whole new text
         return Edit(path, "", str(args.get("content", "")))
     return Edit(path, str(args.get("old_str", "")), str(args.get("new_str", "")))
 

@@ -23,8 +23,9 @@ from langchain_core.tools import BaseTool, StructuredTool
 
 from slmcode.mcp.hub import McpHub
 from slmcode.mcp.servers import ServerUnavailable
+from slmcode.tools.registry import MCP_PREFIX
 
-PREFIX = "mcp__"
+PREFIX = MCP_PREFIX
 NAME_LIMIT = 64
 DESCRIPTION_LIMIT = 300  # a server's long manual would cost every request its tokens
 UNSAFE_NAME = re.compile(r"[^A-Za-z0-9_-]")

@@ -12,6 +12,7 @@ from langgraph.runtime import Runtime
 
 from slmcode.blocks.schema import AgentBlock
 from slmcode.run_context import RunContext
+from slmcode.tools.registry import MCP_PREFIX
 
 
 def agent_for(runtime: Runtime[RunContext], phase: str) -> AgentBlock | None:
@@ -26,7 +27,7 @@ def allowed_tools(runtime: Runtime[RunContext], phase: str, tools: Sequence[Base
     entries (`mcp__...`, chosen by nodes.mcp_tools) add tools and limit nothing: a list naming only MCP tools
     keeps the workspace tools whole."""
     agent = agent_for(runtime, phase)
-    own = [name for name in agent.tools or [] if not name.startswith("mcp__")] if agent is not None else []
+    own = [name for name in agent.tools or [] if not name.startswith(MCP_PREFIX)] if agent is not None else []
     if agent is None or agent.tools is None or not own:
         return list(tools)
-    return [t for t in tools if t.name.startswith("mcp__") or t.name in set(own)]
+    return [t for t in tools if t.name.startswith(MCP_PREFIX) or t.name in set(own)]

@@ -15,12 +15,13 @@ from pydantic import BaseModel
 
 from slmcode.budget.tokens import count_tokens
 from slmcode.memory.flywheel import read_memory
-from slmcode.nodes.prompts import SYSTEM, TOOL_CONTRACT, TOOL_ROLES, tool_contract
+from slmcode.nodes.prompts import SYSTEM, TOOL_CONTRACT, tool_contract
 from slmcode.packs.builder import build_pack, load_repo_index
 from slmcode.packs.taskpack import TaskPack
 from slmcode.providers.structured import Structured, ask_structured
 from slmcode.run_context import RunContext, emit, roles_of, trace_of, workspace_of
 from slmcode.state import RunState, Task
+from slmcode.tools.registry import TOOL_ROLES
 
 T = TypeVar("T", bound=BaseModel)
 REASK_ALLOWANCE = 250  # tokens of a clipped invalid answer and the re-ask message

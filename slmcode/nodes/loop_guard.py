@@ -21,8 +21,8 @@ from typing import Protocol
 from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
 
 from slmcode.nodes.prompts import LOOP_CRITERION, LOOP_STEER, LOOP_STOP
-from slmcode.nodes.transcript import PATH_TOOLS, WRITE_TOOLS
 from slmcode.state import Criterion, Verdict
+from slmcode.tools.registry import FILE_TOOLS, WRITE_TOOLS
 from slmcode.tools.shellchanges import noted_changes
 
 STEER_AT = 3  # the same call this many times: the result says so
@@ -65,7 +65,7 @@ def _progress(call: Mapping[str, object], result: ToolMessage, known: set[str]) 
     if call.get("name") in WRITE_TOOLS or noted_changes(str(result.content)):
         return True, False
     artifact = result.artifact if isinstance(result.artifact, dict) else {}
-    path = artifact.get("path") if call.get("name") in PATH_TOOLS else None
+    path = artifact.get("path") if call.get("name") in FILE_TOOLS else None
     if path and path not in known:
         known.add(path)
         return False, True

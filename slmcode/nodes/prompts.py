@@ -3,6 +3,8 @@ model's window is small, and every word here is paid for on every request. Snaps
 
 from __future__ import annotations
 
+from slmcode.tools import registry
+
 SYSTEM = {
     "context": "You are the explorer of a coding team. You summarise what matters in a repository for a task.",
     "clarify": (
@@ -48,13 +50,13 @@ SYSTEM = {
 }
 
 TOOL_SIGNATURES = {
-    "ws_read": "ws_read(path, offset, limit)",
-    "ws_list": "ws_list(path, glob)",
-    "ws_search": "ws_search(pattern, glob)",
-    "ws_write": "ws_write(path, content) for new files",
-    "ws_edit": "ws_edit(path, old_str, new_str) for changes",
-    "ws_shell": "ws_shell(command)",
-    "ws_skill": "ws_skill(name)",
+    registry.READ: "ws_read(path, offset, limit)",
+    registry.LIST: "ws_list(path, glob)",
+    registry.SEARCH: "ws_search(pattern, glob)",
+    registry.WRITE: "ws_write(path, content) for new files",
+    registry.EDIT: "ws_edit(path, old_str, new_str) for changes",
+    registry.SHELL: "ws_shell(command)",
+    registry.SKILL: "ws_skill(name)",
 }
 TOOL_CONTRACT_TAIL = "Paths are relative to the repository root. One tool call at a time is safest."
 
@@ -66,7 +68,6 @@ def tool_contract(names: list[str] | None = None) -> str:
 
 
 TOOL_CONTRACT = tool_contract()
-TOOL_ROLES = frozenset({"worker", "corrector", "tester", "explorer"})  # the roles whose requests carry tools
 
 CLARIFY = (
     "Request: {query}\n\nList the requirements this request implies (at most 6), and at most 3 questions about what "

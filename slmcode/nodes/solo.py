@@ -17,9 +17,9 @@ from slmcode.environment.gitsafe import STATUS, uncommitted_paths
 from slmcode.environment.gitwall import repository_top
 from slmcode.run_context import RunContext, emit, environment_of, settings_of, workspace_of
 from slmcode.state import PRD, RunState, Task
+from slmcode.tools.registry import LOOP_ROLES
 
 SOLO_TASK = "solo"
-LOOP_ROLES = frozenset({"explorer", "worker"})  # the roles that work through the tool loop
 
 
 def solo_agent(runtime: Runtime[RunContext]) -> str | None:

@@ -11,18 +11,14 @@ from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
 
 from slmcode.environment.containment import Refusal, resolve_path
 from slmcode.state import Verdict
+from slmcode.tools.registry import FILE_TOOLS, SHELL, WRITE_TOOLS
 from slmcode.tools.shellchanges import noted_changes
-
-WRITE_TOOLS = frozenset({"ws_write", "ws_edit"})
-
-
-PATH_TOOLS = frozenset({"ws_read"}) | WRITE_TOOLS
 
 
 def touched_path(workspace: Path, name: str, args: object) -> str | None:
     """The workspace-relative path a file tool worked on, normalised as the tools normalise it (an absolute
     path or `./x` names the same file as `x`); None for other tools and refused paths."""
-    if name not in PATH_TOOLS or not isinstance(args, dict) or not args.get("path"):
+    if name not in FILE_TOOLS or not isinstance(args, dict) or not args.get("path"):
         return None
     try:
         return resolve_path(workspace, str(args["path"])).rel
@@ -49,7 +45,7 @@ def _succeeded_paths(messages: Sequence[BaseMessage], names: frozenset[str]) -> 
 def files_changed(messages: Sequence[BaseMessage]) -> list[str]:
     """Files the write tools wrote, and those the worker's commands changed (the line ws_shell's result ends
     with, tools/shellchanges)."""
-    shell_ids = {c["id"] for m in messages if isinstance(m, AIMessage) for c in m.tool_calls if c["name"] == "ws_shell"}
+    shell_ids = {c["id"] for m in messages if isinstance(m, AIMessage) for c in m.tool_calls if c["name"] == SHELL}
     by_shell = {p for m in messages if isinstance(m, ToolMessage) and m.tool_call_id in shell_ids
                 for p in noted_changes(str(m.content))}
     return sorted(_succeeded_paths(messages, WRITE_TOOLS) | by_shell)
@@ -57,7 +53,7 @@ def files_changed(messages: Sequence[BaseMessage]) -> list[str]:
 
 def files_read(messages: Sequence[BaseMessage]) -> set[str]:
     """Files read (or written: a file the worker created is one it knows) in this conversation."""
-    return _succeeded_paths(messages, PATH_TOOLS)
+    return _succeeded_paths(messages, FILE_TOOLS)
 
 
 def render_failures(verdicts: Sequence[Verdict], evidence_chars: int = 600) -> str:

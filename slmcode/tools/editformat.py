@@ -21,6 +21,7 @@ from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
 
 from slmcode.environment.containment import Refusal, resolve_path
 from slmcode.tools import prompts
+from slmcode.tools.registry import EDIT
 
 MODES = ("replace", "whole", "auto")
 MISS_HEAD = prompts.EDIT_NOT_FOUND.split("{", 1)[0]  # "Error: old_str was not found in "
@@ -55,7 +56,7 @@ class EditFormat:
 
 def misses_in(messages: Sequence[BaseMessage], workspace: Path) -> Counter[str]:
     """How often ws_edit's old_str missed, per file, in this conversation."""
-    calls = {c["id"]: c for m in messages if isinstance(m, AIMessage) for c in m.tool_calls if c["name"] == "ws_edit"}
+    calls = {c["id"]: c for m in messages if isinstance(m, AIMessage) for c in m.tool_calls if c["name"] == EDIT}
     counts: Counter[str] = Counter()
     for message in messages:
         call = calls.get(message.tool_call_id) if isinstance(message, ToolMessage) else None

@@ -10,15 +10,17 @@ import difflib
 import re
 from collections.abc import Iterable
 
+from slmcode.tools.registry import EDIT, LIST, READ, SEARCH, SHELL, SKILL, WRITE
+
 NAME_PREFIXES = re.compile(r"^(?:functions|function|tools|tool|default_api|api)[.:]", re.IGNORECASE)
 TOOL_ALIASES: dict[str, tuple[str, ...]] = {
-    "ws_read": ("read_file", "read", "cat", "open_file", "view_file", "view", "file_read", "get_file"),
-    "ws_list": ("list_files", "list", "ls", "list_dir", "list_directory", "dir", "tree"),
-    "ws_search": ("search", "grep", "search_files", "search_code", "find_in_files", "rg"),
-    "ws_write": ("write_file", "write", "create_file", "create", "new_file", "save_file"),
-    "ws_edit": ("edit_file", "edit", "str_replace", "replace", "replace_in_file", "apply_edit", "modify_file"),
-    "ws_shell": ("run", "bash", "shell", "run_command", "execute", "exec", "terminal", "run_shell", "sh", "cmd"),
-    "ws_skill": ("skill", "get_skill", "read_skill", "load_skill"),
+    READ: ("read_file", "read", "cat", "open_file", "view_file", "view", "file_read", "get_file"),
+    LIST: ("list_files", "list", "ls", "list_dir", "list_directory", "dir", "tree"),
+    SEARCH: ("search", "grep", "search_files", "search_code", "find_in_files", "rg"),
+    WRITE: ("write_file", "write", "create_file", "create", "new_file", "save_file"),
+    EDIT: ("edit_file", "edit", "str_replace", "replace", "replace_in_file", "apply_edit", "modify_file"),
+    SHELL: ("run", "bash", "shell", "run_command", "execute", "exec", "terminal", "run_shell", "sh", "cmd"),
+    SKILL: ("skill", "get_skill", "read_skill", "load_skill"),
 }
 ARG_ALIASES: dict[str, tuple[str, ...]] = {
     "path": ("file", "filepath", "file_path", "filename", "file_name", "fname", "target", "dir", "directory",

@@ -17,7 +17,7 @@ from langchain_core.tools import BaseTool, StructuredTool
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from slmcode.environment.filenames import printable
-from slmcode.tools import prompts, workspace
+from slmcode.tools import prompts, registry, workspace
 from slmcode.tools.calls import UNPARSED_KEY
 from slmcode.tools.context import ToolContext
 from slmcode.tools.shell import CappedOutput, run_command
@@ -99,18 +99,18 @@ def make_tools(ctx: ToolContext) -> list[BaseTool]:
     """The tools for one task. ws_shell is left out when the shell is denied and ws_skill when there are no
     skills, ws_edit in the `whole` edit format: a tool the model cannot use only costs it tokens."""
     specs: list[tuple[str, str, type[BaseModel], Callable[..., str]]] = [
-        ("ws_read", prompts.WS_READ, ReadArgs, _capped(ctx, workspace.ws_read)),
-        ("ws_list", prompts.WS_LIST, ListArgs, _capped(ctx, workspace.ws_list)),
-        ("ws_search", prompts.WS_SEARCH, SearchArgs, _capped(ctx, workspace.ws_search)),
-        ("ws_write", prompts.WS_WRITE, WriteArgs, _capped(ctx, workspace.ws_write)),
-        ("ws_edit", prompts.WS_EDIT, EditArgs, _capped(ctx, workspace.ws_edit)),
+        (registry.READ, prompts.WS_READ, ReadArgs, _capped(ctx, workspace.ws_read)),
+        (registry.LIST, prompts.WS_LIST, ListArgs, _capped(ctx, workspace.ws_list)),
+        (registry.SEARCH, prompts.WS_SEARCH, SearchArgs, _capped(ctx, workspace.ws_search)),
+        (registry.WRITE, prompts.WS_WRITE, WriteArgs, _capped(ctx, workspace.ws_write)),
+        (registry.EDIT, prompts.WS_EDIT, EditArgs, _capped(ctx, workspace.ws_edit)),
     ]
     if ctx.edit.mode == "whole":  # whole files only: ws_write rewrites, and no old_str to get wrong (editformat.py)
-        specs[3:] = [("ws_write", prompts.WS_WRITE_WHOLE, RewriteArgs, _capped(ctx, workspace.ws_write))]
+        specs[3:] = [(registry.WRITE, prompts.WS_WRITE_WHOLE, RewriteArgs, _capped(ctx, workspace.ws_write))]
     if ctx.settings.shell_permission != "deny":
-        specs.append(("ws_shell", prompts.WS_SHELL, ShellArgs, _shell(ctx)))
+        specs.append((registry.SHELL, prompts.WS_SHELL, ShellArgs, _shell(ctx)))
     if ctx.skills is not None:
-        specs.append(("ws_skill", prompts.WS_SKILL, SkillArgs, _capped(ctx, workspace.ws_skill)))
+        specs.append((registry.SKILL, prompts.WS_SKILL, SkillArgs, _capped(ctx, workspace.ws_skill)))
     return [
         StructuredTool.from_function(func=func, name=name, description=description, args_schema=schema)
         for name, description, schema, func in specs

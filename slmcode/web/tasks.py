@@ -15,19 +15,18 @@ from slmcode.store.trace import TraceStore
 from slmcode.store.trace_rows import Event
 from slmcode.store.trace_view import first_line
 from slmcode.tools.pending import plan_pending, unified_diff
+from slmcode.tools.registry import WRITE, WRITE_TOOLS
 from slmcode.web.board import task_board
 from slmcode.web.conversation import conversations_html
 from slmcode.web.html import diff_block, esc, page, part, table
 from slmcode.web.runs import status_cell
-
-EDIT_TOOLS = ("ws_edit", "ws_write")
 
 
 def edit_diff(event: Event) -> tuple[str, str]:
     """(path, diff) of one recorded edit call."""
     args = event.data.get("args") or {}
     path = str(args.get("path", "?"))
-    if event.data.get("name") == "ws_write":
+    if event.data.get("name") == WRITE:
         return path, unified_diff(path, "", str(args.get("content", "")))
     return path, unified_diff(path, str(args.get("old_str", "")), str(args.get("new_str", "")))
 
@@ -42,7 +41,7 @@ def verdicts_html(events: list[Event]) -> str:
 
 
 def edits_html(events: list[Event]) -> str:
-    edits = [e for e in events if e.kind == "tool_call" and e.data.get("name") in EDIT_TOOLS and e.data.get("ok")]
+    edits = [e for e in events if e.kind == "tool_call" and e.data.get("name") in WRITE_TOOLS and e.data.get("ok")]
     if not edits:
         return "<p class=muted>No edits recorded.</p>"
     parts = []

@@ -13,6 +13,7 @@ from slmcode.eval.scripted import Reply
 from slmcode.eval.sim.policy import Action
 from slmcode.eval.sim.profile import Profile
 from slmcode.eval.sim.shown import Shown
+from slmcode.tools.registry import EDIT, READ, SHELL, WRITE, WRITE_TOOLS
 
 CLAIM_DONE = "Done: the change is made."
 CLAIM_TESTS = "Done: the change is made and all tests pass."
@@ -83,22 +84,22 @@ def mistake(action: Action, shown: Shown, dice: Dice) -> Action:
     last = shown.last()
     if last is not None and last.failed and last.result is not None and dice.rolls("repeat_after_error"):
         return Action(last.name, dict(last.args))
-    edited = any(s.name in ("ws_edit", "ws_write") and not s.failed for s in shown.steps)
+    edited = any(s.name in WRITE_TOOLS and not s.failed for s in shown.steps)
     if action.is_call and not edited and not action.is_edit and dice.rolls("stop_without_edit"):
         return Action(text=CLAIM_DONE)
-    if action.name == "ws_shell" and dice.rolls("claim_tests_pass"):
+    if action.name == SHELL and dice.rolls("claim_tests_pass"):
         return Action(text=CLAIM_TESTS)
     args = dict(action.args)
-    if action.name == "ws_edit" and action.hunk is not None and action.change is not None:
+    if action.name == EDIT and action.hunk is not None and action.change is not None:
         if dice.rolls("drop_code_rewrite"):
             content = _dropped(action.change.after, action.hunk.new_str)
-            return Action("ws_write", {"path": action.change.path, "content": content})
+            return Action(WRITE, {"path": action.change.path, "content": content})
         if dice.rolls("old_str_mismatch"):
             args["old_str"], args["new_str"] = _drifted(args["old_str"], args["new_str"], dice.rng)
     if action.is_rewrite and action.hunk is not None and action.change is not None \
             and dice.rolls("drop_code_rewrite"):  # the whole file from memory: it drops code at the same rate
         args["content"] = _dropped(action.change.after, action.hunk.new_str)
-    if "path" in args and action.name in ("ws_read", "ws_edit") and dice.rolls("wrong_path"):
+    if "path" in args and action.name in (READ, EDIT) and dice.rolls("wrong_path"):
         args["path"] = _wrong_path(str(args["path"]))
     return Action(action.name, args, action.text)
 

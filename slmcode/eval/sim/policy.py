@@ -12,6 +12,7 @@ from typing import Any
 
 from slmcode.eval.sim.knowledge import FileChange, Hunk, Knowledge
 from slmcode.eval.sim.shown import Shown
+from slmcode.tools.registry import EDIT, LIST, READ, SEARCH, SHELL, WRITE, WRITE_TOOLS
 
 GAVE_UP = "I could not find where this change goes; I am done."
 
@@ -32,12 +33,12 @@ class Action:
 
     @property
     def is_edit(self) -> bool:
-        return self.name in ("ws_edit", "ws_write")
+        return self.name in WRITE_TOOLS
 
     @property
     def is_rewrite(self) -> bool:
         """A whole-file rewrite of a file that exists, in place of an edit (the harness offered it)."""
-        return self.name == "ws_write" and self.hunk is not None
+        return self.name == WRITE and self.hunk is not None
 
 
 def _same_lines(a: str, b: str) -> bool:
@@ -64,14 +65,14 @@ def _shows_applied(hunk: Hunk, shown: Shown) -> bool:
 
 def _hunk_done(hunk: Hunk, shown: Shown) -> bool:
     for step in shown.steps:
-        if step.name == "ws_edit" and step.path == hunk.path and not step.failed \
+        if step.name == EDIT and step.path == hunk.path and not step.failed \
                 and _same_lines(str(step.args.get("new_str") or ""), hunk.new_str):
             return True
     return _shows_applied(hunk, shown)
 
 
 def _written(change: FileChange, shown: Shown) -> bool:
-    return any(s.name == "ws_write" and s.path == change.path and not s.failed for s in shown.steps)
+    return any(s.name == WRITE and s.path == change.path and not s.failed for s in shown.steps)
 
 
 def pending(knowledge: Knowledge, shown: Shown) -> list[tuple[FileChange, Hunk | None]]:
@@ -81,7 +82,7 @@ def pending(knowledge: Knowledge, shown: Shown) -> list[tuple[FileChange, Hunk |
         if _written(change, shown):
             continue
         if not change.hunks:
-            whole = any(s.name == "ws_edit" and s.path == change.path and not s.failed
+            whole = any(s.name == EDIT and s.path == change.path and not s.failed
                         and s.args.get("new_str") == change.after for s in shown.steps)
             out += [] if whole else [(change, None)]
         out += [(change, h) for h in change.hunks if not _hunk_done(h, shown)]
@@ -89,18 +90,18 @@ def pending(knowledge: Knowledge, shown: Shown) -> list[tuple[FileChange, Hunk |
 
 
 def _listed(shown: Shown, folder: str) -> bool:
-    return any(s.name == "ws_list" and (s.args.get("path") or ".").strip("/") in (folder, f"./{folder}")
+    return any(s.name == LIST and (s.args.get("path") or ".").strip("/") in (folder, f"./{folder}")
                for s in shown.steps)
 
 
 def explore(knowledge: Knowledge, shown: Shown, path: str) -> Action:
     """The next step toward finding `path`: read it once its name was shown, else search, else list folders."""
     if path in shown.text:
-        return Action("ws_read", {"path": path})
-    searched = {s.args.get("pattern") for s in shown.steps if s.name == "ws_search"}
+        return Action(READ, {"path": path})
+    searched = {s.args.get("pattern") for s in shown.steps if s.name == SEARCH}
     for term in knowledge.search_terms:
         if term not in searched:
-            return Action("ws_search", {"pattern": term})
+            return Action(SEARCH, {"pattern": term})
     folders = ["."]
     parent = posixpath.dirname(path)
     while parent:
@@ -109,26 +110,26 @@ def explore(knowledge: Knowledge, shown: Shown, path: str) -> Action:
     for folder in folders:
         name = posixpath.basename(folder)
         if not _listed(shown, folder) and (folder == "." or name in shown.text):
-            return Action("ws_list", {"path": folder})
+            return Action(LIST, {"path": folder})
     return Action(text=GAVE_UP)
 
 
 def _edit(change: FileChange, hunk: Hunk | None, shown: Shown, knowledge: Knowledge) -> Action:
     path = change.path
     if change.is_new:  # nothing to read: it writes the new file where the task's other files live
-        return Action("ws_write", {"path": path, "content": change.after}, change=change)
+        return Action(WRITE, {"path": path, "content": change.after}, change=change)
     if not shown.read_ok(path):
         return explore(knowledge, shown, path)
     if hunk is None:  # no unique anchor: the whole file's text replaced in one edit
         if not all(shown.seen(line) for line in _lines(change.before)):
-            return Action("ws_read", {"path": path, "offset": 1, "limit": 2000})
-        return Action("ws_edit", {"path": path, "old_str": change.before, "new_str": change.after}, change=change)
+            return Action(READ, {"path": path, "offset": 1, "limit": 2000})
+        return Action(EDIT, {"path": path, "old_str": change.before, "new_str": change.after}, change=change)
     if not all(shown.seen(line) for line in hunk.old_lines()):
-        return Action("ws_read", {"path": path, "offset": max(1, hunk.line - 5)})
-    if shown.rewrite_offered(path) or (shown.tools and "ws_edit" not in shown.tools):
+        return Action(READ, {"path": path, "offset": max(1, hunk.line - 5)})
+    if shown.rewrite_offered(path) or (shown.tools and EDIT not in shown.tools):
         # Offered the whole file after its old_str missed (or given no ws_edit): it writes the file as it means it.
-        return Action("ws_write", {"path": path, "content": change.after}, hunk=hunk, change=change)
-    return Action("ws_edit", {"path": path, "old_str": hunk.old_str, "new_str": hunk.new_str}, hunk=hunk,
+        return Action(WRITE, {"path": path, "content": change.after}, hunk=hunk, change=change)
+    return Action(EDIT, {"path": path, "old_str": hunk.old_str, "new_str": hunk.new_str}, hunk=hunk,
                   change=change)
 
 
@@ -140,6 +141,6 @@ def next_action(knowledge: Knowledge, shown: Shown, role: str) -> Action:
         todo = pending(knowledge, shown)
         if todo:
             return _edit(*todo[0], shown, knowledge)
-    if not any(s.name == "ws_shell" for s in shown.after_last_write()):
-        return Action("ws_shell", {"command": test})
+    if not any(s.name == SHELL for s in shown.after_last_write()):
+        return Action(SHELL, {"command": test})
     return Action(text=f"Done: {title}.")

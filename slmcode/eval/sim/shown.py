@@ -8,6 +8,8 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from slmcode.tools.registry import EDIT, READ, WRITE_TOOLS
+
 Request = dict[str, Any]
 
 
@@ -48,21 +50,21 @@ class Shown:
     tools: set[str] = field(default_factory=set)  # the tools the request offered
 
     def rewrite_offered(self, path: str) -> bool:
-        return any(s.name == "ws_edit" and s.path == path and s.failed and REWRITE_OFFER in (s.result or "")
+        return any(s.name == EDIT and s.path == path and s.failed and REWRITE_OFFER in (s.result or "")
                    for s in self.steps)
 
     def seen(self, line: str) -> bool:
         return line in self.text
 
     def read_ok(self, path: str) -> list[Step]:
-        return [s for s in self.steps if s.name == "ws_read" and s.path == path and not s.failed]
+        return [s for s in self.steps if s.name == READ and s.path == path and not s.failed]
 
     def last(self) -> Step | None:
         return self.steps[-1] if self.steps else None
 
     def after_last_write(self) -> list[Step]:
         """The steps since the last successful write or edit."""
-        at = max((i for i, s in enumerate(self.steps) if s.name in ("ws_edit", "ws_write") and not s.failed),
+        at = max((i for i, s in enumerate(self.steps) if s.name in WRITE_TOOLS and not s.failed),
                  default=-1)
         return self.steps[at + 1:]
 
