@@ -212,4 +212,4 @@ def test_ablate_names_its_levers_and_needs_the_simulator(tmp_path: Path) -> None
     bogus = slmcode("eval", "--sim", "7b", "--ablate", "bogus", "--task", "js-sum-range", cwd=tmp_path)
     assert bogus.returncode == 2 and "unknown lever 'bogus'" in bogus.stderr and "tool_repair" in bogus.stderr
     alone = slmcode("eval", "--ablate", "all", cwd=tmp_path)
-    assert alone.returncode == 2 and "--ablate goes with --sim" in alone.stderr
+    assert alone.returncode == 2 and "--ablate and --fallback-sim go with --sim" in alone.stderr
