@@ -31,6 +31,7 @@ import pytest
 from slmcode.nodes.prompts import SYSTEM
 from slmcode.store.trace import TraceStore
 from tests.fake_llm import FakeLLM, system_text
+from tests.graph.pipelines import pipeline_block
 from tests.graph.scenario import js, make_repo, python_on_path, script_buggy_worker_then_fix, script_planning
 
 pytestmark = pytest.mark.slow
@@ -243,27 +244,9 @@ def test_the_server_refuses_what_the_operator_did_not_allow(server: Server, clie
     assert client.runs.list(thread_id) != [] and all(r["status"] == "error" for r in client.runs.list(thread_id))
 
 
-SHAPED_PIPELINE = """api_version: blocks/v1
-kind: pipeline
-id: default
-phases:
-  - {name: context}
-  - {name: clarify, when: never}
-  - {name: scope_judge}
-  - {name: planner}
-  - {name: splitter}
-  - {name: coordinator}
-  - {name: worker}
-  - {name: verify}
-  - {name: reviewer}
-  - {name: corrector, when: auto}
-  - {name: escalate, when: auto}
-  - {name: tester}
-  - {name: qa}
-  - {name: learn}
-slots:
+SHAPED_PIPELINE = pipeline_block({"clarify": "never"}, """
   - {name: precheck, before: planner, agent: security-reviewer, prompt: "Check {{query}} first."}
-"""
+""")
 
 
 def test_a_workspace_pipeline_shapes_the_servers_graph(client: Any, thread_id: str, fake_llm: FakeLLM,

@@ -11,28 +11,14 @@ from slmcode.blocks.compose import resolve_pipeline
 from slmcode.config import Settings
 from slmcode.graph.builder import build_graph
 from slmcode.trust import trust_workspace
+from tests.graph.pipelines import pipeline_block
 from tests.snapshot import assert_snapshot
 
-PHASES = """  - {name: context%s}
-  - {name: clarify%s}
-  - {name: scope_judge}
-  - {name: planner}
-  - {name: splitter}
-  - {name: coordinator}
-  - {name: worker}
-  - {name: verify}
-  - {name: reviewer}
-  - {name: corrector, when: auto}
-  - {name: escalate, when: auto}
-  - {name: tester}
-  - {name: qa}
-  - {name: learn%s}
-"""
 PIPELINES = {
-    "a slot after reviewer, clarify never": (("", ", when: never", ""), """
+    "a slot after reviewer, clarify never": ({"clarify": "never"}, """
   - {name: security_check, after: reviewer, agent: security-reviewer, prompt: "Check {{query}}."}
 """),
-    "slots around clarify and planner, context replaced, learn never": (("", "", ", when: never"), """
+    "slots around clarify and planner, context replaced, learn never": ({"learn": "never"}, """
   - {name: gather, replace: context, agent: security-reviewer, prompt: "Look at {{query}}."}
   - {name: precheck, before: planner, agent: security-reviewer, prompt: "Before {{query}}."}
   - {name: after_clarify_one, after: clarify, agent: security-reviewer, prompt: "One {{query}}."}
@@ -49,11 +35,10 @@ def shape(graph) -> dict:
 
 
 def pipeline_phases(workspace: Path, name: str):
-    marks, slots = PIPELINES[name]
+    when, slots = PIPELINES[name]
     blocks = workspace / ".slmcode" / "blocks"
     blocks.mkdir(parents=True)
-    (blocks / "pipeline.yaml").write_text("api_version: blocks/v1\nkind: pipeline\nid: default\nphases:\n"
-                                          + PHASES % marks + "slots:" + slots)
+    (blocks / "pipeline.yaml").write_text(pipeline_block(when, slots))
     trust_workspace(workspace)  # a pipeline's slots apply once the user trusts the workspace
     return resolve_pipeline(workspace, Settings()).phases
 

@@ -15,30 +15,13 @@ from slmcode.nodes.prompts import SYSTEM, TOOL_CONTRACT
 from slmcode.tools.context import ToolContext
 from slmcode.tools.toolset import make_tools
 from slmcode.trust import trust_workspace
+from tests.graph.pipelines import pipeline_block
 from tests.snapshot import assert_snapshot
 
-SLOT_PIPELINE = """api_version: blocks/v1
-kind: pipeline
-id: default
-phases:
-  - {name: context}
-  - {name: clarify, when: never}
-  - {name: scope_judge}
-  - {name: planner}
-  - {name: splitter}
-  - {name: coordinator}
-  - {name: worker}
-  - {name: verify}
-  - {name: reviewer}
-  - {name: corrector, when: auto}
-  - {name: escalate, when: auto}
-  - {name: tester}
-  - {name: qa}
-  - {name: learn}
-slots:
+SLOT_PIPELINE = pipeline_block({"clarify": "never"}, """
   - {name: security_check, after: reviewer, agent: security-reviewer, prompt: "Check {{query}} for secrets.",
      fail_mode: %s}
-"""
+""")
 
 
 def test_the_default_graph_shape() -> None:
