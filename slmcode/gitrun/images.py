@@ -1,4 +1,4 @@
-"""Undo and rewind without git: files restored from the journal's before-images (memory.before_images).
+"""Undo and rewind without git: files restored from the journal's before-images (store.before_images).
 
 A file is restored only while it still holds what the run wrote: one changed since (by the user, a command,
 a later run) is named in one line and nothing is touched. Undoing one task refuses a file a later task of the

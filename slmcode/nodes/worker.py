@@ -7,7 +7,7 @@ was in, and the tool-call journal answers any call that had already run.
 
 The conversation itself is not in the payload: LangGraph stores every Send payload in every checkpoint, so a
 carried conversation made a task of n turns cost O(n^2) checkpoint bytes. Each step appends its new messages
-to the workspace's conversation store (memory.conversations) before it returns, and the payload carries the
+to the workspace's conversation store (store.conversations) before it returns, and the payload carries the
 store's key and the conversation's length; the whole conversation joins the run state once, when the branch
 ends. The compaction ladder's state (its circuit breaker) rides in the payload too, so it lasts the branch.
 """
