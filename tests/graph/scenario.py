@@ -52,6 +52,15 @@ def make_repo(root: Path) -> Path:
     return repo
 
 
+def add_bulk_code(repo: Path, functions: int = 150) -> None:
+    """calc/more_ops.py with enough code that the packs and the map fill what a 4K-8K budget allows: a request
+    sized from the wrong window then runs past what the server keeps."""
+    (repo / "calc" / "more_ops.py").write_text("".join(
+        f"def scaled_operation_{i}(left: float, right: float) -> float:\n"
+        f'    """Combine left and right with weight {i}, rounding half to even."""\n'
+        f"    return round(left * {i} + right / {i + 1}, 6)\n\n\n" for i in range(functions)))
+
+
 def python_on_path() -> str:
     """PATH with this interpreter's folder first, so `python -m pytest` in a verify command finds pytest."""
     return f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"

@@ -23,7 +23,7 @@ from slmcode.store.trace import TraceStore
 from slmcode.terminal import result_table
 from slmcode.trust import trust_workspace
 from tests.fake_llm import FakeLLM, Reply, request_text, tool_call
-from tests.graph.scenario import divide_worker_replies, script_buggy_worker_then_fix, script_planning
+from tests.graph.scenario import add_bulk_code, divide_worker_replies, script_buggy_worker_then_fix, script_planning
 
 SMALL, BIG = "qwen2.5-coder:7b", "qwen2.5-coder:14b"
 
@@ -147,10 +147,7 @@ def test_a_task_the_small_model_fails_is_fixed_on_the_fallback(repo: Path) -> No
         small.ollama_num_ctx = {SMALL: 4096}  # a stock Ollama for the small model
         pose_llama_cpp(big, 16384)  # the fallback's server keeps four times as much
         # Enough code that the packs fill what each budget allows (as in test_window_probe).
-        (repo / "calc" / "more_ops.py").write_text("".join(
-            f"def scaled_operation_{i}(left: float, right: float) -> float:\n"
-            f'    """Combine left and right with weight {i}, rounding half to even."""\n'
-            f"    return round(left * {i} + right / {i + 1}, 6)\n\n\n" for i in range(150)))
+        add_bulk_code(repo)
         script_small_that_never_fixes(small)
         script_fallback_fix(big)
         result = run(small, repo, roles={"worker": {"fallback": {"model": BIG, "base_url": big.url}}})

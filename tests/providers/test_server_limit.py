@@ -18,7 +18,7 @@ from slmcode.errors import RequestTooLargeError, SlmcodeError
 from slmcode.providers.guard import request_tokens
 from slmcode.providers.roles import RoleTable
 from tests.fake_llm import FakeLLM, Reply
-from tests.graph.scenario import script_buggy_worker_then_fix, script_planning
+from tests.graph.scenario import add_bulk_code, script_buggy_worker_then_fix, script_planning
 
 MODEL = "qwen2.5-coder:7b"  # its profile assumes 8,192 tokens
 
@@ -73,10 +73,7 @@ def test_a_request_past_what_the_server_keeps_is_refused_before_it_is_sent() -> 
 def test_a_run_with_a_context_limit_past_the_servers_window_never_has_a_prompt_cut(repo: Path) -> None:
     with TruncatingOllama(2048) as ollama:  # an Ollama before 0.6 keeps 2,048 tokens by default
         # Enough code that the packs fill the 8,192-token budget: sent, such requests would lose their front.
-        (repo / "calc" / "more_ops.py").write_text("".join(
-            f"def scaled_operation_{i}(left: float, right: float) -> float:\n"
-            f'    """Combine left and right with weight {i}, rounding half to even."""\n'
-            f"    return round(left * {i} + right / {i + 1}, 6)\n\n\n" for i in range(150)))
+        add_bulk_code(repo)
         script_planning(ollama)
         script_buggy_worker_then_fix(ollama)
         events: list[dict] = []

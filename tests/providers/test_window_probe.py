@@ -17,7 +17,7 @@ from slmcode.serving import fit_to_server
 from slmcode.store.trace import TraceStore
 from slmcode.terminal import RunView
 from tests.fake_llm import FakeLLM
-from tests.graph.scenario import script_buggy_worker_then_fix, script_planning
+from tests.graph.scenario import add_bulk_code, script_buggy_worker_then_fix, script_planning
 
 MODEL = "qwen2.5-coder:7b"  # its profile assumes 8,192 tokens
 
@@ -102,10 +102,7 @@ def test_a_run_fits_every_request_into_the_window_the_server_keeps(served: FakeL
     pose(served, kind, window)
     # Enough code that the packs and the map fill what the budget allows: sized from the profile's 8,192 tokens,
     # this run's biggest request is 3,514 tokens, past the 2,880 a 4,096-token window leaves for a prompt.
-    (repo / "calc" / "more_ops.py").write_text("".join(
-        f"def scaled_operation_{i}(left: float, right: float) -> float:\n"
-        f'    """Combine left and right with weight {i}, rounding half to even."""\n'
-        f"    return round(left * {i} + right / {i + 1}, 6)\n\n\n" for i in range(150)))
+    add_bulk_code(repo)
     script_planning(served)
     script_buggy_worker_then_fix(served)
     events: list[dict] = []
