@@ -37,8 +37,9 @@ def one(args: list[str], until: str | None, cwd: Path, env: dict[str, str]) -> t
     """(CPU seconds, wall seconds) of `slmcode ARGS` until `until` shows, or until it exits."""
     argv = ["-c", "from slmcode.cli import main; main()", *args]
     started = time.perf_counter()
-    child = pexpect.spawn(sys.executable, argv, cwd=str(cwd), env=env, encoding="utf-8", timeout=60,
-                          dimensions=(40, 120))
+    child = pexpect.spawn(
+        sys.executable, argv, cwd=str(cwd), env=env, encoding="utf-8", timeout=60, dimensions=(40, 120)
+    )
     try:
         if until is None:
             # A process that exits: its CPU time is its whole life, read from its last moment.
@@ -62,8 +63,13 @@ def help_cpu(cwd: Path, env: dict[str, str]) -> tuple[float, float]:
 
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
-    subprocess.run([sys.executable, "-c", "from slmcode.cli import main; main()", "--help"], cwd=cwd, env=env,
-                   capture_output=True, check=True)
+    subprocess.run(
+        [sys.executable, "-c", "from slmcode.cli import main; main()", "--help"],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        check=True,
+    )
     wall = time.perf_counter() - started
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime), wall
@@ -77,8 +83,13 @@ def main() -> None:
     try:
         workspace = root / "calculator"
         shutil.copytree(EXAMPLE, workspace, ignore=shutil.ignore_patterns("__pycache__", ".pytest_cache"))
-        env = {**os.environ, "SLMCODE_HOME": str(root / "home"), "PROMPT_TOOLKIT_NO_CPR": "1", "TERM": "xterm",
-               "PYTHONPATH": str(PROJECT)}
+        env = {
+            **os.environ,
+            "SLMCODE_HOME": str(root / "home"),
+            "PROMPT_TOOLKIT_NO_CPR": "1",
+            "TERM": "xterm",
+            "PYTHONPATH": str(PROJECT),
+        }
         one(["chat"], PROMPT, workspace, env)  # warm: .pyc files and the page cache, not counted
         chat = [one(["chat"], PROMPT, workspace, env) for _ in range(runs)]
         helps = [help_cpu(workspace, env) for _ in range(runs)]
@@ -87,8 +98,10 @@ def main() -> None:
     print(f"{'command':<24} {'CPU s (median)':>15} {'CPU s (min)':>12} {'wall s (median)':>16}")
     for name, rows in (("slmcode chat -> prompt", chat), ("slmcode --help", helps)):
         cpu = [c for c, _ in rows]
-        print(f"{name:<24} {statistics.median(cpu):>15.2f} {min(cpu):>12.2f} "
-              f"{statistics.median(w for _, w in rows):>16.2f}")
+        print(
+            f"{name:<24} {statistics.median(cpu):>15.2f} {min(cpu):>12.2f} "
+            f"{statistics.median(w for _, w in rows):>16.2f}"
+        )
     load = Path("/proc/loadavg").read_text().split()[:3]
     print(f"runs {runs} each; load average {' '.join(load)} on {os.cpu_count()} CPUs")
 

@@ -93,8 +93,14 @@ def export(mirror: Path, sha: str, target: Path) -> None:
 def aider_shown(python: str, root: Path, query: str, budgets: list[int], files: list[str]) -> dict[int, Shown]:
     """What aider's RepoMap shows at each budget, from bench/aider_repomap_shown.py under aider's own venv."""
     job = json.dumps({"root": str(root), "query": query, "budgets": budgets, "files": files})
-    out = subprocess.run([python, str(Path(__file__).with_name("aider_repomap_shown.py"))], input=job, text=True,
-                         capture_output=True, check=True, timeout=600).stdout
+    out = subprocess.run(
+        [python, str(Path(__file__).with_name("aider_repomap_shown.py"))],
+        input=job,
+        text=True,
+        capture_output=True,
+        check=True,
+        timeout=600,
+    ).stdout
     return {int(b): {p: [tuple(r) for r in rs] for p, rs in shown.items()} for b, shown in json.loads(out).items()}
 
 
@@ -103,8 +109,9 @@ def run_commit(
 ) -> tuple[Totals, float]:
     """One commit's totals per (method, budget) and the seconds its packs took."""
     index = load_index(root, settings)
-    hunks = [Hunk(path, start, end) for path, ranges in row["hunks"].items() for start, end in ranges
-             if path in index.files]
+    hunks = [
+        Hunk(path, start, end) for path, ranges in row["hunks"].items() for start, end in ranges if path in index.files
+    ]
     if not hunks:
         return {}, 0.0
     functions = changed_functions(index, hunks)
@@ -118,8 +125,15 @@ def run_commit(
         contexts: dict[str, Shown] = {}
         for method, variant in pack_settings(settings).items():
             started = time.perf_counter()
-            pack = build_pack("worker", settings=variant, workspace=root, query=query, system_prompt=SYSTEM_PROMPT,
-                              index=index, budget_tokens=budget)
+            pack = build_pack(
+                "worker",
+                settings=variant,
+                workspace=root,
+                query=query,
+                system_prompt=SYSTEM_PROMPT,
+                index=index,
+                budget_tokens=budget,
+            )
             seconds += time.perf_counter() - started
             shown_pack: dict[str, list[tuple[int, int]]] = {}
             for e in pack.excerpts:
@@ -131,18 +145,34 @@ def run_commit(
         for method, shown in contexts.items():
             touched, whole, hit_files = score(hunks, shown)
             found = functions_shown(functions, shown)
-            result[(method, budget)] = [touched, whole, len(hit_files), len(hunks), len({h.path for h in hunks}),
-                                        found, len(functions), int(bool(functions) and found == len(functions)),
-                                        int(bool(functions))]
+            result[(method, budget)] = [
+                touched,
+                whole,
+                len(hit_files),
+                len(hunks),
+                len({h.path for h in hunks}),
+                found,
+                len(functions),
+                int(bool(functions) and found == len(functions)),
+                int(bool(functions)),
+            ]
         code = sum(s.tokens for s in pack.parts if s.name == "excerpts")  # the last variant's
         result[("fill", budget)] = [pack.tokens, budget, code, 0, 0]
         if dumped is not None:
-            dumped.append(json.dumps({
-                "repo": row["repo"], "sha": row["sha"], "budget": budget, "query": query,
-                "hunks": [[h.path, h.start, h.end] for h in hunks],
-                "sections": {s.name: s.tokens for s in pack.parts},
-                "shown": contexts, "scores": {m: result[(m, budget)] for m in contexts},
-            }))
+            dumped.append(
+                json.dumps(
+                    {
+                        "repo": row["repo"],
+                        "sha": row["sha"],
+                        "budget": budget,
+                        "query": query,
+                        "hunks": [[h.path, h.start, h.end] for h in hunks],
+                        "sections": {s.name: s.tokens for s in pack.parts},
+                        "shown": contexts,
+                        "scores": {m: result[(m, budget)] for m in contexts},
+                    }
+                )
+            )
     return result, seconds / len(budgets) / len(pack_settings(settings))
 
 
@@ -159,20 +189,27 @@ def print_tables(by_language: dict[str, Totals], budgets: list[int], methods: tu
     overall: Totals = {}
     for totals in by_language.values():
         add(overall, totals)
-    print(f"{'language':<11} {'budget':>6}  {'method':<14} {'hunks':>5} {'hunk recall':>11} {'all-covered':>11} "
-          f"{'file recall':>11} {'functions':>9} {'fn recall':>9} {'all-fns':>7}")
+    print(
+        f"{'language':<11} {'budget':>6}  {'method':<14} {'hunks':>5} {'hunk recall':>11} {'all-covered':>11} "
+        f"{'file recall':>11} {'functions':>9} {'fn recall':>9} {'all-fns':>7}"
+    )
     for language, totals in [*((lang, by_language[lang]) for lang in languages), ("ALL", overall)]:
         for budget in budgets:
             for method in methods:
                 touched, whole, files, n_hunks, n_files, fns, n_fns, all_fns, n_commits = totals.get(
-                    (method, budget), [0] * 9)
-                print(f"{language:<11} {budget:>6}  {method:<14} {n_hunks:>5} {touched / max(1, n_hunks):>11.3f} "
-                      f"{whole / max(1, n_hunks):>11.3f} {files / max(1, n_files):>11.3f} {n_fns:>9} "
-                      f"{fns / max(1, n_fns):>9.3f} {all_fns / max(1, n_commits):>7.3f}")
+                    (method, budget), [0] * 9
+                )
+                print(
+                    f"{language:<11} {budget:>6}  {method:<14} {n_hunks:>5} {touched / max(1, n_hunks):>11.3f} "
+                    f"{whole / max(1, n_hunks):>11.3f} {files / max(1, n_files):>11.3f} {n_fns:>9} "
+                    f"{fns / max(1, n_fns):>9.3f} {all_fns / max(1, n_commits):>7.3f}"
+                )
     for budget in budgets:
         used, given, code = overall.get(("fill", budget), [0, 0, 0])[:3]
-        print(f"at {budget}: pack tokens / budget {used / max(1, given):.3f}, code excerpts / budget "
-              f"{code / max(1, given):.3f}")
+        print(
+            f"at {budget}: pack tokens / budget {used / max(1, given):.3f}, code excerpts / budget "
+            f"{code / max(1, given):.3f}"
+        )
 
 
 def main() -> None:
@@ -185,10 +222,19 @@ def main() -> None:
     parser.add_argument("--repo", default="", help="only this repository (owner/name)")
     parser.add_argument("--keep", default="", help="export parents under this folder and reuse them")
     parser.add_argument("--dump", default="", help="write per-commit results as JSON lines to this file")
-    parser.add_argument("--aider", default="", metavar="PYTHON",
-                        help="python of a venv with aider-chat: adds aider's RepoMap (bench/aider_repomap_shown.py)")
-    parser.add_argument("--set", action="append", default=[], metavar="MODULE.NAME=VALUE",
-                        help="override a packs constant for this run, e.g. priors.TEST_WEIGHT=0.5 (for tuning)")
+    parser.add_argument(
+        "--aider",
+        default="",
+        metavar="PYTHON",
+        help="python of a venv with aider-chat: adds aider's RepoMap (bench/aider_repomap_shown.py)",
+    )
+    parser.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="MODULE.NAME=VALUE",
+        help="override a packs constant for this run, e.g. priors.TEST_WEIGHT=0.5 (for tuning)",
+    )
     args = parser.parse_args()
     for assignment in args.set:
         target, _, value = assignment.partition("=")
@@ -237,9 +283,11 @@ def main() -> None:
         print(f"  {row['repo']:<18} {row['sha'][:8]} {row['query'][:60]}", file=sys.stderr)
     if args.dump:
         Path(args.dump).write_text("".join(f"{line}\n" for line in dumped), encoding="utf-8")
-    print(f"half {args.half}: {counted} commits from {len(taken) - len(missing & set(taken))} repositories, "
-          f"errors {errors}, mean seconds per pack {pack_seconds / max(1, counted):.2f}, "
-          f"total {time.perf_counter() - started:.0f} s")
+    print(
+        f"half {args.half}: {counted} commits from {len(taken) - len(missing & set(taken))} repositories, "
+        f"errors {errors}, mean seconds per pack {pack_seconds / max(1, counted):.2f}, "
+        f"total {time.perf_counter() - started:.0f} s"
+    )
     methods = tuple(m for m in METHODS if m != "pack+semantic" or semantic.embedder() is not None)
     print_tables(by_language, budgets, (*methods, "aider-map") if args.aider else methods)
 

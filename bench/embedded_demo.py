@@ -56,17 +56,31 @@ def one_run(index: int, timeout: float) -> dict:
         repo = Path(tmp) / "calculator"
         shutil.copytree(EXAMPLE, repo, ignore=shutil.ignore_patterns(".slmcode", "__pycache__", ".pytest_cache"))
         shutil.copytree(EXAMPLE / ".slmcode" / "blocks", repo / ".slmcode" / "blocks")
-        env = {**os.environ, "GIT_AUTHOR_NAME": "b", "GIT_AUTHOR_EMAIL": "b@b", "GIT_COMMITTER_NAME": "b",
-               "GIT_COMMITTER_EMAIL": "b@b", "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
-               "SLMCODE_HOME": str(Path(tmp) / "home")}  # the run's trust of its copy stays out of ~/.slmcode
+        env = {
+            **os.environ,
+            "GIT_AUTHOR_NAME": "b",
+            "GIT_AUTHOR_EMAIL": "b@b",
+            "GIT_COMMITTER_NAME": "b",
+            "GIT_COMMITTER_EMAIL": "b@b",
+            "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
+            "SLMCODE_HOME": str(Path(tmp) / "home"),
+        }  # the run's trust of its copy stays out of ~/.slmcode
         for args in (["init", "-q"], ["add", "-A"], ["commit", "-qm", "init"]):
             subprocess.run(["git", *args], cwd=repo, check=True, env=env)
         started = time.monotonic()
         try:
-            done = subprocess.run([sys.executable, "-c", ONE_RUN, TASK, str(repo)], capture_output=True, text=True,
-                                  timeout=timeout, env=env)
-            row = json.loads(done.stdout.strip().splitlines()[-1]) if done.stdout.strip() else {
-                "outcome": f"crashed: {done.stderr.strip().splitlines()[-1:]}", "pack": "-", "ops_in_pack": False}
+            done = subprocess.run(
+                [sys.executable, "-c", ONE_RUN, TASK, str(repo)],
+                capture_output=True,
+                text=True,
+                timeout=timeout,
+                env=env,
+            )
+            row = (
+                json.loads(done.stdout.strip().splitlines()[-1])
+                if done.stdout.strip()
+                else {"outcome": f"crashed: {done.stderr.strip().splitlines()[-1:]}", "pack": "-", "ops_in_pack": False}
+            )
         except subprocess.TimeoutExpired:
             row = {"outcome": f"killed after {timeout:.0f} s", "pack": "-", "ops_in_pack": False}
         row["seconds"] = round(time.monotonic() - started, 1)
@@ -85,8 +99,11 @@ def main() -> None:
         row = one_run(index, args.timeout)
         rows.append(row)
         files = ", ".join(row["files"]) or "-"
-        print(f"run {index + 1}: {row['seconds']:>7.1f} s  pack {row['pack']:>9} ops.py {row['ops_in_pack']!s:>5}  "
-              f"files {files}  {row['outcome'][:160]}", flush=True)
+        print(
+            f"run {index + 1}: {row['seconds']:>7.1f} s  pack {row['pack']:>9} ops.py {row['ops_in_pack']!s:>5}  "
+            f"files {files}  {row['outcome'][:160]}",
+            flush=True,
+        )
     done = sum(1 for r in rows if r["outcome"] == "done")
     walls = sorted(r["seconds"] for r in rows)
     print(f"success {done}/{len(rows)}; wall time median {walls[len(walls) // 2]:.1f} s, max {walls[-1]:.1f} s")

@@ -39,8 +39,15 @@ ROOT = Path(__file__).resolve().parent.parent
 WORKSPACE = ROOT / "examples" / "calculator"
 WINDOWS = (4096, 8192, 32768)
 # The answer schema each ask_role role is asked for (nodes/<role>.py); "context" is a custom phase's slot: none.
-ANSWER_SCHEMAS = {"clarify": Clarification, "scope_judge": Scope, "planner": Plan, "splitter": Split,
-                  "reviewer": Review, "escalate": Escalation, "learn": Lessons}
+ANSWER_SCHEMAS = {
+    "clarify": Clarification,
+    "scope_judge": Scope,
+    "planner": Plan,
+    "splitter": Split,
+    "reviewer": Review,
+    "escalate": Escalation,
+    "learn": Lessons,
+}
 TARGET_PERCENT = 35  # issue 32: a compact tool contract keeps the fixed part <= 35% of a 4,096 window
 
 
@@ -68,20 +75,35 @@ def fixed_part(role: str, window: int) -> dict[str, int | str]:
         extra = count_tokens(schema_json) + REASK_ALLOWANCE if schema else 0
         budget_tokens = min(budget.available, budget.prompt_limit - extra)  # less the instruction: per call
     index, _ = load_repo_index(WORKSPACE, settings)
-    pack = build_pack(role, settings=settings, workspace=WORKSPACE, query="", system_prompt=SYSTEM[role],
-                      tool_contract=contract, index=index, budget_tokens=budget_tokens)
+    pack = build_pack(
+        role,
+        settings=settings,
+        workspace=WORKSPACE,
+        query="",
+        system_prompt=SYSTEM[role],
+        tool_contract=contract,
+        index=index,
+        budget_tokens=budget_tokens,
+    )
     sections = {name: tokens for name, tokens, _ in pack.sections}
-    row: dict[str, int | str] = {"system": sections.get("system", 0), "contract": sections.get("tools", 0),
-                                 "schemas": schemas, "map": sections.get("map", 0),
-                                 "instructions": sections.get("instructions", 0), "pack": budget_tokens,
-                                 "dropped": dropped}
+    row: dict[str, int | str] = {
+        "system": sections.get("system", 0),
+        "contract": sections.get("tools", 0),
+        "schemas": schemas,
+        "map": sections.get("map", 0),
+        "instructions": sections.get("instructions", 0),
+        "pack": budget_tokens,
+        "dropped": dropped,
+    }
     row["fixed"] = sum(int(row[k]) for k in ("system", "contract", "schemas", "map"))
     return row
 
 
 def table() -> list[str]:
-    head = (f"{'role':<12}{'system':>7}{'contract':>9}{'schemas':>8}  {'map 4K/8K/32K':<15}"
-            f"{'fixed 4K/8K/32K':<18}{'% of 4K/8K/32K':<17}{'instr':>5}  tools dropped at 4K")
+    head = (
+        f"{'role':<12}{'system':>7}{'contract':>9}{'schemas':>8}  {'map 4K/8K/32K':<15}"
+        f"{'fixed 4K/8K/32K':<18}{'% of 4K/8K/32K':<17}{'instr':>5}  tools dropped at 4K"
+    )
     lines = [head, "-" * len(head)]
     over: list[str] = []
     for role in SYSTEM:
@@ -92,8 +114,10 @@ def table() -> list[str]:
         fixed = "/".join(str(r["fixed"]) for r in rows)
         pct = "/".join(f"{s:.1f}" for s in shares)
         schemas = first["schemas"] or "-"
-        lines.append(f"{role:<12}{first['system']:>7}{first['contract']:>9}{schemas:>8}  {maps:<15}{fixed:<18}"
-                     f"{pct:<17}{first['instructions']:>5}  {first['dropped'] or '-'}")
+        lines.append(
+            f"{role:<12}{first['system']:>7}{first['contract']:>9}{schemas:>8}  {maps:<15}{fixed:<18}"
+            f"{pct:<17}{first['instructions']:>5}  {first['dropped'] or '-'}"
+        )
         if any(int(r["schemas"]) != int(first["schemas"]) for r in rows):
             lines.append(f"{'':<12}  (schemas at 4K/8K/32K: {'/'.join(str(r['schemas']) for r in rows)})")
         if shares[0] > TARGET_PERCENT:

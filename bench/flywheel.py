@@ -48,9 +48,15 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as scratch:
 
         def learn(i: int) -> None:
-            record_learning(scratch, run_id=f"run-{i}", query="fix the csv parser", lessons=[f"lesson {i}"],
-                            touched=[f"src/m{i}.py", "src/csv_parser.py"],
-                            conventions=[(f"convention {i % 3}", "d", "body")], summary="done")
+            record_learning(
+                scratch,
+                run_id=f"run-{i}",
+                query="fix the csv parser",
+                lessons=[f"lesson {i}"],
+                touched=[f"src/m{i}.py", "src/csv_parser.py"],
+                conventions=[(f"convention {i % 3}", "d", "body")],
+                summary="done",
+            )
 
         rows.append(("record_learning (5 files, fsync each)", median_ms(learn)))
         rows.append(("read_memory", median_ms(lambda _: read_memory(scratch))))

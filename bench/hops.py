@@ -38,7 +38,7 @@ EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "calculator"
 def _module(frame: FrameType, root: str) -> str | None:
     """`nodes/worker.py` for a frame in slmcode's own code, None for any other."""
     path = frame.f_code.co_filename
-    return path[len(root):] if path.startswith(root) else None
+    return path[len(root) :] if path.startswith(root) else None
 
 
 def _stack(frame: FrameType | None, root: str, start: str | None = None) -> list[str]:
@@ -51,7 +51,7 @@ def _stack(frame: FrameType | None, root: str, start: str | None = None) -> list
         frame = frame.f_back
     modules.reverse()
     if start is not None and start in modules:
-        modules = modules[modules.index(start):]
+        modules = modules[modules.index(start) :]
     return modules
 
 
@@ -80,8 +80,11 @@ class Watcher:
 
     def __call__(self, frame: FrameType, event: str, arg: object) -> None:
         # Code run by an import (module bodies, decorators) is start-up, not a hop: skipped while one loads.
-        if (event in ("call", "return") and frame.f_code.co_name == "_find_and_load"
-                and frame.f_code.co_filename.startswith("<frozen")):
+        if (
+            event in ("call", "return")
+            and frame.f_code.co_name == "_find_and_load"
+            and frame.f_code.co_filename.startswith("<frozen")
+        ):
             thread = threading.get_ident()
             self.importing[thread] = self.importing.get(thread, 0) + (1 if event == "call" else -1)
             return
@@ -103,23 +106,29 @@ class Watcher:
             self.entered.setdefault(thread, set()).add(module)
             if "run -> first node" not in self.walks:
                 self.before_first_node.add(module)
-        node_start = bool(module and module.startswith("nodes/") and parent is not None
-                          and "/langgraph/" in parent.f_code.co_filename)
+        node_start = bool(
+            module and module.startswith("nodes/") and parent is not None and "/langgraph/" in parent.f_code.co_filename
+        )
         if node_start and module == "nodes/worker.py":
             self.entered[thread] = {module}  # a worker step starts: what it enters from here on
         if "run -> first node" not in self.walks and node_start:
             # The node runs on langgraph's worker thread; the command's own stack waits in the main thread.
             main = sys._current_frames().get(threading.main_thread().ident or 0)
             command = _stack(main, self.root) if thread != threading.main_thread().ident else []
-            self.walks["run -> first node"] = walk([*command, *_stack(frame, self.root)],
-                                                   sorted(self.before_first_node))
+            self.walks["run -> first node"] = walk(
+                [*command, *_stack(frame, self.root)], sorted(self.before_first_node)
+            )
         name = frame.f_code.co_name
-        if ("worker step -> HTTP" not in self.walks and name == "send"
-                and frame.f_code.co_filename.endswith(("httpx/_client.py", "httpx2/_client.py"))):
+        if (
+            "worker step -> HTTP" not in self.walks
+            and name == "send"
+            and frame.f_code.co_filename.endswith(("httpx/_client.py", "httpx2/_client.py"))
+        ):
             modules = _stack(frame, self.root)
             if "nodes/worker.py" in modules:
-                self.walks["worker step -> HTTP"] = walk(_stack(frame, self.root, "nodes/worker.py"),
-                                                         sorted(self.entered.get(thread, ())))
+                self.walks["worker step -> HTTP"] = walk(
+                    _stack(frame, self.root, "nodes/worker.py"), sorted(self.entered.get(thread, ()))
+                )
         if "tool call" not in self.walks and name == "ws_read" and module == "tools/workspace.py":
             self.walks["tool call"] = walk(_stack(frame, self.root, "nodes/worker.py"), [])
             self.tool_frame, self.tool_modules, self.tool_thread = frame, {module}, threading.get_ident()
@@ -143,8 +152,21 @@ def main() -> None:
         watcher = Watcher(root)
         with fake, contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
             os.environ["SLMCODE_HOME"] = str(work / "home")
-            sys.argv = ["slmcode", "run", "Read calc/ops.py", "-w", str(workspace), "--agent", "worker",
-                        "--base-url", fake.url, "--model", "qwen2.5-coder:7b", "--git-mode", "off"]
+            sys.argv = [
+                "slmcode",
+                "run",
+                "Read calc/ops.py",
+                "-w",
+                str(workspace),
+                "--agent",
+                "worker",
+                "--base-url",
+                fake.url,
+                "--model",
+                "qwen2.5-coder:7b",
+                "--git-mode",
+                "off",
+            ]
             threading.setprofile(watcher)
             sys.setprofile(watcher)
             try:
@@ -168,8 +190,10 @@ def main() -> None:
         entered = found["entered"]
         packages = sorted({_package(m) for m in entered})
         tools = [m for m in entered if m.startswith("tools/")]
-        print(f"{name}: {found['hops']} hops on the stack; {len(entered)} modules of {len(packages)} packages ran "
-              f"on the way ({len(tools)} of tools/)")
+        print(
+            f"{name}: {found['hops']} hops on the stack; {len(entered)} modules of {len(packages)} packages ran "
+            f"on the way ({len(tools)} of tools/)"
+        )
         print("  stack: " + " > ".join(found["path"]))
         print("  packages: " + ", ".join(packages))
 

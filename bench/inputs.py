@@ -37,8 +37,13 @@ def run_case(workspace: Path, tool: str, args: dict[str, object], timeout: float
     # cwd beside the workspace: with `-c`, sys.path[0] is the cwd, which must not shadow PYTHONPATH's checkout.
     start = time.perf_counter()
     try:
-        done = subprocess.run([sys.executable, "-c", CHILD, str(workspace), tool, json.dumps(args)],
-                              capture_output=True, text=True, timeout=timeout, cwd=workspace.parent)
+        done = subprocess.run(
+            [sys.executable, "-c", CHILD, str(workspace), tool, json.dumps(args)],
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            cwd=workspace.parent,
+        )
     except subprocess.TimeoutExpired:
         return f"killed after {timeout:.0f} s"
     if done.returncode != 0:

@@ -150,6 +150,7 @@ def bm25_chunks(files: dict[str, list[str]], query: str) -> list[tuple[str, int,
 
 def score(hunks: list[Hunk], shown: dict[str, list[tuple[int, int]]]) -> tuple[int, int, set[str]]:
     """(hunks touched, hunks covered, files shown among the hunks' files)."""
+
     def inside(line: int, path: str) -> bool:
         return any(s <= line <= e for s, e in shown.get(path, []))
 
@@ -174,8 +175,10 @@ def print_table(title: str, totals: Totals, methods: tuple[str, ...], budgets: l
     for budget in budgets:
         for method in methods:
             touched, whole, files, n_hunks, n_files = totals.get((method, budget), [0] * 5)
-            print(f"{budget:>6}  {method:<12} {touched / max(1, n_hunks):>11.3f} {whole / max(1, n_hunks):>10.3f} "
-                  f"{files / max(1, n_files):>11.3f}")
+            print(
+                f"{budget:>6}  {method:<12} {touched / max(1, n_hunks):>11.3f} {whole / max(1, n_hunks):>10.3f} "
+                f"{files / max(1, n_files):>11.3f}"
+            )
 
 
 def main() -> None:
@@ -212,8 +215,15 @@ def main() -> None:
                     continue
                 result: Totals = {}
                 for budget in budgets:
-                    pack = build_pack("worker", settings=settings, workspace=root, query=change.message,
-                                      system_prompt=SYSTEM_PROMPT, index=index, budget_tokens=budget)
+                    pack = build_pack(
+                        "worker",
+                        settings=settings,
+                        workspace=root,
+                        query=change.message,
+                        system_prompt=SYSTEM_PROMPT,
+                        index=index,
+                        budget_tokens=budget,
+                    )
                     shown_pack: dict[str, list[tuple[int, int]]] = {}
                     for e in pack.excerpts:
                         shown_pack.setdefault(e.path, []).append((e.start, e.end))
@@ -224,15 +234,27 @@ def main() -> None:
                     }
                     for method, shown in contexts.items():
                         touched, whole, hit_files = score(hunks, shown)
-                        result[(method, budget)] = [touched, whole, len(hit_files), len(hunks),
-                                                    len({h.path for h in hunks})]
+                        result[(method, budget)] = [
+                            touched,
+                            whole,
+                            len(hit_files),
+                            len(hunks),
+                            len({h.path for h in hunks}),
+                        ]
                     if args.dump:
-                        dumped.append(json.dumps({
-                            "sha": change.sha, "budget": budget, "message": change.message,
-                            "hunks": [[h.path, h.start, h.end] for h in hunks],
-                            "sections": {s.name: s.tokens for s in pack.parts},
-                            "shown": contexts, "scores": {m: result[(m, budget)] for m in methods},
-                        }))
+                        dumped.append(
+                            json.dumps(
+                                {
+                                    "sha": change.sha,
+                                    "budget": budget,
+                                    "message": change.message,
+                                    "hunks": [[h.path, h.start, h.end] for h in hunks],
+                                    "sections": {s.name: s.tokens for s in pack.parts},
+                                    "shown": contexts,
+                                    "scores": {m: result[(m, budget)] for m in methods},
+                                }
+                            )
+                        )
                 results.append(result)
             print(f"  {change.sha[:8]} {len(hunks):3d} hunks  {change.message.splitlines()[0][:70]}", file=sys.stderr)
         middle = len(results) // 2
@@ -247,8 +269,10 @@ def main() -> None:
     for into, part in ((overall, per_change), (older, halves[0]), (newer, halves[1])):
         for result in part:
             add(into, result)
-    print(f"changes {len(per_change)} ({len(halves[0])} older, {len(halves[1])} newer), "
-          f"+{skipped_hunks} hunks outside the indexed files, not counted; {time.perf_counter() - started:.0f} s")
+    print(
+        f"changes {len(per_change)} ({len(halves[0])} older, {len(halves[1])} newer), "
+        f"+{skipped_hunks} hunks outside the indexed files, not counted; {time.perf_counter() - started:.0f} s"
+    )
     for title, totals in (("all", overall), ("older half", older), ("newer half", newer)):
         print_table(title, totals, methods, budgets)
 

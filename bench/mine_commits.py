@@ -56,23 +56,35 @@ EXTENSIONS = {
 }
 MAX_SOURCE_FILES = 3
 MAX_CHANGED_LINES = 120
-_FIX_RE = re.compile(r"\b(fix(es|ed|ing)?|bug(s|fix)?|crash(es|ed)?|error(s)?|incorrect|wrong|broken|regression|"
-                     r"panic(s)?|exception|issue)\b", re.IGNORECASE)
-_SKIP_SUBJECT_RE = re.compile(r"\b(typos?|docs?|readme|changelog|lints?|clippy|mypy|typing|warnings?|tests?|"
-                              r"format(ting)?|bump|release|revert|ci|deps?)\b",
-                              re.IGNORECASE)
-_TEST_RE = re.compile(r"(^|/)(tests?|__tests__|testdata|test_?data|fixtures?|spec|specs|benches|examples?|docs?)/"
-                      r"|(^|/)test_[^/]*\.py$|_test\.(py|go)$|\.(test|spec)\.[cm]?[jt]sx?$|Tests?\.java$"
-                      r"|(^|/)src/test/", re.IGNORECASE)
-_GENERATED_RE = re.compile(r"(^|/)(dist|build|vendor|node_modules|out|target|gen|generated|lib/deno|deno_dist)/"
-                           r"|\.min\.js$|\.d\.ts$|_pb2\.py$|\.pb\.go$|_generated\."
-                           r"|(^|/)[^/]*\.config\.[cm]?[jt]s$", re.IGNORECASE)
+_FIX_RE = re.compile(
+    r"\b(fix(es|ed|ing)?|bug(s|fix)?|crash(es|ed)?|error(s)?|incorrect|wrong|broken|regression|"
+    r"panic(s)?|exception|issue)\b",
+    re.IGNORECASE,
+)
+_SKIP_SUBJECT_RE = re.compile(
+    r"\b(typos?|docs?|readme|changelog|lints?|clippy|mypy|typing|warnings?|tests?|"
+    r"format(ting)?|bump|release|revert|ci|deps?)\b",
+    re.IGNORECASE,
+)
+_TEST_RE = re.compile(
+    r"(^|/)(tests?|__tests__|testdata|test_?data|fixtures?|spec|specs|benches|examples?|docs?)/"
+    r"|(^|/)test_[^/]*\.py$|_test\.(py|go)$|\.(test|spec)\.[cm]?[jt]sx?$|Tests?\.java$"
+    r"|(^|/)src/test/",
+    re.IGNORECASE,
+)
+_GENERATED_RE = re.compile(
+    r"(^|/)(dist|build|vendor|node_modules|out|target|gen|generated|lib/deno|deno_dist)/"
+    r"|\.min\.js$|\.d\.ts$|_pb2\.py$|\.pb\.go$|_generated\."
+    r"|(^|/)[^/]*\.config\.[cm]?[jt]s$",
+    re.IGNORECASE,
+)
 _HUNK_RE = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+\d+(?:,\d+)? @@", re.MULTILINE)
 
 
 def git(mirror: Path, *args: str) -> str:
-    return subprocess.run(["git", f"--git-dir={mirror}", *args], check=True, capture_output=True, text=True,
-                          errors="replace").stdout
+    return subprocess.run(
+        ["git", f"--git-dir={mirror}", *args], check=True, capture_output=True, text=True, errors="replace"
+    ).stdout
 
 
 def is_source(path: str, language: str) -> bool:
@@ -116,8 +128,17 @@ def mine(mirror: Path, repo: str, language: str, half: str, per_repo: int) -> li
         if not 1 <= len(sources) <= MAX_SOURCE_FILES or changed > MAX_CHANGED_LINES:
             continue
         hunks = {path: old_ranges(mirror, parent, sha, path) for path in sorted(sources)}
-        rows.append({"repo": repo, "sha": sha, "parent": parent, "half": half, "language": language,
-                     "query": subject.strip(), "hunks": hunks})
+        rows.append(
+            {
+                "repo": repo,
+                "sha": sha,
+                "parent": parent,
+                "half": half,
+                "language": language,
+                "query": subject.strip(),
+                "hunks": hunks,
+            }
+        )
     return rows
 
 

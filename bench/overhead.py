@@ -62,9 +62,12 @@ CHEAP_CALLS = (
 
 def worker_script(iterations: int) -> list[Reply]:
     """`iterations` tool steps (one of them the real edit, so the run ends done), then the summary."""
-    replies = [Reply(tool_calls=[tool_call("ws_read", path="calc/ops.py")]),
-               Reply(tool_calls=[tool_call("ws_edit", path="calc/ops.py", old_str=MULTIPLY_END,
-                                           new_str=MULTIPLY_END + DIVIDE)])]
+    replies = [
+        Reply(tool_calls=[tool_call("ws_read", path="calc/ops.py")]),
+        Reply(
+            tool_calls=[tool_call("ws_edit", path="calc/ops.py", old_str=MULTIPLY_END, new_str=MULTIPLY_END + DIVIDE)]
+        ),
+    ]
     replies += [Reply(tool_calls=[CHEAP_CALLS[i % len(CHEAP_CALLS)]]) for i in range(iterations - 2)]
     # The plan's focus files are ops.py and its test: the completeness gate wants each touched or named.
     return [*replies, Reply(content="Added divide to calc/ops.py; tests/test_ops.py needs no change.")]
@@ -73,8 +76,11 @@ def worker_script(iterations: int) -> list[Reply]:
 def script(fake: FakeLLM, iterations: int) -> None:
     script_planning(fake)
     fake.on(SYSTEM["worker"], *worker_script(iterations))
-    fake.on(SYSTEM["tester"], Reply(tool_calls=[tool_call("ws_shell", command="python -m pytest -q")]),
-            Reply(content="Tests pass."))
+    fake.on(
+        SYSTEM["tester"],
+        Reply(tool_calls=[tool_call("ws_shell", command="python -m pytest -q")]),
+        Reply(content="Tests pass."),
+    )
 
 
 def percentile(samples: list[float], q: float) -> float:
@@ -97,8 +103,15 @@ def checkpoint_bytes(workspace: Path) -> dict[str, int]:
         with closing(sqlite3.connect(store)) as conn:
             (messages,) = conn.execute("SELECT COALESCE(SUM(LENGTH(message)), 0) FROM messages").fetchone()
     store_file = sum(p.stat().st_size for p in store.parent.glob(store.name + "*"))
-    return {"file": on_disk, "checkpoints": count, "checkpoint_blobs": blobs, "largest": largest, "writes": writes,
-            "store_messages": messages, "store_file": store_file}
+    return {
+        "file": on_disk,
+        "checkpoints": count,
+        "checkpoint_blobs": blobs,
+        "largest": largest,
+        "writes": writes,
+        "store_messages": messages,
+        "store_file": store_file,
+    }
 
 
 def one_run(iterations: int) -> dict[str, Any]:
@@ -114,17 +127,33 @@ def one_run(iterations: int) -> dict[str, Any]:
 
         profile = {"model_profiles": {"qwen2.5-coder": {"max_turns": iterations + 5}}}
         started = time.perf_counter()
-        result = api.run("Add a divide operation", repo, base_url=fake.url, model=MODEL, request_retries=0,
-                         on_event=on_event, **profile)
+        result = api.run(
+            "Add a divide operation",
+            repo,
+            base_url=fake.url,
+            model=MODEL,
+            request_retries=0,
+            on_event=on_event,
+            **profile,
+        )
         total = time.perf_counter() - started
         with TraceStore.for_workspace(repo) as trace:
-            latencies = [e.data["latency_ms"] for e in trace.timeline(result.run_id)
-                         if e.kind == "model_call" and e.role == "worker"]
+            latencies = [
+                e.data["latency_ms"]
+                for e in trace.timeline(result.run_id)
+                if e.kind == "model_call" and e.role == "worker"
+            ]
         # Interval k runs from turn k to turn k+1, whose model call is call k+1 (index k: call 0 made turn 0's).
         gaps = [(b - a) * 1000 for a, b in itertools.pairwise(turns)]
         costs = [gap - latencies[k + 1] for k, gap in enumerate(gaps)]
-        return {"outcome": result.outcome, "costs": costs, "model_ms": latencies[1:len(gaps) + 1],
-                "total_s": total, "bytes": checkpoint_bytes(repo), "turns": len(turns)}
+        return {
+            "outcome": result.outcome,
+            "costs": costs,
+            "model_ms": latencies[1 : len(gaps) + 1],
+            "total_s": total,
+            "bytes": checkpoint_bytes(repo),
+            "turns": len(turns),
+        }
 
 
 def kib(n: int) -> str:
@@ -174,8 +203,10 @@ def compare_turns(lengths: list[int], runs: int) -> None:
     print(f"\n{'turns':>6}  {'checkpoints+writes':>18}  {'store':>9}  {'stored':>9}  {'x ' + str(base) + ' turns':>10}")
     for n in lengths:
         size = sizes[n]
-        print(f"{n:>6}  {kib(size['checkpoint_blobs'] + size['writes']):>18}  {kib(size['store_messages']):>9}  "
-              f"{kib(stored(size)):>9}  {stored(size) / stored(sizes[base]):>9.2f}x")
+        print(
+            f"{n:>6}  {kib(size['checkpoint_blobs'] + size['writes']):>18}  {kib(size['store_messages']):>9}  "
+            f"{kib(stored(size)):>9}  {stored(size) / stored(sizes[base]):>9.2f}x"
+        )
 
 
 def main() -> None:
@@ -184,8 +215,13 @@ def main() -> None:
     parser.add_argument("--turns", default="", help="comma-separated task lengths to compare, e.g. 10,40")
     parser.add_argument("--runs", type=int, default=1)
     parser.add_argument("--breakdown", action="store_true", help="also time the parts of an iteration (one run)")
-    parser.add_argument("--profile", type=int, default=0, metavar="N",
-                        help="also profile one run, every thread, and print its N costliest functions")
+    parser.add_argument(
+        "--profile",
+        type=int,
+        default=0,
+        metavar="N",
+        help="also profile one run, every thread, and print its N costliest functions",
+    )
     args = parser.parse_args()
     os.environ["PATH"] = python_on_path()  # the verify command's `python -m pytest` finds pytest
     os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"

@@ -22,7 +22,7 @@ from typing import Any
 # each step waits for it, so its time is part of the iteration too.
 STEP_PARTS = (
     ("slmcode.nodes.model_request", "request_view", "pre-model hook (request view)"),
-        ("slmcode.providers.roles", "RoleTable.client", "chat client (role table)"),
+    ("slmcode.providers.roles", "RoleTable.client", "chat client (role table)"),
     ("slmcode.nodes.worker", "make_tools", "tool set built"),
     ("slmcode.nodes.model_request", "repair_tool_calls", "tool-call repair"),
     ("slmcode.nodes.worker", "run_tool_call", "the tool itself"),
@@ -93,8 +93,10 @@ def breakdown_installed(breakdown: Breakdown) -> Iterator[None]:
 def report_breakdown(breakdown: Breakdown) -> None:
     iterations = max(1, breakdown.calls["run_tools"])  # one tools step per iteration
     supersteps = max(1, breakdown.calls["checkpoint put (saver thread)"])  # one checkpoint per superstep
-    print(f"\nwhere a worker iteration's time goes ({iterations} iterations; checkpoint rows: the mean of all "
-          f"{supersteps} supersteps, x2)")
+    print(
+        f"\nwhere a worker iteration's time goes ({iterations} iterations; checkpoint rows: the mean of all "
+        f"{supersteps} supersteps, x2)"
+    )
     labels = [label for _, _, label in STEP_PARTS if label in breakdown.ms]
     width = max(len(label) for label in [*labels, "worker step (incl. model call)"])
     print(f"{'part':<{width}}  ms/iteration  calls/iteration")

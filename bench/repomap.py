@@ -87,11 +87,30 @@ JDK_SRC = Path("/usr/lib/jvm/temurin-25-jdk-amd64/lib/src.zip")
 JAVA_PREFIX = "java.base/java/util/"
 
 OUR_CATEGORY = {
-    "class": "type", "struct": "type", "interface": "type", "enum": "type", "trait": "type", "type": "type",
-    "object": "type", "union": "type", "function": "function", "method": "method",
+    "class": "type",
+    "struct": "type",
+    "interface": "type",
+    "enum": "type",
+    "trait": "type",
+    "type": "type",
+    "object": "type",
+    "union": "type",
+    "function": "function",
+    "method": "method",
 }
-CTAGS_TYPES = {"class", "struct", "interface", "enum", "trait", "typedef", "alias", "type", "union", "record",
-               "annotation"}
+CTAGS_TYPES = {
+    "class",
+    "struct",
+    "interface",
+    "enum",
+    "trait",
+    "typedef",
+    "alias",
+    "type",
+    "union",
+    "record",
+    "annotation",
+}
 
 
 def ctags_category(language: str, tag: dict) -> str | None:
@@ -136,14 +155,16 @@ def copy_issue_corpus(dest: Path) -> Path:
 
 def fresh(workspace: Path, query: str = "") -> dict:
     """load_index and render_map in a fresh interpreter: what `slmcode map` costs, net of start-up."""
-    out = subprocess.run([sys.executable, "-c", CHILD, str(workspace), query], capture_output=True, text=True,
-                         check=True)
+    out = subprocess.run(
+        [sys.executable, "-c", CHILD, str(workspace), query], capture_output=True, text=True, check=True
+    )
     return json.loads(out.stdout)
 
 
 def pack_fresh(workspace: Path) -> dict:
-    out = subprocess.run([sys.executable, "-c", PACK_CHILD, str(workspace), PACK_QUERY], capture_output=True,
-                         text=True, check=True)
+    out = subprocess.run(
+        [sys.executable, "-c", PACK_CHILD, str(workspace), PACK_QUERY], capture_output=True, text=True, check=True
+    )
     return json.loads(out.stdout)
 
 
@@ -162,8 +183,12 @@ def ctags_build(workspace: Path, files: list[str], out: Path) -> tuple[float, in
     out.unlink(missing_ok=True)  # ctags refuses to overwrite a file that does not look like its own tags file
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    subprocess.run(["ctags", "-L", str(listing), "--output-format=json", "--fields=+neKZ", "-f", str(out)],
-                   cwd=workspace, check=True, capture_output=True)
+    subprocess.run(
+        ["ctags", "-L", str(listing), "--output-format=json", "--fields=+neKZ", "-f", str(out)],
+        cwd=workspace,
+        check=True,
+        capture_output=True,
+    )
     seconds = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
@@ -211,8 +236,10 @@ def speed(rounds: int, scratch: Path, corpus: str) -> None:
     cold_wall = med([r["wall"] for r in ours])
     peak_self = max(r["self_kb"] for r in ours) / 1024
     peak_worker = max(r["children_kb"] for r in ours) / 1024
-    print(f"\nPart 1: {corpus} corpus, {len(files)} files, {lines:,} lines, {os.cpu_count()} cores, "
-          f"load average {os.getloadavg()[0]:.1f} at the end; min/median of {rounds} where two figures")
+    print(
+        f"\nPart 1: {corpus} corpus, {len(files)} files, {lines:,} lines, {os.cpu_count()} cores, "
+        f"load average {os.getloadavg()[0]:.1f} at the end; min/median of {rounds} where two figures"
+    )
     print(f"{'measure':52} {'value':>14}  {'target':>8}")
     rows = [
         ("ctags -L (same files, json), wall s", f"{ctags_s:.2f}", ""),
@@ -250,10 +277,12 @@ def pack_speed(rounds: int) -> None:
     pack_fresh(here)  # warms the map's and the lexical index's caches
     packs = [pack_fresh(here) for _ in range(rounds)]
     seconds, cpu = [p["seconds"] for p in packs], [p["cpu"] for p in packs]
-    print(f"\nPack on this repository (warm, --budget 4000, fresh process, net of start-up), load average "
-          f"{os.getloadavg()[0]:.1f}: wall min/median {min(seconds):.2f}/{statistics.median(seconds):.2f} s "
-          f"(target <= 1), CPU {min(cpu):.2f}/{statistics.median(cpu):.2f} s, "
-          f"peak RSS {max(p['self_kb'] for p in packs) / 1024:.0f} MB")
+    print(
+        f"\nPack on this repository (warm, --budget 4000, fresh process, net of start-up), load average "
+        f"{os.getloadavg()[0]:.1f}: wall min/median {min(seconds):.2f}/{statistics.median(seconds):.2f} s "
+        f"(target <= 1), CPU {min(cpu):.2f}/{statistics.median(cpu):.2f} s, "
+        f"peak RSS {max(p['self_kb'] for p in packs) / 1024:.0f} MB"
+    )
 
 
 def sum_definitions(workspace: Path) -> int:
@@ -269,8 +298,13 @@ def build_mixed(dest: Path) -> dict[str, str]:
     for language, roots in MIXED_SOURCES.items():
         for root in roots:
             if root.is_dir():
-                shutil.copytree(root, dest / language / root.name, symlinks=False, dirs_exist_ok=True,
-                                ignore=shutil.ignore_patterns("__pycache__", "node_modules", "testdata"))
+                shutil.copytree(
+                    root,
+                    dest / language / root.name,
+                    symlinks=False,
+                    dirs_exist_ok=True,
+                    ignore=shutil.ignore_patterns("__pycache__", "node_modules", "testdata"),
+                )
                 found[language] = language
     if JDK_SRC.is_file():
         with zipfile.ZipFile(JDK_SRC) as archive:
@@ -343,6 +377,7 @@ def recall(scratch: Path, examples: bool) -> None:
         loc = located[key] / total[key] if total[key] else float("nan")
         print(f"{key[0]:11} {key[1]:9} {total[key]:6} {ours_total[key]:6} {r:7.3f} {p:9.3f} {loc:8.3f}")
     for category in ("type", "function", "method", "all"):
+
         def pick(counter: Counter[tuple[str, str]], category: str = category) -> int:
             return sum(v for k, v in counter.items() if category in ("all", k[1]))
 
@@ -362,8 +397,12 @@ def main() -> None:
     parser.add_argument("--examples", action="store_true", help="print missed and extra definitions")
     parser.add_argument("--skip-speed", action="store_true")
     parser.add_argument("--skip-recall", action="store_true")
-    parser.add_argument("--corpus", choices=("stdlib", "issue16"), default="stdlib",
-                        help="part 1's tree: the stdlib, or issue 16's stdlib + npm lib + java.util")
+    parser.add_argument(
+        "--corpus",
+        choices=("stdlib", "issue16"),
+        default="stdlib",
+        help="part 1's tree: the stdlib, or issue 16's stdlib + npm lib + java.util",
+    )
     args = parser.parse_args()
     if shutil.which("ctags") is None:
         raise SystemExit("ctags (Universal Ctags) is not installed")

@@ -46,8 +46,10 @@ def main() -> None:
         started = time.perf_counter()
         ossandbox.find_protected(ws)
         walk.append(time.perf_counter() - started)
-    print(f"prepare (walk + policy) {prepare_ms:.1f} ms; one protected-folder refresh p50 {quantiles(walk)[0]:.1f} ms "
-          f"({len(jail.protected)} found); a command refreshes twice")
+    print(
+        f"prepare (walk + policy) {prepare_ms:.1f} ms; one protected-folder refresh p50 {quantiles(walk)[0]:.1f} ms "
+        f"({len(jail.protected)} found); a command refreshes twice"
+    )
     print(f"{'command':<22} {'bare p50':>9} {'p90':>7} {'sandboxed p50':>14} {'p90':>7} {'added p50':>10}")
     for argv in COMMANDS:
         bare = [timed(argv, ws, jail.env) for _ in range(args.runs)]

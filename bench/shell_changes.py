@@ -33,17 +33,24 @@ def main() -> None:
     parser.add_argument("repos", nargs="*", default=[str(Path(__file__).resolve().parent.parent)])
     parser.add_argument("--rounds", type=int, default=20)
     args = parser.parse_args()
-    print(f"{'repository':40} {'files':>7} {'dirty':>6} {'wall median':>12} {'worst':>7} {'host median':>12} "
-          f"{'worst':>7}")
+    print(
+        f"{'repository':40} {'files':>7} {'dirty':>6} {'wall median':>12} {'worst':>7} {'host median':>12} {'worst':>7}"
+    )
     for repo in map(Path, args.repos):
         files = subprocess.run(["git", "-C", str(repo), "ls-files", "-z"], capture_output=True, check=True).stdout
         tracked = files.count(b"\0")
         found = uncommitted(repo) or {}
         wall = timed(args.rounds, lambda repo=repo: uncommitted(repo))
-        host = timed(args.rounds, lambda repo=repo: subprocess.run(git_argv(*STATUS), cwd=repo, env=git_env(),
-                                                                   capture_output=True, check=False))
-        print(f"{str(repo)[-40:]:40} {tracked:7d} {len(found):6d} {statistics.median(wall):12.1f} "
-              f"{max(wall):7.1f} {statistics.median(host):12.1f} {max(host):7.1f}")
+        host = timed(
+            args.rounds,
+            lambda repo=repo: subprocess.run(
+                git_argv(*STATUS), cwd=repo, env=git_env(), capture_output=True, check=False
+            ),
+        )
+        print(
+            f"{str(repo)[-40:]:40} {tracked:7d} {len(found):6d} {statistics.median(wall):12.1f} "
+            f"{max(wall):7.1f} {statistics.median(host):12.1f} {max(host):7.1f}"
+        )
 
 
 if __name__ == "__main__":

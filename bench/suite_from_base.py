@@ -31,8 +31,10 @@ TASKS: dict[str, tuple[str, list[str]]] = {
     "py-stock-failed-transfer": ("stockroom", ["stockroom/inventory/transfer.py"]),
     "py-stock-sku-lowercase": ("stockroom", ["stockroom/catalog/sku.py"]),
     "py-stock-monthly-sales-tax": ("stockroom", ["stockroom/reports/sales_report.py"]),
-    "py-stock-due-dates": ("stockroom", ["stockroom/sales/customers.py", "stockroom/sales/invoice.py",
-                                         "stockroom/sales/payments.py"]),
+    "py-stock-due-dates": (
+        "stockroom",
+        ["stockroom/sales/customers.py", "stockroom/sales/invoice.py", "stockroom/sales/payments.py"],
+    ),
     "py-stock-low-stock-command": ("stockroom", ["stockroom/cli/main.py", "stockroom/cli/commands.py"]),
     "js-rk-trailing-slash": ("routekit", ["src/router/pattern.js"]),
     "js-rk-repeated-query": ("routekit", ["src/url/query.js"]),
@@ -60,8 +62,11 @@ TASKS: dict[str, tuple[str, list[str]]] = {
 
 
 def base_files(base: Path) -> list[Path]:
-    return sorted(p.relative_to(base) for p in base.rglob("*")
-                  if p.is_file() and not LITTER.intersection(p.relative_to(base).parts))
+    return sorted(
+        p.relative_to(base)
+        for p in base.rglob("*")
+        if p.is_file() and not LITTER.intersection(p.relative_to(base).parts)
+    )
 
 
 def lay_out(task_id: str) -> None:

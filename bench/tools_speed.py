@@ -59,9 +59,21 @@ def main() -> None:
         ("ws_search regex, whole repo", call("ws_search", pattern=r"def \w+_pending")),
         ("ws_shell `git status`", call("ws_shell", command="git status --short")),
         ("ws_shell python -c pass", call("ws_shell", command=f"{sys.executable} -c pass")),
-        ("ws_edit, 5,000-line file", lambda: run_tool_call(edit_tools, {"name": "ws_edit", "args": {
-            "path": "m.py", "old_str": f"value_{next(counter) % 4000 + 10} = compute", "new_str": "v = compute"},
-            "id": "e"})),
+        (
+            "ws_edit, 5,000-line file",
+            lambda: run_tool_call(
+                edit_tools,
+                {
+                    "name": "ws_edit",
+                    "args": {
+                        "path": "m.py",
+                        "old_str": f"value_{next(counter) % 4000 + 10} = compute",
+                        "new_str": "v = compute",
+                    },
+                    "id": "e",
+                },
+            ),
+        ),
         ("near-miss, 5,000-line file", lambda: nearest_lines(big, "value_2500 = compute(value_2499, 25OO)")),
         ("repair a text call", lambda: repair_tool_calls(text_call, tools)),
     ]

@@ -50,15 +50,37 @@ def trace_rows(runs: int) -> list[tuple[str, float, float]]:
     pack_text = "def f():\n    return 1\n" * 400  # ~8 KB, a small model's whole pack
     rows = [
         ("record_event", *timed(lambda i: store.record_event("r", "phase", {"i": i}), runs)),
-        ("record_tool_call", *timed(lambda i: store.record_tool_call(
-            "r", task_id="t1", name="ws_read", args={"path": "a.py"}, ok=True, summary="x" * 2000), runs)),
-        ("record_pack (8 KB)", *timed(lambda i: store.record_pack(
-            "r", role="worker", task_id="t1", tokens=2000, budget=4270, sections=[("task", 2000)], hash=str(i),
-            text=pack_text), runs)),
+        (
+            "record_tool_call",
+            *timed(
+                lambda i: store.record_tool_call(
+                    "r", task_id="t1", name="ws_read", args={"path": "a.py"}, ok=True, summary="x" * 2000
+                ),
+                runs,
+            ),
+        ),
+        (
+            "record_pack (8 KB)",
+            *timed(
+                lambda i: store.record_pack(
+                    "r",
+                    role="worker",
+                    task_id="t1",
+                    tokens=2000,
+                    budget=4270,
+                    sections=[("task", 2000)],
+                    hash=str(i),
+                    text=pack_text,
+                ),
+                runs,
+            ),
+        ),
         (f"timeline ({3 * runs + 1} events)", *timed(lambda i: store.timeline("r"), 20)),
         ("pack lookup", *timed(lambda i: store.pack("r", "worker", "t1"), runs)),
-        ("record_event, new store per call", *timed(lambda i: TraceStore.for_workspace(folder).record_event(
-            "r", "phase", {"i": i}), 20)),
+        (
+            "record_event, new store per call",
+            *timed(lambda i: TraceStore.for_workspace(folder).record_event("r", "phase", {"i": i}), 20),
+        ),
     ]
     store.close()
     return rows
@@ -72,8 +94,15 @@ class LoopState(TypedDict, total=False):
 
 def loop_graph(steps: int) -> Any:
     def seed(state: LoopState) -> dict[str, Any]:
-        tasks = [Task(id=f"t{i}", title=f"task {i}", focus_files=[f"src/m{i}.py"],
-                      criteria=[Criterion(text="tests pass", verify="pytest -q")]) for i in range(10)]
+        tasks = [
+            Task(
+                id=f"t{i}",
+                title=f"task {i}",
+                focus_files=[f"src/m{i}.py"],
+                criteria=[Criterion(text="tests pass", verify="pytest -q")],
+            )
+            for i in range(10)
+        ]
         return {"tasks": tasks, "step": 0}
 
     def work(state: LoopState) -> dict[str, Any]:

@@ -70,13 +70,23 @@ def _refuse_ended(trace: TraceStore, run_id: str) -> None:
     outcome = one_line(Exception(recorded.outcome)) if recorded.outcome else recorded.status
     if outcome.startswith(("failed before", "it stopped before", CHECKPOINTS_GONE)):
         raise RunNotFoundError(f"run {run_id} cannot be resumed: {outcome}; start it again with `slmcode run`")
-    raise RunFinishedError(f"run {run_id} already finished ({outcome}): nothing to resume; `slmcode trace "
-                           f"{run_id}` replays it, `slmcode run` starts a new one")
+    raise RunFinishedError(
+        f"run {run_id} already finished ({outcome}): nothing to resume; `slmcode trace "
+        f"{run_id}` replays it, `slmcode run` starts a new one"
+    )
 
 
-def run(query: str, workspace: str | Path = ".", *, run_id: str | None = None, ephemeral: bool = False,
-        on_event: Callable[[Event], None] | None = None, answer: Answerer = auto_answer,
-        loaded: LoadedSettings | None = None, **settings: Any) -> RunResult:
+def run(
+    query: str,
+    workspace: str | Path = ".",
+    *,
+    run_id: str | None = None,
+    ephemeral: bool = False,
+    on_event: Callable[[Event], None] | None = None,
+    answer: Answerer = auto_answer,
+    loaded: LoadedSettings | None = None,
+    **settings: Any,
+) -> RunResult:
     """Run the pipeline on `workspace` for `query`; settings are the same keys as config.yaml. `loaded`: the
     settings the caller already read for this workspace with these same settings (the CLI), read once per run."""
     workspace = run_workspace(workspace)
@@ -84,9 +94,16 @@ def run(query: str, workspace: str | Path = ".", *, run_id: str | None = None, e
         return _run(query, workspace, run_id, ephemeral, on_event, answer, settings, loaded)
 
 
-def _run(query: str, workspace: Path, run_id: str | None, ephemeral: bool,
-         on_event: Callable[[Event], None] | None, answer: Answerer, settings: dict[str, Any],
-         loaded: LoadedSettings | None) -> RunResult:
+def _run(
+    query: str,
+    workspace: Path,
+    run_id: str | None,
+    ephemeral: bool,
+    on_event: Callable[[Event], None] | None,
+    answer: Answerer,
+    settings: dict[str, Any],
+    loaded: LoadedSettings | None,
+) -> RunResult:
     query = checked_task(query)
     run_id = checked_run_id(run_id) if run_id else new_run_id()
     overrides = {k: v for k, v in settings.items() if v is not None}
@@ -98,13 +115,27 @@ def _run(query: str, workspace: Path, run_id: str | None, ephemeral: bool,
         first = {"run_id": run_id, "query": query, "workspace": str(workspace), "phase": "start", "rounds": 0}
         if on_event is not None:
             on_event({"kind": "run_started", "run_id": run_id, "query": query})
-        return execute_run(workspace, run_id, first, overrides, ephemeral=ephemeral, on_event=on_event,
-                           answer=answer, stale=stale, loaded=loaded)
+        return execute_run(
+            workspace,
+            run_id,
+            first,
+            overrides,
+            ephemeral=ephemeral,
+            on_event=on_event,
+            answer=answer,
+            stale=stale,
+            loaded=loaded,
+        )
 
 
-def resume(thread_id: str | None = None, workspace: str | Path = ".", *,
-           on_event: Callable[[Event], None] | None = None, answer: Answerer = auto_answer,
-           **settings: Any) -> RunResult:
+def resume(
+    thread_id: str | None = None,
+    workspace: str | Path = ".",
+    *,
+    on_event: Callable[[Event], None] | None = None,
+    answer: Answerer = auto_answer,
+    **settings: Any,
+) -> RunResult:
     """Continue a run from its last checkpoint (default: the latest unfinished run of the workspace).
 
     New settings (a base_url, a model) apply to the rest of the run; the checkpointed plan stays.
@@ -114,16 +145,22 @@ def resume(thread_id: str | None = None, workspace: str | Path = ".", *,
         return _resume(thread_id, workspace, on_event, answer, settings)
 
 
-def _resume(thread_id: str | None, workspace: Path, on_event: Callable[[Event], None] | None, answer: Answerer,
-            settings: dict[str, Any]) -> RunResult:
+def _resume(
+    thread_id: str | None,
+    workspace: Path,
+    on_event: Callable[[Event], None] | None,
+    answer: Answerer,
+    settings: dict[str, Any],
+) -> RunResult:
     with TraceStore.for_workspace(workspace) as trace:
         run_id = run_named(trace, workspace, checked_run_id(thread_id)) if thread_id else trace.latest_unfinished()
         if run_id is None:
             raise RunNotFoundError(f"no unfinished run in {workspace} (`slmcode status` lists the runs)")
         run_file = run_file_path(workspace, run_id)
         if not run_file.is_file():  # the trace knows the run (a unique prefix names it, as for `trace`)
-            raise RunNotFoundError(f"run {run_id} cannot be resumed: its run file {run_file} is gone; start it "
-                                   "again with `slmcode run`")
+            raise RunNotFoundError(
+                f"run {run_id} cannot be resumed: its run file {run_file} is gone; start it again with `slmcode run`"
+            )
         _refuse_ended(trace, run_id)
     saved = read_run_file(run_file)
     if saved.get("ephemeral"):
@@ -132,10 +169,13 @@ def _resume(thread_id: str | None, workspace: Path, on_event: Callable[[Event], 
     overrides = {**flags_still_valid(saved.get("overrides", {})), **flags}
     masked = masked_urls(overrides)
     if masked:
-        raise ConfigError(f"run {run_id} was started with a password in {masked[0]}, which slmcode does not store: "
-                          "pass --base-url again (or set SLMCODE_BASE_URL)")
+        raise ConfigError(
+            f"run {run_id} was started with a password in {masked[0]}, which slmcode does not store: "
+            "pass --base-url again (or set SLMCODE_BASE_URL)"
+        )
     with workspace_lock(workspace, run_id) as stale:
         if on_event is not None:
             on_event({"kind": "run_resumed", "run_id": run_id, "query": saved.get("query", "")})
-        return execute_run(workspace, run_id, None, overrides, ephemeral=False, on_event=on_event, answer=answer,
-                           stale=stale)
+        return execute_run(
+            workspace, run_id, None, overrides, ephemeral=False, on_event=on_event, answer=answer, stale=stale
+        )

@@ -53,8 +53,9 @@ def _print_version(value: bool) -> None:
 @app.callback()
 def _options(
     debug: Annotated[bool, typer.Option(DEBUG_FLAG, help="Show the full traceback when something fails.")] = False,
-    show_version: Annotated[bool, typer.Option("--version", help="Print the version and exit.", is_eager=True,
-                                               callback=_print_version)] = False,
+    show_version: Annotated[
+        bool, typer.Option("--version", help="Print the version and exit.", is_eager=True, callback=_print_version)
+    ] = False,
 ) -> None:
     """A coding-agent harness for small language models."""
 
@@ -89,5 +90,8 @@ def main() -> None:
         _fail(f"a database in .slmcode failed: {exc}", EXIT_ENVIRONMENT, debug)
     except Exception as exc:
         first = (str(exc).strip().splitlines() or [""])[0][:200]
-        _fail(f"internal error: {type(exc).__name__}: {first} (run again with --debug for the traceback)",
-              EXIT_INTERNAL, debug)
+        _fail(
+            f"internal error: {type(exc).__name__}: {first} (run again with --debug for the traceback)",
+            EXIT_INTERNAL,
+            debug,
+        )

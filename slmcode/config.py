@@ -26,9 +26,22 @@ from slmcode.settings import (
 )
 from slmcode.store.paths import CONFIG_FILE, state_path, user_state_dir
 
-__all__ = ["DEFAULT_SOURCE", "ENV_PREFIX", "SETTING_KEYS", "LoadedSettings", "McpServer", "ProfileOverride",
-           "RoleModel", "Settings", "flags_still_valid", "is_loopback_url", "load_settings", "project_config_path",
-           "read_yaml_file", "user_config_path"]
+__all__ = [
+    "DEFAULT_SOURCE",
+    "ENV_PREFIX",
+    "SETTING_KEYS",
+    "LoadedSettings",
+    "McpServer",
+    "ProfileOverride",
+    "RoleModel",
+    "Settings",
+    "flags_still_valid",
+    "is_loopback_url",
+    "load_settings",
+    "project_config_path",
+    "read_yaml_file",
+    "user_config_path",
+]
 
 ENV_PREFIX = "SLMCODE_"
 DEFAULT_SOURCE = "default"
@@ -143,8 +156,9 @@ def load_settings(
 Layer = tuple[str, dict[str, Any]]
 
 
-def _trusted_part(workspace: Path, project: list[Layer], user: list[Layer],
-                  later: list[Layer]) -> tuple[str, list[str], list[Layer]]:
+def _trusted_part(
+    workspace: Path, project: list[Layer], user: list[Layer], later: list[Layer]
+) -> tuple[str, list[str], list[Layer]]:
     """(trust status, what was ignored, the project layer to merge): all of it when the workspace is trusted
     or asks for nothing that needs trust, else only what narrows the user's own settings."""
     own_layers = [*user, *later]

@@ -54,8 +54,15 @@ def _programs(command: str) -> list[str]:
     return sorted({c.words[0].text for s in steps for c in s.pipeline if c.words})
 
 
-def run_hook(workspace: Path, settings: Settings, event: str, command: str, payload: dict[str, Any],
-             timeout: float, environment: Environment | None = None) -> HookResult:
+def run_hook(
+    workspace: Path,
+    settings: Settings,
+    event: str,
+    command: str,
+    payload: dict[str, Any],
+    timeout: float,
+    environment: Environment | None = None,
+) -> HookResult:
     """One hook command with `payload` as JSON on stdin, through `environment` (None: the local one these
     settings describe); never raises for the hook's own failure."""
     data = json.dumps({"event": event, **payload}, sort_keys=True, default=str).encode("utf-8")
@@ -78,8 +85,15 @@ def run_hook(workspace: Path, settings: Settings, event: str, command: str, payl
     return HookResult(event, command, ok, f"exit {result.exit_code}" + (f": {tail}" if tail else ""))
 
 
-def fire(workspace: Path, settings: Settings, hooks: Hooks, event: str, payload: dict[str, Any],
-         report: Callable[[HookResult], None], environment: Environment | None = None) -> list[HookResult]:
+def fire(
+    workspace: Path,
+    settings: Settings,
+    hooks: Hooks,
+    event: str,
+    payload: dict[str, Any],
+    report: Callable[[HookResult], None],
+    environment: Environment | None = None,
+) -> list[HookResult]:
     """Every command of `event` in order; `report` hears each result (the caller records it and warns)."""
     results = []
     for command in getattr(hooks, event):
@@ -92,8 +106,14 @@ def fire(workspace: Path, settings: Settings, hooks: Hooks, event: str, payload:
     return results
 
 
-def at_run_end(workspace: Path, settings: Settings, run_id: str, payload: dict[str, Any],
-               record: Callable[[str, dict[str, Any]], None], environment: Environment | None = None) -> None:
+def at_run_end(
+    workspace: Path,
+    settings: Settings,
+    run_id: str,
+    payload: dict[str, Any],
+    record: Callable[[str, dict[str, Any]], None],
+    environment: Environment | None = None,
+) -> None:
     """The on_run_end hooks, for the API's end of a run (every status: done, failed, interrupted); `record`
     keeps each result as an event; `environment`: the run's, when it got that far (else the settings' local
     one). Nothing here raises: the run has already ended."""
@@ -108,7 +128,8 @@ def at_run_end(workspace: Path, settings: Settings, run_id: str, payload: dict[s
         if result.ok:
             record("hook", {"hook": result.event, "command": result.command, "ok": True})
         else:
-            record("hook_failed", {"hook": result.event, "command": result.command, "ok": False,
-                                   "message": result.warning})
+            record(
+                "hook_failed", {"hook": result.event, "command": result.command, "ok": False, "message": result.warning}
+            )
 
     fire(workspace, settings, hooks, "on_run_end", {"run_id": run_id, **payload}, report, environment)

@@ -62,8 +62,13 @@ class Check:
     fix: Fix | None = None
 
     def as_dict(self) -> dict[str, object]:
-        return {"name": self.name, "ok": self.ok, "detail": self.detail, "advice": self.advice,
-                "fix": self.fix.describe if self.fix else None}
+        return {
+            "name": self.name,
+            "ok": self.ok,
+            "detail": self.detail,
+            "advice": self.advice,
+            "fix": self.fix.describe if self.fix else None,
+        }
 
 
 def readiness(checks: Sequence[Check]) -> tuple[int, int]:
@@ -87,15 +92,19 @@ def window(model: str, window_tokens: int, num_ctx: int | None, workspace: Path)
         return Check("window", True, f"{window_tokens} tokens (Ollama num_ctx {num_ctx})")
     modelfile = state_dir(workspace) / "Modelfile"
     wanted = window_tokens
-    advice = (f"raise Ollama's window: `ollama create {model}-{wanted // 1024}k -f {modelfile}` with a Modelfile of "
-              f"`FROM {model}` and `PARAMETER num_ctx {wanted}`, then use that model; or start the server with "
-              f"`OLLAMA_CONTEXT_LENGTH={wanted} ollama serve`")
+    advice = (
+        f"raise Ollama's window: `ollama create {model}-{wanted // 1024}k -f {modelfile}` with a Modelfile of "
+        f"`FROM {model}` and `PARAMETER num_ctx {wanted}`, then use that model; or start the server with "
+        f"`OLLAMA_CONTEXT_LENGTH={wanted} ollama serve`"
+    )
 
     def apply() -> str:
         atomic_write_text(modelfile, f"FROM {model}\nPARAMETER num_ctx {wanted}\n")
         path = set_project_setting(workspace, "context_limit", num_ctx)
-        return (f"context_limit: {num_ctx} in {path} (requests now fit the window Ollama keeps); wrote {modelfile} "
-                f"(num_ctx {wanted}) for `ollama create`")
+        return (
+            f"context_limit: {num_ctx} in {path} (requests now fit the window Ollama keeps); wrote {modelfile} "
+            f"(num_ctx {wanted}) for `ollama create`"
+        )
 
     fix = Fix(f"set context_limit: {num_ctx} and write {modelfile}", apply)
     detail = f"Ollama keeps {num_ctx} tokens of '{model}', but requests are sized for {window_tokens}"
@@ -136,8 +145,12 @@ def program(kind: str, command: str, workspace: Path) -> Check:
             return Check(kind, True, f"`{command}` (its module not checked: no sandbox to run {name} in)")
         if not found:
             module = words[2]
-            return Check(kind, False, f"`{command}`: {name} has no module {module}",
-                         INSTALL_HINTS.get(module) or f"pip install {module}")
+            return Check(
+                kind,
+                False,
+                f"`{command}`: {name} has no module {module}",
+                INSTALL_HINTS.get(module) or f"pip install {module}",
+            )
     return Check(kind, True, f"`{command}`")
 
 

@@ -40,8 +40,14 @@ class Board:
     error: str | None = None  # a server client's last refused answer
 
     def as_json(self) -> dict[str, Any]:
-        return {"run_id": self.run_id, "query": self.query, "phase": self.phase, "waiting_for_approval": self.waiting,
-                "error": self.error, "tasks": plan_rows(self.tasks)}
+        return {
+            "run_id": self.run_id,
+            "query": self.query,
+            "phase": self.phase,
+            "waiting_for_approval": self.waiting,
+            "error": self.error,
+            "tasks": plan_rows(self.tasks),
+        }
 
 
 def _run_id(workspace: Path, run_id: str | None) -> str:
@@ -77,15 +83,23 @@ def _board(run_id: str, snapshot: Any, approving: bool) -> Board:
     # After an edit the run sits before the approval step again, with no interrupt yet.
     waiting = bool(asked) or (approving and APPROVE_NODE in snapshot.next)
     values = snapshot.values
-    return Board(run_id, values.get("query", ""), values.get("phase", ""), waiting, list(values.get("tasks", [])),
-                 asked[-1].get("error") if asked else None)
+    return Board(
+        run_id,
+        values.get("query", ""),
+        values.get("phase", ""),
+        waiting,
+        list(values.get("tasks", [])),
+        asked[-1].get("error") if asked else None,
+    )
 
 
 def waiting_board(board: Board) -> Board:
     """The board, when its run waits for plan approval; PlanEditError otherwise."""
     if not board.waiting:
-        raise PlanEditError(f"run {board.run_id} is not waiting for plan approval (phase: {board.phase or 'start'}; "
-                            "start it with --approve plan to edit its plan)")
+        raise PlanEditError(
+            f"run {board.run_id} is not waiting for plan approval (phase: {board.phase or 'start'}; "
+            "start it with --approve plan to edit its plan)"
+        )
     return board
 
 
@@ -106,8 +120,12 @@ def edit_plan(run_id: str, workspace: str | Path, answer: Any) -> Board:
         with workspace_lock(root, found), _checkpointed(root, found) as (graph, config, snapshot, approving):
             board = waiting_board(_board(found, snapshot, approving))
             prd = snapshot.values.get("prd")
-            plan = edited_plan(board.tasks, answer, round_no=snapshot.values.get("rounds", 1),
-                               fallback=[c for c in prd.criteria if c.verify] if prd else [])
+            plan = edited_plan(
+                board.tasks,
+                answer,
+                round_no=snapshot.values.get("rounds", 1),
+                fallback=[c for c in prd.criteria if c.verify] if prd else [],
+            )
             settled = [t for t in board.tasks if t.status != "pending"]
             # No as_node: LangGraph takes the node that wrote last (the splitter's side), so approval comes next.
             graph.update_state(config, {"tasks": Overwrite([*settled, *plan])})
@@ -128,7 +146,10 @@ def _record(workspace: Path, run_id: str, *, before: list[Task], after: list[Tas
     old, new = {t.id for t in before if t.status == "pending"}, [t.id for t in after]
     store = TraceStore.for_workspace(workspace)
     try:
-        store.record_event(run_id, "plan_edited", {"tasks": new, "dropped": sorted(old - set(new)),
-                                                   "added": [i for i in new if i not in old]})
+        store.record_event(
+            run_id,
+            "plan_edited",
+            {"tasks": new, "dropped": sorted(old - set(new)), "added": [i for i in new if i not in old]},
+        )
     finally:
         store.close()

@@ -62,8 +62,11 @@ class RunContext:
         may set its share of the window (`budget_share`)."""
         if self.roles is None:
             resolved = self.resolved_pipeline()
-            shares = {phase.name: agent.budget_share for phase in resolved.phases
-                      if (agent := resolved.agents.get(phase.agent)) is not None and agent.budget_share is not None}
+            shares = {
+                phase.name: agent.budget_share
+                for phase in resolved.phases
+                if (agent := resolved.agents.get(phase.agent)) is not None and agent.budget_share is not None
+            }
             self.roles = RoleTable(self.resolved_settings(), shares)
         return self.roles
 
@@ -112,15 +115,23 @@ def trace_of(runtime: Runtime[RunContext]) -> TraceStore:
     return runtime.context.trace_store()
 
 
-def emit(runtime: Runtime[RunContext], run_id: str, kind: str, *, role: str | None = None,
-         task_id: str | None = None, **data: Any) -> None:
+def emit(
+    runtime: Runtime[RunContext],
+    run_id: str,
+    kind: str,
+    *,
+    role: str | None = None,
+    task_id: str | None = None,
+    **data: Any,
+) -> None:
     """Stream the event to whoever watches the run, and keep it in the trace."""
     stream(runtime, kind, role=role, task_id=task_id, **data)
     trace_of(runtime).record_event(run_id, kind, data, role=role, task_id=task_id)
 
 
-def stream(runtime: Runtime[RunContext], kind: str, *, role: str | None = None, task_id: str | None = None,
-           **data: Any) -> None:
+def stream(
+    runtime: Runtime[RunContext], kind: str, *, role: str | None = None, task_id: str | None = None, **data: Any
+) -> None:
     """Only stream the event: for what the trace already holds in its own row (a tool call), so each trace event
     is written once."""
     runtime.stream_writer({"kind": kind, "role": role, "task_id": task_id, **data})

@@ -57,9 +57,15 @@ class RunResult:
         return self.outcome == "done"
 
 
-def _drive(graph: CompiledStateGraph, first: Any, config: dict[str, Any], context: RunContext,
-           on_event: Callable[[Event], None] | None, answer: Answerer,
-           on_update: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
+def _drive(
+    graph: CompiledStateGraph,
+    first: Any,
+    config: dict[str, Any],
+    context: RunContext,
+    on_event: Callable[[Event], None] | None,
+    answer: Answerer,
+    on_update: Callable[[dict[str, Any]], None] | None = None,
+) -> dict[str, Any]:
     """Stream the run; answer every interrupt and go on, until the graph ends. `on_update` hears each node's
     update (a git run commits a task as soon as it is accepted)."""
     payload = first
@@ -78,9 +84,18 @@ def _drive(graph: CompiledStateGraph, first: Any, config: dict[str, Any], contex
         payload = Command(resume={i.id: check_plan_answer(i.value, answer(i.value)) for i in snapshot.interrupts})
 
 
-def execute_run(workspace: Path, run_id: str, first: Any, overrides: dict[str, Any], *, ephemeral: bool,
-                on_event: Callable[[Event], None] | None, answer: Answerer, stale: Holder | None = None,
-                loaded: LoadedSettings | None = None) -> RunResult:
+def execute_run(
+    workspace: Path,
+    run_id: str,
+    first: Any,
+    overrides: dict[str, Any],
+    *,
+    ephemeral: bool,
+    on_event: Callable[[Event], None] | None,
+    answer: Answerer,
+    stale: Holder | None = None,
+    loaded: LoadedSettings | None = None,
+) -> RunResult:
     """Run (`first`: the new run's input) or resume (`first` None) the run `run_id` to its end, under the
     workspace lock the caller holds (`stale`: the dead holder it took over, if any; `loaded`: the settings the
     caller read with these overrides, so they are read once per run)."""
@@ -95,13 +110,21 @@ def execute_run(workspace: Path, run_id: str, first: Any, overrides: dict[str, A
     gitrun: GitRun | None = None
     context: RunContext | None = None
     try:
-        trace.start_run(run_id, query=query, workspace=str(workspace), model=settings.model,
-                        settings=settings.model_dump(mode="json"))
+        trace.start_run(
+            run_id,
+            query=query,
+            workspace=str(workspace),
+            model=settings.model,
+            settings=settings.model_dump(mode="json"),
+        )
         if stale is not None:
             trace.record_event(run_id, "lock_taken_over", {"holder": stale.describe()})
         if loaded.ignored:  # the run goes on with the user's own settings; its record says what was left out
-            trace.record_event(run_id, "workspace_untrusted", {"message": untrusted_line(workspace, loaded.ignored),
-                                                               "ignored": loaded.ignored})
+            trace.record_event(
+                run_id,
+                "workspace_untrusted",
+                {"message": untrusted_line(workspace, loaded.ignored), "ignored": loaded.ignored},
+            )
         # Before the model starts: a dirty tree is refused at once (slmcode.gitrun).
         gitrun = open_git_run(workspace, run_id, settings.git_mode, stash=settings.git_stash, fresh=first is not None)
         endpoint = model_endpoint(settings, on_event)
@@ -112,8 +135,14 @@ def execute_run(workspace: Path, run_id: str, first: Any, overrides: dict[str, A
             live = _fit_window(live, trace, run_id, on_event)  # on resume too: the server may have changed
             pipeline = resolve_pipeline(workspace, live)
             graph = build_graph(saver, pipeline.phases)
-            context = RunContext(workspace=str(workspace), overrides=overrides, settings=live, trace=trace,
-                                 pipeline=pipeline, journal=journal)
+            context = RunContext(
+                workspace=str(workspace),
+                overrides=overrides,
+                settings=live,
+                trace=trace,
+                pipeline=pipeline,
+                journal=journal,
+            )
             watch = None
             if gitrun is not None:
                 known = [] if first is not None else list(graph.get_state(config).values.get("tasks", []))
@@ -129,8 +158,17 @@ def execute_run(workspace: Path, run_id: str, first: Any, overrides: dict[str, A
         git_notes = gitrun.finish(values.get("tasks", [])) if gitrun is not None else []
         if git_notes:
             trace.record_event(run_id, "git", {"notes": git_notes})
-        return RunResult(run_id, status, outcome, values.get("tasks", []), values.get("qa"),
-                         values.get("lessons", []), values.get("work_log", []), git_notes, values.get("answer", ""))
+        return RunResult(
+            run_id,
+            status,
+            outcome,
+            values.get("tasks", []),
+            values.get("qa"),
+            values.get("lessons", []),
+            values.get("work_log", []),
+            git_notes,
+            values.get("answer", ""),
+        )
     except BaseException as exc:
         if status == "interrupted":
             reason = one_line(exc)
@@ -148,14 +186,21 @@ def execute_run(workspace: Path, run_id: str, first: Any, overrides: dict[str, A
         with suppress(sqlite3.Error, OSError):
             trace.finish_run(run_id, status=status, outcome=outcome)
         close_run(workspace, run_id)  # the run's MCP servers end with it
-        at_run_end(workspace, settings, run_id, {"status": status, "outcome": outcome, "query": query},
-                   _recorder(trace, run_id, on_event), context.run_environment() if context is not None else None)
+        at_run_end(
+            workspace,
+            settings,
+            run_id,
+            {"status": status, "outcome": outcome, "query": query},
+            _recorder(trace, run_id, on_event),
+            context.run_environment() if context is not None else None,
+        )
         trace.close()
         journal.close()
 
 
-def _fit_window(settings: Settings, trace: TraceStore, run_id: str,
-                on_event: Callable[[Event], None] | None) -> Settings:
+def _fit_window(
+    settings: Settings, trace: TraceStore, run_id: str, on_event: Callable[[Event], None] | None
+) -> Settings:
     """The settings sized to the server's real window; the window used goes into the trace and the board."""
     fitted, event = fit_to_server(settings)
     data = {k: v for k, v in event.items() if k != "kind"}
@@ -165,8 +210,9 @@ def _fit_window(settings: Settings, trace: TraceStore, run_id: str,
     return fitted
 
 
-def _recorder(trace: TraceStore, run_id: str, on_event: Callable[[Event], None] | None
-              ) -> Callable[[str, dict[str, Any]], None]:
+def _recorder(
+    trace: TraceStore, run_id: str, on_event: Callable[[Event], None] | None
+) -> Callable[[str, dict[str, Any]], None]:
     """Events after the graph ended (the on_run_end hooks): into the trace and to the watcher."""
 
     def record(kind: str, data: dict[str, Any]) -> None:
@@ -197,4 +243,3 @@ def _before_first_checkpoint(trace: TraceStore, run_id: str) -> str:
     if recorded.outcome.startswith(("interrupted", CHECKPOINTS_GONE)):  # only a checkpointed run is interrupted
         return CHECKPOINTS_GONE
     return "it stopped before its first checkpoint"
-

@@ -26,12 +26,36 @@ LOG = logging.getLogger(__name__)
 ALLOWED_ROOTS_ENV = "SLMCODE_ALLOWED_ROOTS"
 ALLOWED_BASE_URLS_ENV = "SLMCODE_ALLOWED_BASE_URLS"
 # Knobs a client may turn: which model, and how much of it each role uses. Nothing here runs, reads or writes.
-SAFE_OVERRIDES = frozenset({
-    "model", "base_url", "temperature", "request_timeout", "request_retries", "structured_output", "context_limit",
-    "context_role_budget", "max_parallel", "max_retries", "max_tasks", "max_rounds", "think_passes", "clarify_mode",
-    "escalate_timeout_seconds", "react_compact_at_percent", "react_keep_tool_results", "repomap_tokens",
-    "skill_max_expanded", "include_readme", "permission", "approve", "team", "agent", "loop_guard", "loop_guard_calls",
-})
+SAFE_OVERRIDES = frozenset(
+    {
+        "model",
+        "base_url",
+        "temperature",
+        "request_timeout",
+        "request_retries",
+        "structured_output",
+        "context_limit",
+        "context_role_budget",
+        "max_parallel",
+        "max_retries",
+        "max_tasks",
+        "max_rounds",
+        "think_passes",
+        "clarify_mode",
+        "escalate_timeout_seconds",
+        "react_compact_at_percent",
+        "react_keep_tool_results",
+        "repomap_tokens",
+        "skill_max_expanded",
+        "include_readme",
+        "permission",
+        "approve",
+        "team",
+        "agent",
+        "loop_guard",
+        "loop_guard_calls",
+    }
+)
 # A client may make a run stricter (stage patches, write nothing), never looser than the operator's setting.
 SAFE_PERMISSIONS = frozenset({"review", "dry-run"})
 
@@ -51,10 +75,12 @@ def check_workspace(raw: Any, environ: Mapping[str, str]) -> Path:
     """The client's workspace as a real folder under an allowed root, or a ServerPolicyError."""
     roots = allowed_roots(environ)
     if not roots:
-        raise ServerPolicyError(f"this server accepts no workspace until {ALLOWED_ROOTS_ENV} names the folders "
-                                "runs may use (set it where `langgraph dev` starts)")
+        raise ServerPolicyError(
+            f"this server accepts no workspace until {ALLOWED_ROOTS_ENV} names the folders "
+            "runs may use (set it where `langgraph dev` starts)"
+        )
     if not isinstance(raw, str) or not raw.strip() or raw.strip() == ".":
-        raise ServerPolicyError("the run's context must name its workspace: {\"workspace\": \"/path/to/repo\"}")
+        raise ServerPolicyError('the run\'s context must name its workspace: {"workspace": "/path/to/repo"}')
     if "\x00" in raw or not os.path.isabs(raw):
         raise ServerPolicyError(f"workspace {raw!r} must be an absolute path")
     real = Path(os.path.realpath(raw))
@@ -78,8 +104,9 @@ def check_overrides(overrides: Any, configured: Settings, environ: Mapping[str, 
         raise ServerPolicyError("context.overrides must be a JSON object of settings")
     refused = sorted(str(k) for k in overrides if k not in SAFE_OVERRIDES)
     if refused:
-        raise ServerPolicyError(f"context.overrides may not set {', '.join(refused)} (allowed: "
-                                f"{', '.join(sorted(SAFE_OVERRIDES))})")
+        raise ServerPolicyError(
+            f"context.overrides may not set {', '.join(refused)} (allowed: {', '.join(sorted(SAFE_OVERRIDES))})"
+        )
     permission = overrides.get("permission")
     if permission is not None and permission not in SAFE_PERMISSIONS:
         raise ServerPolicyError(f"context.overrides may set permission only to {' or '.join(sorted(SAFE_PERMISSIONS))}")
@@ -88,9 +115,11 @@ def check_overrides(overrides: Any, configured: Settings, environ: Mapping[str, 
         known = {_normal_url(u) for u in environ.get(ALLOWED_BASE_URLS_ENV, "").split(",") if u.strip()}
         known |= endpoints(configured)  # the run's, each role's and each role's fallback's
         if not isinstance(base_url, str) or _normal_url(base_url) not in known:
-            raise ServerPolicyError(f"context.overrides.base_url must be one of the configured endpoints "
-                                    f"({ALLOWED_BASE_URLS_ENV}, the operator's config or a trusted workspace's); "
-                                    f"got {str(base_url)[:80]!r}")
+            raise ServerPolicyError(
+                f"context.overrides.base_url must be one of the configured endpoints "
+                f"({ALLOWED_BASE_URLS_ENV}, the operator's config or a trusted workspace's); "
+                f"got {str(base_url)[:80]!r}"
+            )
     return dict(overrides)
 
 

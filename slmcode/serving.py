@@ -31,14 +31,25 @@ def model_endpoint(settings: Settings, on_event: Callable[[Event], None] | None 
         on_event({"kind": "model_starting", "model": name})
     with embedded_server(settings) as server:
         if on_event is not None:
-            on_event({"kind": "model_ready", "model": name, "base_url": server.base_url,
-                      "seconds": round(server.start_seconds, 1)})
+            on_event(
+                {
+                    "kind": "model_ready",
+                    "model": name,
+                    "base_url": server.base_url,
+                    "seconds": round(server.start_seconds, 1),
+                }
+            )
         # One slot: parallel workers would only evict each other's cached prompt prefix. No retries: a request
         # that timed out keeps the only slot busy, so a retry just queues behind it (the demo's clarify call
         # took 3 x 120 s to fail on a loaded machine); the run fails at the first timeout, saying so.
-        yield settings.model_copy(update={"base_url": server.base_url, "server_dialect": "llama-cpp-python",
-                                          "max_parallel": 1, "request_retries": 0})
-
+        yield settings.model_copy(
+            update={
+                "base_url": server.base_url,
+                "server_dialect": "llama-cpp-python",
+                "max_parallel": 1,
+                "request_retries": 0,
+            }
+        )
 
 
 def fit_to_server(settings: Settings) -> tuple[Settings, Event]:

@@ -89,8 +89,9 @@ class McpServer(BaseModel):
     @classmethod
     def _loopback(cls, url: str | None) -> str | None:
         if url is not None and not is_loopback_url(url):
-            raise ValueError("an http(s) URL on this machine (127.0.0.1, ::1 or localhost); MCP servers elsewhere "
-                             "are refused")
+            raise ValueError(
+                "an http(s) URL on this machine (127.0.0.1, ::1 or localhost); MCP servers elsewhere are refused"
+            )
         return url
 
     @model_validator(mode="after")
@@ -214,7 +215,8 @@ class Settings(BaseModel):
     # MCP servers (slmcode.mcp): name -> McpServer; their tools reach only agents that list them, at most
     # mcp_max_tools per agent (each schema rides along with every request); a call waits mcp_timeout_seconds.
     mcp_servers: dict[Annotated[str, Field(pattern=r"^[a-z0-9]+(-[a-z0-9]+)*$", max_length=24)], McpServer] = Field(
-        default_factory=dict)
+        default_factory=dict
+    )
     mcp_max_tools: int = Field(default=4, ge=0)
     mcp_timeout_seconds: float = Field(default=60.0, gt=0)
 
@@ -237,9 +239,9 @@ class Settings(BaseModel):
     # sent; compaction: the conversation sent whole; verify: no criterion runs and no corrector retries;
     # loop_guard: no steer on a repeated call and no loop stop (as loop_guard: off); edit_format: ws_edit's exact
     # old_str only, never a whole-file rewrite offered (as edit_format: replace).
-    ablate: list[Literal["packs", "repo_map", "tool_repair", "compaction", "verify", "loop_guard",
-                         "edit_format"]] = Field(
-        default_factory=list)
+    ablate: list[Literal["packs", "repo_map", "tool_repair", "compaction", "verify", "loop_guard", "edit_format"]] = (
+        Field(default_factory=list)
+    )
 
     # Persistence.
     checkpoint_url: str | None = None

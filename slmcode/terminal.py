@@ -53,8 +53,11 @@ class RunView:
         elif kind == "model_starting":
             self.phase = f"starting the embedded model ({event['model']})"
         elif kind == "model_ready":
-            self.console.print(f"embedded model ({event['model']}) on {event['base_url'].removesuffix('/v1')}, "
-                               f"started in {event['seconds']} s", highlight=False)
+            self.console.print(
+                f"embedded model ({event['model']}) on {event['base_url'].removesuffix('/v1')}, "
+                f"started in {event['seconds']} s",
+                highlight=False,
+            )
             self.phase = "starting"
         elif kind == "window":  # the run's window and why: a server that keeps less cuts prompts silently
             style = "yellow" if event.get("warning") else "dim"
@@ -86,8 +89,12 @@ class RunView:
         board = Table("task", "title", "status", "turns", box=None, pad_edge=False)
         for task_id, entry in self.tasks.items():
             status = entry.get("status") or "pending"
-            board.add_row(task_id, entry.get("title", "")[:50], Text(status, STATUS_STYLE.get(status, "")),
-                          str(entry.get("turns", 0)))
+            board.add_row(
+                task_id,
+                entry.get("title", "")[:50],
+                Text(status, STATUS_STYLE.get(status, "")),
+                str(entry.get("turns", 0)),
+            )
         minutes, seconds = divmod(int(time.monotonic() - self.started), 60)
         head = Text(f"phase: {self.phase}  {minutes}:{seconds:02d}", style="bold")
         calls = [Text(self.last_call, style="dim")] if self.last_call else []
@@ -137,8 +144,14 @@ def result_table(result: RunResult) -> Table:
         criteria = [v.status for v in task.verdicts if v.gate is None]
         verdicts = " ".join([*criteria, gates_cell(task.verdicts)]).strip() or "-"
         model = [f"fallback {task.fallback_model}" if task.fallback_model else "own"] if escalated else []
-        table.add_row(task.id, task.title[:40], Text(task.status, STATUS_STYLE.get(task.status, "")), verdicts,
-                      ", ".join(task.files_changed) or "-", *model)
+        table.add_row(
+            task.id,
+            task.title[:40],
+            Text(task.status, STATUS_STYLE.get(task.status, "")),
+            verdicts,
+            ", ".join(task.files_changed) or "-",
+            *model,
+        )
     return table
 
 

@@ -30,8 +30,18 @@ from slmcode.store import trustbook
 from slmcode.store.paths import BLOCKS_DIR, CONFIG_FILE, block_files, state_dir, state_path, user_state_dir
 
 # Besides every `sandbox_*` key, and the base_url inside `roles`.
-WIDENING_KEYS = frozenset({"base_url", "api_key", "model_path", "checkpoint_url", "mcp_servers",
-                           "shell_extra_commands", "shell_permission", "permission"})
+WIDENING_KEYS = frozenset(
+    {
+        "base_url",
+        "api_key",
+        "model_path",
+        "checkpoint_url",
+        "mcp_servers",
+        "shell_extra_commands",
+        "shell_permission",
+        "permission",
+    }
+)
 SANDBOX_PREFIX = "sandbox_"
 # Ordered from the strictest: a workspace may pick its user's value or a stricter one.
 STRICTNESS = {"shell_permission": ("deny", "ask", "allow"), "permission": ("dry-run", "review", "auto")}
@@ -45,11 +55,13 @@ def is_widening_key(key: str) -> bool:
 
 def is_widening_block(kind: str, tools: Sequence[str] | None = None) -> bool:
     """A block kind that names commands, or an agent that reaches MCP tools."""
-    return kind in WIDENING_BLOCK_KINDS or (kind == "agent" and any(
-        isinstance(t, str) and t.startswith(MCP_TOOL_PREFIX) for t in tools or ()))
+    return kind in WIDENING_BLOCK_KINDS or (
+        kind == "agent" and any(isinstance(t, str) and t.startswith(MCP_TOOL_PREFIX) for t in tools or ())
+    )
 
 
 # -- what the workspace asks for ---------------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class WideningBlock:
@@ -122,21 +134,28 @@ def widening_blocks(workspace: Path) -> list[WideningBlock]:
             continue
         for doc in docs:
             tools = doc.get("tools") if isinstance(doc, dict) else None
-            if isinstance(doc, dict) and is_widening_block(str(doc.get("kind")), tools if isinstance(tools, list)
-                                                            else None):
-                found.append(WideningBlock(f"{doc.get('kind')}/{doc.get('id')}",
-                                           str(path.relative_to(state_dir(workspace))), doc))
+            if isinstance(doc, dict) and is_widening_block(
+                str(doc.get("kind")), tools if isinstance(tools, list) else None
+            ):
+                found.append(
+                    WideningBlock(
+                        f"{doc.get('kind')}/{doc.get('id')}", str(path.relative_to(state_dir(workspace))), doc
+                    )
+                )
     return found
 
 
 def workspace_digest(workspace: Path) -> str:
     """What trust is keyed by, besides the folder: the workspace's widening settings and blocks, as they are."""
-    content = {"settings": widening_settings(_raw_config(workspace)),
-               "blocks": [[b.path, b.doc] for b in widening_blocks(workspace)]}
+    content = {
+        "settings": widening_settings(_raw_config(workspace)),
+        "blocks": [[b.path, b.doc] for b in widening_blocks(workspace)],
+    }
     return hashlib.sha256(json.dumps(content, sort_keys=True, default=str).encode()).hexdigest()
 
 
 # -- what an untrusted workspace keeps ------------------------------------------------------------------------
+
 
 def narrows(key: str, value: Any, own: Any) -> bool:
     """A workspace's `value` for a widening key keeps within the user's own value `own`."""
@@ -160,8 +179,9 @@ def _normal_url(url: str) -> str:
     return url.strip().rstrip("/")
 
 
-def keep_narrowing(data: Mapping[str, Any], given: Settings, own: Settings,
-                   overridden: set[str]) -> tuple[dict[str, Any], list[str]]:
+def keep_narrowing(
+    data: Mapping[str, Any], given: Settings, own: Settings, overridden: set[str]
+) -> tuple[dict[str, Any], list[str]]:
     """An untrusted workspace's config (`data`, validated as `given`) without the settings that would widen the
     user's `own`; and the names left out. Keys the user's environment or flags set (`overridden`) win anyway."""
     kept: dict[str, Any] = {}
@@ -193,6 +213,7 @@ def keep_narrowing(data: Mapping[str, Any], given: Settings, own: Settings,
 
 # -- the user's word ------------------------------------------------------------------------------------------
 
+
 def own_folder(workspace: Path, environ: Mapping[str, str] | None = None) -> bool:
     """The workspace's .slmcode is the user's own folder (slmcode run in the home folder)."""
     return os.path.realpath(state_dir(workspace)) == os.path.realpath(user_state_dir(environ))
@@ -209,14 +230,18 @@ def is_trusted(workspace: Path, environ: Mapping[str, str] | None = None) -> boo
 def untrusted_line(workspace: Path | str, ignored: Sequence[str]) -> str:
     """The one line an untrusted workspace gets: what was ignored and how to trust it."""
     folder = trustbook.folder_key(workspace)
-    return (f"{folder} is not trusted: ignored its .slmcode/ {', '.join(ignored)} (your own settings apply); to "
-            f"use them, check them and run `slmcode trust {folder}`")
+    return (
+        f"{folder} is not trusted: ignored its .slmcode/ {', '.join(ignored)} (your own settings apply); to "
+        f"use them, check them and run `slmcode trust {folder}`"
+    )
 
 
 def shown_trusted(workspace: Path) -> list[str]:
     """What trusting `workspace` lets in, one line each (keys masked, URL passwords masked)."""
-    lines = [f"{key}: {json.dumps(value, default=str)}"
-             for key, value in redacted(widening_settings(_raw_config(workspace))).items()]
+    lines = [
+        f"{key}: {json.dumps(value, default=str)}"
+        for key, value in redacted(widening_settings(_raw_config(workspace))).items()
+    ]
     for block in widening_blocks(workspace):
         lines.append(f"{block.ref} ({block.path}): {_block_summary(block.doc)}")
     return lines
@@ -225,14 +250,21 @@ def shown_trusted(workspace: Path) -> list[str]:
 def _block_summary(doc: dict[str, Any]) -> str:
     kind = doc.get("kind")
     if kind == "quality":
-        parts = [f"{f}: {'; '.join(map(str, _listed(doc.get(f))))}" for f in ("install", "format", "lint", "test",
-                                                                               "build") if _listed(doc.get(f))]
+        parts = [
+            f"{f}: {'; '.join(map(str, _listed(doc.get(f))))}"
+            for f in ("install", "format", "lint", "test", "build")
+            if _listed(doc.get(f))
+        ]
     elif kind == "pipeline":
         hooks = doc.get("hooks") if isinstance(doc.get("hooks"), dict) else {}
-        parts = [f"hook {event}: {'; '.join(map(str, _listed(hooks.get(event))))}"
-                 for event in ("on_task_done", "on_verdict", "on_run_end") if _listed(hooks.get(event))]
-        parts += [f"slot {s.get('name')} (agent {s.get('agent')})" for s in _listed(doc.get("slots"))
-                  if isinstance(s, dict)]
+        parts = [
+            f"hook {event}: {'; '.join(map(str, _listed(hooks.get(event))))}"
+            for event in ("on_task_done", "on_verdict", "on_run_end")
+            if _listed(hooks.get(event))
+        ]
+        parts += [
+            f"slot {s.get('name')} (agent {s.get('agent')})" for s in _listed(doc.get("slots")) if isinstance(s, dict)
+        ]
     elif kind == "agent":
         parts = [f"MCP tools {', '.join(t for t in _listed(doc.get('tools')) if str(t).startswith(MCP_TOOL_PREFIX))}"]
     else:

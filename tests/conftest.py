@@ -84,8 +84,11 @@ def postgres_url() -> Iterator[str]:
     try:
         yield f"postgresql://postgres@127.0.0.1:{port}/postgres"
     finally:
-        subprocess.run([*as_postgres, str(pg_ctl), "-D", str(data), "-m", "immediate", "-w", "stop"],
-                       capture_output=True, timeout=60)
+        subprocess.run(
+            [*as_postgres, str(pg_ctl), "-D", str(data), "-m", "immediate", "-w", "stop"],
+            capture_output=True,
+            timeout=60,
+        )
         shutil.rmtree(root, ignore_errors=True)
 
 

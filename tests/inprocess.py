@@ -34,8 +34,9 @@ def _environment(env: Mapping[str, str] | None, cwd: Path | str | None) -> Itera
         os.environ.update(saved_env)
 
 
-def slmcode(*args: str, env: Mapping[str, str] | None = None, cwd: Path | str | None = None,
-            stdin: str = "") -> subprocess.CompletedProcess[str]:
+def slmcode(
+    *args: str, env: Mapping[str, str] | None = None, cwd: Path | str | None = None, stdin: str = ""
+) -> subprocess.CompletedProcess[str]:
     """Run `slmcode ARGS` through `slmcode.cli.main`, as the console script does; `env` replaces the
     environment for the call (as `subprocess.run(env=...)` does)."""
     from slmcode.cli import main

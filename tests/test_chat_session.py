@@ -19,8 +19,14 @@ DIGEST = "Files read:\n- calc/cli.py\nFiles edited:\n- calc/ops.py\nCommands:\n-
 
 
 def _turn(n: int, **extra: object) -> Turn:
-    return Turn(request=f"request number {n}", run_id=f"run-{n}", outcome="done", changed=[f"calc/m{n}.py"],
-                verdicts=["the tests pass: PASSED"], **extra)  # type: ignore[arg-type]
+    return Turn(
+        request=f"request number {n}",
+        run_id=f"run-{n}",
+        outcome="done",
+        changed=[f"calc/m{n}.py"],
+        verdicts=["the tests pass: PASSED"],
+        **extra,
+    )  # type: ignore[arg-type]
 
 
 def test_a_first_request_carries_nothing_but_its_focus_files() -> None:
@@ -35,8 +41,9 @@ def test_a_follow_up_carries_the_earlier_requests_outcomes_files_and_the_latest_
     thread.turns = [_turn(1, digest=DIGEST), _turn(2, digest=DIGEST)]
     carried = carried_request("Now wire it in", thread, Settings(context_limit=32768), Path("."))
     assert carried.startswith("Now wire it in\n\n" + SESSION_HEAD)  # the request first: a preview cut keeps it
-    assert '1. run "request number 1" | outcome: done | changed: calc/m1.py | verdicts: the tests pass: PASSED' \
-        in carried
+    assert (
+        '1. run "request number 1" | outcome: done | changed: calc/m1.py | verdicts: the tests pass: PASSED' in carried
+    )
     assert "request number 2" in carried and "- python -m pytest -q -> exit 0" in carried
 
 
@@ -79,7 +86,9 @@ def test_slash_commands_and_workspace_paths_after_an_at_sign_complete(tmp_path: 
 
 def test_an_at_path_in_a_request_becomes_a_focus_file() -> None:
     assert focus_named("explain @calc/ops.py and @README.md, please") == (
-        "explain calc/ops.py and README.md, please", ["calc/ops.py", "README.md"])
+        "explain calc/ops.py and README.md, please",
+        ["calc/ops.py", "README.md"],
+    )
     assert focus_named("mail me at a@b.c") == ("mail me at a@b.c", [])
 
 
@@ -92,9 +101,16 @@ def test_files_the_session_names_do_not_become_focus_files_of_the_next_request(t
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_text("")
     thread = new_thread()
-    thread.turns = [Turn(request="what does calc/cli.py do? see README.md", kind="ask", outcome="done",
-                         answer="calc/cli.py maps names to calc/ops.py", digest="Files read:\n- calc/cli.py"),
-                    _turn(2, digest="Files edited:\n- calc/ops.py")]
+    thread.turns = [
+        Turn(
+            request="what does calc/cli.py do? see README.md",
+            kind="ask",
+            outcome="done",
+            answer="calc/cli.py maps names to calc/ops.py",
+            digest="Files read:\n- calc/cli.py",
+        ),
+        _turn(2, digest="Files edited:\n- calc/ops.py"),
+    ]
     carried = carried_request("Add power to calc/ops.py", thread, Settings(context_limit=32768), tmp_path)
     assert named_files(carried, tmp_path) == ["calc/ops.py"]
     assert "file:calc/cli.py" in carried and "file:README.md" in carried  # still there for the model to read

@@ -21,7 +21,10 @@ SNIPPET = "def hello(name):\n    return f'hi {name}'\n"
 def slmcode(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-c", "from slmcode.cli import main; main()", *args],
-        capture_output=True, text=True, cwd=cwd, timeout=120,
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        timeout=120,
     )
 
 

@@ -29,8 +29,9 @@ PROMPT = re.escape("\x1b[?2004h") + r"[^\n]*?slmcode>"
 FIRST = "Add a divide operation"
 SECOND = "Wire divide into the command line"
 DIVIDE_TESTED = "    assert ops.divide(6, 3) == 2\n"
-TEST_CLI = ("\n\ndef test_divide_cli() -> None:\n    from calc.cli import main\n\n"
-            "    assert main([\"divide\", \"6\", \"3\"]) == 0\n")
+TEST_CLI = (
+    '\n\ndef test_divide_cli() -> None:\n    from calc.cli import main\n\n    assert main(["divide", "6", "3"]) == 0\n'
+)
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 CLI_EDIT = {"old_str": '"multiply": ops.multiply}', "new_str": '"multiply": ops.multiply, "divide": ops.divide}'}
 
@@ -45,28 +46,46 @@ def _plan(fake: FakeLLM, needle: str, title: str, files: list[str], check: str) 
     criteria = [{"text": title, "priority": "must", "verify": check}]
     fake.on(_role("scope_judge", needle), js({"criteria": criteria}))
     fake.on(_role("planner", needle), js({"steps": [{"step": title, "files": files}]}))
-    fake.on(_role("splitter", needle), js({"tasks": [{"title": title, "description": title, "focus_files": files,
-                                                      "criteria": criteria}]}))
+    fake.on(
+        _role("splitter", needle),
+        js({"tasks": [{"title": title, "description": title, "focus_files": files, "criteria": criteria}]}),
+    )
 
 
 def script_session(fake: FakeLLM, first_worker: list[Reply] | None = None) -> None:
     """FIRST adds divide to calc/ops.py with its test; SECOND wires divide into calc/cli.py. SECOND's rules come
     first: its requests also name FIRST, in what the session carries."""
-    _plan(fake, SECOND, "calc divides from the command line", ["calc/cli.py", "tests/test_ops.py"],
-          "python -m pytest -q -k divide_cli")
-    fake.on(_role("worker", SECOND), Reply(tool_calls=[tool_call("ws_read", path="calc/cli.py")]),
-            Reply(tool_calls=[tool_call("ws_edit", path="calc/cli.py", **CLI_EDIT)]),
-            Reply(tool_calls=[tool_call("ws_read", path="tests/test_ops.py")]),
-            # The edit lands on the test the first request added: it builds on that request's change.
-            Reply(tool_calls=[tool_call("ws_edit", path="tests/test_ops.py", old_str=DIVIDE_TESTED,
-                                        new_str=DIVIDE_TESTED + TEST_CLI)]),
-            Reply(content="Wired divide into the command table, with its test."), times=5)
-    _plan(fake, FIRST, "calc.ops has divide", ["calc/ops.py", "tests/test_ops.py"],
-          "python -m pytest -q -k test_divide")
+    _plan(
+        fake,
+        SECOND,
+        "calc divides from the command line",
+        ["calc/cli.py", "tests/test_ops.py"],
+        "python -m pytest -q -k divide_cli",
+    )
+    fake.on(
+        _role("worker", SECOND),
+        Reply(tool_calls=[tool_call("ws_read", path="calc/cli.py")]),
+        Reply(tool_calls=[tool_call("ws_edit", path="calc/cli.py", **CLI_EDIT)]),
+        Reply(tool_calls=[tool_call("ws_read", path="tests/test_ops.py")]),
+        # The edit lands on the test the first request added: it builds on that request's change.
+        Reply(
+            tool_calls=[
+                tool_call("ws_edit", path="tests/test_ops.py", old_str=DIVIDE_TESTED, new_str=DIVIDE_TESTED + TEST_CLI)
+            ]
+        ),
+        Reply(content="Wired divide into the command table, with its test."),
+        times=5,
+    )
+    _plan(
+        fake, FIRST, "calc.ops has divide", ["calc/ops.py", "tests/test_ops.py"], "python -m pytest -q -k test_divide"
+    )
     script_planning(fake)  # clarify, learn, reviewer, escalate
     fake.on(_role("worker"), *(first_worker or divide_worker_replies()))
-    fake.on(_role("tester"), Reply(tool_calls=[tool_call("ws_shell", command="python -m pytest -q")]),
-            Reply(content="Tests pass."))
+    fake.on(
+        _role("tester"),
+        Reply(tool_calls=[tool_call("ws_shell", command="python -m pytest -q")]),
+        Reply(content="Tests pass."),
+    )
     fake.on(_role("corrector"), Reply(content="Nothing to fix."))
 
 
@@ -78,11 +97,27 @@ class Chat:
         # No terminal here answers prompt_toolkit's cursor-position queries; this tree's code wherever it starts.
         env = environment(PROMPT_TOOLKIT_NO_CPR="1", TERM="xterm", PYTHONPATH=str(PROJECT))
         where = [] if inside else ["-w", str(repo)]
-        argv = ["-c", "from slmcode.cli import main; main()", "chat", *where, "--base-url", url, "--model", MODEL,
-                "--yes"]
+        argv = [
+            "-c",
+            "from slmcode.cli import main; main()",
+            "chat",
+            *where,
+            "--base-url",
+            url,
+            "--model",
+            MODEL,
+            "--yes",
+        ]
         self.screen = io.StringIO()
-        self.child = pexpect.spawn(sys.executable, argv, cwd=str(repo if inside else PROJECT), env=env,
-                                   encoding="utf-8", timeout=STEP_S, dimensions=(50, 160))
+        self.child = pexpect.spawn(
+            sys.executable,
+            argv,
+            cwd=str(repo if inside else PROJECT),
+            env=env,
+            encoding="utf-8",
+            timeout=STEP_S,
+            dimensions=(50, 160),
+        )
         self.child.logfile_read = self.screen
 
     def expect(self, pattern: object) -> str:
@@ -149,7 +184,8 @@ def test_a_follow_up_sees_the_first_request_then_diff_undo_and_exit(repo: Path, 
 
 
 def test_ctrl_c_in_a_model_call_returns_to_the_prompt_and_a_new_session_offers_to_resume(
-        repo: Path, fake_llm: FakeLLM) -> None:
+    repo: Path, fake_llm: FakeLLM
+) -> None:
     calling = threading.Event()
     replies = divide_worker_replies()
 
@@ -188,8 +224,9 @@ def test_ctrl_c_in_a_model_call_returns_to_the_prompt_and_a_new_session_offers_t
     assert code == 0
 
 
-def test_a_second_ctrl_c_ends_the_session_at_once_and_the_next_one_resumes_its_run(repo: Path,
-                                                                                   fake_llm: FakeLLM) -> None:
+def test_a_second_ctrl_c_ends_the_session_at_once_and_the_next_one_resumes_its_run(
+    repo: Path, fake_llm: FakeLLM
+) -> None:
     calling = threading.Event()
     replies = divide_worker_replies()
 
@@ -229,8 +266,9 @@ def test_a_second_ctrl_c_ends_the_session_at_once_and_the_next_one_resumes_its_r
 
 def test_ask_answers_without_edits_and_plan_waits_for_approve(repo: Path, fake_llm: FakeLLM) -> None:
     answer = "calc/cli.py maps each command name to a function of calc/ops.py."
-    fake_llm.on(_role("explorer"), Reply(tool_calls=[tool_call("ws_read", path="calc/cli.py")]), Reply(content=answer),
-                times=2)
+    fake_llm.on(
+        _role("explorer"), Reply(tool_calls=[tool_call("ws_read", path="calc/cli.py")]), Reply(content=answer), times=2
+    )
     script_session(fake_llm)
     before = {p: (repo / p).read_text() for p in ("calc/cli.py", "calc/ops.py")}
     chat = Chat(repo, fake_llm.url)

@@ -25,8 +25,9 @@ def ollama(fake_llm: FakeLLM) -> FakeLLM:
 
 
 def doctor(server: FakeLLM, workspace: Path, *flags: str) -> dict:
-    result = slmcode("doctor", "--base-url", server.url, "--model", MODEL, "--workspace", str(workspace), "--json",
-                     *flags)
+    result = slmcode(
+        "doctor", "--base-url", server.url, "--model", MODEL, "--workspace", str(workspace), "--json", *flags
+    )
     assert result.returncode == 0, result.stderr
     return json.loads(result.stdout)
 

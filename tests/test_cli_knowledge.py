@@ -42,8 +42,9 @@ def test_init_keeps_the_users_comments_and_layout_in_config_yaml(go_repo: Path) 
     # Before: init rewrote the file with yaml.safe_dump; every comment the user wrote was lost.
     config = go_repo / ".slmcode/config.yaml"
     config.parent.mkdir()
-    mine = ("# my settings\nmodel: qwen2.5-coder:7b  # the good one\n\n"
-            "language_pack: python  # for now\nmax_parallel: 3\n")
+    mine = (
+        "# my settings\nmodel: qwen2.5-coder:7b  # the good one\n\nlanguage_pack: python  # for now\nmax_parallel: 3\n"
+    )
     config.write_text(mine)
     invoke("init", "-w", str(go_repo))
     assert config.read_text() == mine.replace("language_pack: python  # for now", "language_pack: go")

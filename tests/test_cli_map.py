@@ -27,12 +27,19 @@ def test_map_prints_the_ranked_map(tmp_path: Path) -> None:
 
 
 def test_map_json_lists_files_symbols_and_tokens(tmp_path: Path) -> None:
-    result = runner.invoke(app, ["map", "-w", str(workspace(tmp_path)), "--budget", "200", "--json",
-                                 "--focus", "billing.py"])
+    result = runner.invoke(
+        app, ["map", "-w", str(workspace(tmp_path)), "--budget", "200", "--json", "--focus", "billing.py"]
+    )
     data = json.loads(result.stdout)
     assert data["files"] == ["util.py", "billing.py"]
-    assert data["symbols"][0] == {"path": "util.py", "name": "log", "kind": "function", "start": 1, "end": 2,
-                                  "rank": data["symbols"][0]["rank"]}
+    assert data["symbols"][0] == {
+        "path": "util.py",
+        "name": "log",
+        "kind": "function",
+        "start": 1,
+        "end": 2,
+        "rank": data["symbols"][0]["rank"],
+    }
     assert 0 < data["tokens"] <= 200
 
 

@@ -19,8 +19,17 @@ from slmcode.store.trace import TraceStore
 HEAVY = ("langgraph", "openai", "langchain_openai")
 # What no start-up command (help pages, --version, status, config show) uses: the graph, the model clients, MCP,
 # tree-sitter and numpy (via sqlite-utils) each cost a tenth of a second or more to import.
-NOT_AT_START = ("langgraph", "langchain_core", "langchain_openai", "openai", "mcp", "langchain_mcp_adapters",
-                "tree_sitter", "numpy", "sqlite_utils")
+NOT_AT_START = (
+    "langgraph",
+    "langchain_core",
+    "langchain_openai",
+    "openai",
+    "mcp",
+    "langchain_mcp_adapters",
+    "tree_sitter",
+    "numpy",
+    "sqlite_utils",
+)
 MARK = "LOADED "
 
 # Runs the real entry point (slmcode.cli.main, as the console script does) with the given command lines, one
@@ -57,8 +66,9 @@ def loaded_after(statement: str) -> set[str]:
 
 def command_loads(workspace: Path, lines: list[list[str]] | str) -> tuple[list[list[str]], set[str]]:
     """The command lines that ran and every module (full dotted names) they loaded together."""
-    done = subprocess.run([sys.executable, "-c", PROBE, json.dumps(lines)], cwd=workspace, capture_output=True,
-                          text=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE, json.dumps(lines)], cwd=workspace, capture_output=True, text=True, timeout=120
+    )
     reports = [line for line in done.stdout.splitlines() if line.startswith(MARK)]
     assert reports, done.stderr
     report = json.loads(reports[-1].removeprefix(MARK))

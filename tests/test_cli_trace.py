@@ -25,11 +25,19 @@ def workspace(tmp_path: Path) -> Path:
         store.finish_run("run-old", status="done", outcome="1/1 tasks done")
         store.start_run("run-new", query="add greet() to [app]", workspace=str(tmp_path), model="m7b", settings={})
         store.record_event("run-new", "phase", {"phase": "worker"})
-        store.record_pack("run-new", role="worker", task_id="t1", tokens=812, budget=4270,
-                          sections=[("system", 300), ("task", 512)], hash="0123456789abcdef",
-                          text="You are a worker.\n[bold]not markup[/bold]")
-        store.record_tool_call("run-new", task_id="t1", name="ws_write", args={"path": "app.py"}, ok=True,
-                               summary="wrote 3 lines")
+        store.record_pack(
+            "run-new",
+            role="worker",
+            task_id="t1",
+            tokens=812,
+            budget=4270,
+            sections=[("system", 300), ("task", 512)],
+            hash="0123456789abcdef",
+            text="You are a worker.\n[bold]not markup[/bold]",
+        )
+        store.record_tool_call(
+            "run-new", task_id="t1", name="ws_write", args={"path": "app.py"}, ok=True, summary="wrote 3 lines"
+        )
         store.record_verdict("run-new", task_id="t2", criterion="tests pass", status="FAILED", evidence="1 failed")
     return tmp_path
 

@@ -16,19 +16,50 @@ BASE = {"config", "errors", "redact", "settings", "state", "store", "trust"}  # 
 # package -> what it may import besides BASE (README's "Module map")
 MAY_IMPORT: dict[str, set[str]] = {
     "cli": {"commands"},
-    "commands": {"api", "blocks", "budget", "compact", "environment", "eval", "gitrun", "localize", "mcp",
-                 "memory", "nodes", "packs", "providers", "readiness", "repomap", "run_board", "serving", "terminal",
-                 "tools", "web"},
+    "commands": {
+        "api",
+        "blocks",
+        "budget",
+        "compact",
+        "environment",
+        "eval",
+        "gitrun",
+        "localize",
+        "mcp",
+        "memory",
+        "nodes",
+        "packs",
+        "providers",
+        "readiness",
+        "repomap",
+        "run_board",
+        "serving",
+        "terminal",
+        "tools",
+        "web",
+    },
     "terminal": {"api"},
     "web": {"api", "compact", "memory", "run_board", "tools"},
     "api": {"compact", "graph", "memory", "runner"},
-    "runner": {"blocks", "gitrun", "graph", "hooks", "mcp", "memory", "nodes", "providers", "run_context",
-               "serving"},
+    "runner": {"blocks", "gitrun", "graph", "hooks", "mcp", "memory", "nodes", "providers", "run_context", "serving"},
     "run_board": {"blocks", "graph", "memory", "nodes"},
     "eval": {"api", "environment", "nodes", "providers", "tools"},
     "graph": {"blocks", "nodes", "run_context"},
-    "nodes": {"blocks", "budget", "compact", "environment", "gates", "hooks", "mcp", "memory", "packs", "providers",
-              "repomap", "run_context", "tools"},
+    "nodes": {
+        "blocks",
+        "budget",
+        "compact",
+        "environment",
+        "gates",
+        "hooks",
+        "mcp",
+        "memory",
+        "packs",
+        "providers",
+        "repomap",
+        "run_context",
+        "tools",
+    },
     "run_context": {"blocks", "environment", "providers", "serverpolicy", "serving"},
     "gates": {"blocks", "compact", "environment", "tools"},
     "gitrun": {"environment", "memory", "tools"},
@@ -69,8 +100,12 @@ def _imports() -> dict[str, dict[str, str]]:
         relative = path.relative_to(ROOT.parent).with_suffix("")
         source = _package(".".join(relative.parts))
         tree = ast.parse(path.read_text(encoding="utf-8"))
-        typing_only = {id(n) for node in ast.walk(tree) if isinstance(node, ast.If)
-                       and "TYPE_CHECKING" in ast.unparse(node.test) for n in ast.walk(node)}
+        typing_only = {
+            id(n)
+            for node in ast.walk(tree)
+            if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test)
+            for n in ast.walk(node)
+        }
         for node in ast.walk(tree):
             if id(node) in typing_only:
                 continue
@@ -90,8 +125,12 @@ def _imports() -> dict[str, dict[str, str]]:
 def test_every_package_imports_only_what_the_module_map_allows() -> None:
     imports = _imports()
     assert set(imports) <= set(MAY_IMPORT), f"packages missing from the map: {set(imports) - set(MAY_IMPORT)}"
-    upward = [f"{source} -> {target} ({where})" for source, targets in sorted(imports.items())
-              for target, where in sorted(targets.items()) if target not in MAY_IMPORT[source] | BASE]
+    upward = [
+        f"{source} -> {target} ({where})"
+        for source, targets in sorted(imports.items())
+        for target, where in sorted(targets.items())
+        if target not in MAY_IMPORT[source] | BASE
+    ]
     assert upward == []
 
 
@@ -125,10 +164,16 @@ def test_nothing_above_providers_imports_the_http_client() -> None:
         if path.relative_to(ROOT).parts[0] == "providers":
             continue
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            names = [a.name for a in node.names] if isinstance(node, ast.Import) else (
-                [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
-            found += [f"{path.relative_to(ROOT.parent)}: {n}" for n in names
-                      if n.split(".")[0] in ("openai", "langchain_openai")]
+            names = (
+                [a.name for a in node.names]
+                if isinstance(node, ast.Import)
+                else ([node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            )
+            found += [
+                f"{path.relative_to(ROOT.parent)}: {n}"
+                for n in names
+                if n.split(".")[0] in ("openai", "langchain_openai")
+            ]
     assert found == []
 
 
@@ -140,13 +185,16 @@ MAY_START_PROCESSES = {
     "eval/runner.py": "starts slmcode's own attempt process (python -m slmcode.eval.attempt)",
     "eval/suites/run.py": "starts slmcode's own suite attempt process (python -m slmcode.eval.suites.attempt)",
     "eval/suites/swebench.py": "host git on the user's own SWE-bench clone outside any workspace: objects only "
-                               "(cat-file -e, clone --no-checkout: no checkout, so no filter runs), gitsafe's switches",
+    "(cat-file -e, clone --no-checkout: no checkout, so no filter runs), gitsafe's switches",
 }
 # What starts a program (subprocess's constants and exceptions may be used: shell.py reads Launcher's pipes).
 # multiprocessing is not here: it forks slmcode's own Python (the repo map's parse workers), never a program.
-STARTS = {"subprocess": {"Popen", "run", "call", "check_call", "check_output", "getoutput", "getstatusoutput"},
-          "os": {"system", "popen", "fork", "forkpty", "posix_spawn", "posix_spawnp"},
-          "asyncio": {"create_subprocess_exec", "create_subprocess_shell"}, "pty": {"spawn", "fork"}}
+STARTS = {
+    "subprocess": {"Popen", "run", "call", "check_call", "check_output", "getoutput", "getstatusoutput"},
+    "os": {"system", "popen", "fork", "forkpty", "posix_spawn", "posix_spawnp"},
+    "asyncio": {"create_subprocess_exec", "create_subprocess_shell"},
+    "pty": {"spawn", "fork"},
+}
 
 
 def _starts_processes(tree: ast.AST) -> list[str]:
@@ -171,23 +219,30 @@ def test_only_the_environment_starts_programs() -> None:
         if found:
             offenders.append(f"{relative}: {', '.join(sorted(set(found)))}")
     assert offenders == [], "start it through an Environment (environment/protocol.py) or list it with its reason"
-    assert all((ROOT / p).is_file() and _starts_processes(ast.parse((ROOT / p).read_text())) for p in
-               MAY_START_PROCESSES), "an allowlisted module no longer starts a process: take it off the list"
+    assert all(
+        (ROOT / p).is_file() and _starts_processes(ast.parse((ROOT / p).read_text())) for p in MAY_START_PROCESSES
+    ), "an allowlisted module no longer starts a process: take it off the list"
 
 
 # Where the workspace's files change: Environment.write, nothing else in the layers that act for the model. These
 # write only slmcode's own state under .slmcode (store.paths), each with its reason.
 WRITE_CALLS = {"write_text", "write_bytes", "unlink", "atomic_write_bytes", "atomic_write_text"}  # by name
-WRITE_MODULE_CALLS = {"os": {"replace", "rename", "remove", "truncate"},
-                      "shutil": {"copy", "copy2", "copyfile", "copytree", "move", "rmtree"}}
+WRITE_MODULE_CALLS = {
+    "os": {"replace", "rename", "remove", "truncate"},
+    "shutil": {"copy", "copy2", "copyfile", "copytree", "move", "rmtree"},
+}
 MAY_WRITE = {  # module: (the calls it may make, why)
-    "tools/permissions.py": ({"write_text", "open for writing"},
-                             "review and dry-run patch files under .slmcode/pending and .slmcode/dry-run"),
+    "tools/permissions.py": (
+        {"write_text", "open for writing"},
+        "review and dry-run patch files under .slmcode/pending and .slmcode/dry-run",
+    ),
     "tools/pending.py": ({"unlink"}, "removes an applied or rejected patch file under .slmcode/pending"),
     "nodes/slot.py": ({"atomic_write_text"}, "a slot's notes under .slmcode/scratch and .slmcode/notes"),
-    "nodes/attempts.py": ({"shutil.copy2", "shutil.copytree", "shutil.rmtree", "unlink", "write_text"},
-                          "best-of-N copies under .slmcode/attempts, and the winner's files applied to the workspace "
-                          "(issue 32.4; not yet through Environment.write)"),
+    "nodes/attempts.py": (
+        {"shutil.copy2", "shutil.copytree", "shutil.rmtree", "unlink", "write_text"},
+        "best-of-N copies under .slmcode/attempts, and the winner's files applied to the workspace "
+        "(issue 32.4; not yet through Environment.write)",
+    ),
 }
 
 

@@ -22,23 +22,26 @@ def env(allowed: Path, **more: str) -> dict[str, str]:
     return {"SLMCODE_ALLOWED_ROOTS": str(allowed), **more}
 
 
-@pytest.mark.parametrize(("workspace", "overrides", "expected"), [
-    ("{root}/repo", {"shell_extra_commands": ["bash -c"]}, "may not set shell_extra_commands"),
-    ("{root}/repo", {"sandbox_read_paths": ["/"]}, "may not set sandbox_read_paths"),
-    ("{root}/repo", {"api_key": "x"}, "may not set api_key"),
-    ("{root}/repo", {"roles": {"worker": {"base_url": "http://evil/v1"}}}, "may not set roles"),
-    ("{root}/repo", {"permission": "auto"}, "permission only to"),
-    ("{root}/repo", {"base_url": "http://evil.example/v1"}, "configured endpoints"),
-    ("{root}/repo", "not a mapping", "must be a JSON object"),
-    ("{root}/../elsewhere", {}, "is not under SLMCODE_ALLOWED_ROOTS"),
-    ("{root}/repo/../../", {}, "is not under SLMCODE_ALLOWED_ROOTS"),
-    ("/", {}, "is not under SLMCODE_ALLOWED_ROOTS"),
-    ("{root}/missing", {}, "does not exist"),
-    ("relative/path", {}, "must be an absolute path"),
-    (".", {}, "must name its workspace"),
-    (None, {}, "must name its workspace"),
-    ("{root}/repo\x00", {}, "absolute path"),
-])
+@pytest.mark.parametrize(
+    ("workspace", "overrides", "expected"),
+    [
+        ("{root}/repo", {"shell_extra_commands": ["bash -c"]}, "may not set shell_extra_commands"),
+        ("{root}/repo", {"sandbox_read_paths": ["/"]}, "may not set sandbox_read_paths"),
+        ("{root}/repo", {"api_key": "x"}, "may not set api_key"),
+        ("{root}/repo", {"roles": {"worker": {"base_url": "http://evil/v1"}}}, "may not set roles"),
+        ("{root}/repo", {"permission": "auto"}, "permission only to"),
+        ("{root}/repo", {"base_url": "http://evil.example/v1"}, "configured endpoints"),
+        ("{root}/repo", "not a mapping", "must be a JSON object"),
+        ("{root}/../elsewhere", {}, "is not under SLMCODE_ALLOWED_ROOTS"),
+        ("{root}/repo/../../", {}, "is not under SLMCODE_ALLOWED_ROOTS"),
+        ("/", {}, "is not under SLMCODE_ALLOWED_ROOTS"),
+        ("{root}/missing", {}, "does not exist"),
+        ("relative/path", {}, "must be an absolute path"),
+        (".", {}, "must name its workspace"),
+        (None, {}, "must name its workspace"),
+        ("{root}/repo\x00", {}, "absolute path"),
+    ],
+)
 def test_refusals(allowed: Path, workspace: str | None, overrides: object, expected: str) -> None:
     (allowed.parent / "elsewhere").mkdir(exist_ok=True)
     raw = workspace.format(root=allowed) if isinstance(workspace, str) else workspace
@@ -60,9 +63,11 @@ def test_a_symlink_out_of_the_allowed_root_is_refused(allowed: Path, tmp_path: P
 
 
 def test_safe_overrides_apply(allowed: Path) -> None:
-    root, settings = server_settings(str(allowed / "repo"), {
-        "base_url": "http://127.0.0.1:11434/v1/", "model": "qwen2.5-coder:7b", "max_tasks": 3,
-        "permission": "review"}, env(allowed))
+    root, settings = server_settings(
+        str(allowed / "repo"),
+        {"base_url": "http://127.0.0.1:11434/v1/", "model": "qwen2.5-coder:7b", "max_tasks": 3, "permission": "review"},
+        env(allowed),
+    )
     assert root == (allowed / "repo").resolve()
     assert (settings.model, settings.max_tasks, settings.permission) == ("qwen2.5-coder:7b", 3, "review")
 
@@ -74,6 +79,9 @@ def test_a_client_may_tune_the_loop_guard(allowed: Path) -> None:
 
 
 def test_an_endpoint_the_operator_lists_is_allowed(allowed: Path) -> None:
-    _, settings = server_settings(str(allowed / "repo"), {"base_url": "http://10.0.0.5:8000/v1"},
-                                  env(allowed, SLMCODE_ALLOWED_BASE_URLS="http://10.0.0.5:8000/v1"))
+    _, settings = server_settings(
+        str(allowed / "repo"),
+        {"base_url": "http://10.0.0.5:8000/v1"},
+        env(allowed, SLMCODE_ALLOWED_BASE_URLS="http://10.0.0.5:8000/v1"),
+    )
     assert settings.base_url == "http://10.0.0.5:8000/v1"

@@ -20,8 +20,14 @@ from slmcode.repomap.settings import RepoMapSettings
 from slmcode.tools.settings import ToolSettings
 
 ROOT = Path(slmcode.__file__).parent
-SLICES = {"budget": BudgetSettings, "compact": CompactSettings, "packs": PackSettings,
-          "providers": ProviderSettings, "repomap": RepoMapSettings, "tools": ToolSettings}
+SLICES = {
+    "budget": BudgetSettings,
+    "compact": CompactSettings,
+    "packs": PackSettings,
+    "providers": ProviderSettings,
+    "repomap": RepoMapSettings,
+    "tools": ToolSettings,
+}
 # The role table resolves each role from the whole settings (it copies them with the role's share).
 RESOLVERS = {"providers/roles.py"}
 
@@ -43,7 +49,8 @@ def _reads(package: str) -> dict[str, str]:
             if isinstance(node, ast.Attribute):
                 owner = node.value
                 named = (isinstance(owner, ast.Name) and owner.id == "settings") or (
-                    isinstance(owner, ast.Attribute) and owner.attr == "settings")
+                    isinstance(owner, ast.Attribute) and owner.attr == "settings"
+                )
                 if named:
                     found.setdefault(node.attr, relative)
     return found

@@ -178,7 +178,9 @@ def choose_pack(catalog: Catalog, workspace: Path | str, configured: str | None)
     chosen = catalog.get("pack", detection.chosen) if detection.chosen else None
     left_out = [f"language_pack '{configured}' is the workspace's own pack, left out until it is trusted"]
     return (chosen.block if chosen and isinstance(chosen.block, PackBlock) else None), [
-        *(left_out if untrusted else []), *detection.explain()]
+        *(left_out if untrusted else []),
+        *detection.explain(),
+    ]
 
 
 def compose_pipeline(catalog: Catalog, pack: PackBlock | None, pack_reasons: list[str]) -> ResolvedPipeline:
@@ -202,8 +204,9 @@ def compose_pipeline(catalog: Catalog, pack: PackBlock | None, pack_reasons: lis
     used = [f"pipeline/{pipeline_id}", *(f"agent/{a}" for a in agents)]
     used += [f"pack/{pack.id}", f"quality/{pack.quality_id}"] if pack else []
     sources = {ref: _where(catalog.blocks[ref]) for ref in sorted(used)}
-    return ResolvedPipeline(pack.id if pack else None, pack_reasons, pipeline_id, phases, quality, agents, sources,
-                            sourced.block.hooks)
+    return ResolvedPipeline(
+        pack.id if pack else None, pack_reasons, pipeline_id, phases, quality, agents, sources, sourced.block.hooks
+    )
 
 
 def resolve_pipeline(

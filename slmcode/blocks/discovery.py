@@ -82,11 +82,15 @@ def _load_layer(layer: Layer) -> dict[str, tuple[Block, Path]]:
     return found
 
 
-def _untrusted_left_out(workspace: Path | str, found: dict[str, tuple[Block, Path]],
-                        environ: Mapping[str, str] | None) -> list[str]:
+def _untrusted_left_out(
+    workspace: Path | str, found: dict[str, tuple[Block, Path]], environ: Mapping[str, str] | None
+) -> list[str]:
     """The project's refs that need trust, when the user has not given it."""
-    needing = [ref for ref, (block, _) in found.items()
-               if trust.is_widening_block(block.kind, block.tools if isinstance(block, AgentBlock) else None)]
+    needing = [
+        ref
+        for ref, (block, _) in found.items()
+        if trust.is_widening_block(block.kind, block.tools if isinstance(block, AgentBlock) else None)
+    ]
     return [] if not needing or trust.is_trusted(Path(workspace), environ) else needing
 
 

@@ -107,7 +107,8 @@ class Hooks(Strict):
     timeout_seconds: float = Field(default=30.0, gt=0)  # each command's deadline
 
     _lists = field_validator("on_task_done", "on_verdict", "on_run_end", mode="before")(
-        lambda value: [value] if isinstance(value, str) else value)
+        lambda value: [value] if isinstance(value, str) else value
+    )
 
 
 class PipelineBlock(BlockBase):

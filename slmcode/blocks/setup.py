@@ -117,8 +117,10 @@ def apply_block(workspace: Path, name: str, environ: Mapping[str, str] | None = 
     if was_trusted:
         trust.trust_workspace(workspace, environ)
     elif trust.widening_blocks(workspace):
-        done.append(f"{workspace.resolve()} is not trusted: its blocks that name commands apply after "
-                    f"`slmcode trust {workspace.resolve()}`")
+        done.append(
+            f"{workspace.resolve()} is not trusted: its blocks that name commands apply after "
+            f"`slmcode trust {workspace.resolve()}`"
+        )
     return done
 
 

@@ -66,8 +66,11 @@ class Budget:
             f"- slack            {self.slack:>8}",
             f"= after slack      {after_slack:>8}",
             f"x role_share       {self.role_share:>8.2f}   ({self.role})",
-            *([f"/ token_factor     {self.token_factor:>8.2f}   (the model's tokens per cl100k token)"]
-              if self.token_factor != 1.0 else []),
+            *(
+                [f"/ token_factor     {self.token_factor:>8.2f}   (the model's tokens per cl100k token)"]
+                if self.token_factor != 1.0
+                else []
+            ),
             f"= shared           {shared:>8}",
             f"floor              {self.floor:>8}   (MinPackTokens)",
             f"available          {self.available:>8}",

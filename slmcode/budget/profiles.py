@@ -131,8 +131,16 @@ def resolve_profile(model: str, settings: BudgetSettings | None = None) -> Model
     if size is not None:
         context, turns, label = _bucket(size)
         layers.append((label, {"context_limit": context, "max_turns": turns}))
-    layers.append(("default", {"context_limit": DEFAULT_CONTEXT_LIMIT, "max_turns": DEFAULT_MAX_TURNS,
-                               "token_factor": DEFAULT_TOKEN_FACTOR}))
+    layers.append(
+        (
+            "default",
+            {
+                "context_limit": DEFAULT_CONTEXT_LIMIT,
+                "max_turns": DEFAULT_MAX_TURNS,
+                "token_factor": DEFAULT_TOKEN_FACTOR,
+            },
+        )
+    )
 
     def pick(field: str) -> tuple[float, str]:
         return next((layer[field], source) for source, layer in layers if field in layer)
@@ -141,5 +149,12 @@ def resolve_profile(model: str, settings: BudgetSettings | None = None) -> Model
     if settings is not None and settings.context_limit is not None:
         context, context_source = settings.context_limit, "setting context_limit"
     turns, turns_source = pick("max_turns")
-    return ModelProfile(model, int(context), int(turns), context_source, turns_source, pick("token_factor")[0],
-                        _edit_format(size, int(context), layers))
+    return ModelProfile(
+        model,
+        int(context),
+        int(turns),
+        context_source,
+        turns_source,
+        pick("token_factor")[0],
+        _edit_format(size, int(context), layers),
+    )

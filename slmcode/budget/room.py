@@ -61,8 +61,9 @@ def message_room(settings: BudgetSettings, window: int) -> int:
     return max(1, budget.prompt_limit - budget.reserve_tools)
 
 
-def limits_for(settings: BudgetSettings, window: int | None = None, keep: int | None = None, room: int | None = None
-               ) -> Limits:
+def limits_for(
+    settings: BudgetSettings, window: int | None = None, keep: int | None = None, room: int | None = None
+) -> Limits:
     """The limits on a model with a `window`-token context, or for messages that may take `room` tokens."""
     if room is None:
         if window is None:
@@ -91,8 +92,14 @@ def schema_tokens(tools: Sequence[BaseTool]) -> int:
     """Tokens the tool schemas add to every request, plus the chat template's tool preamble. A tool set is
     counted once per process: every worker step and tools step asks again for the same few sets."""
     # An MCP tool's args_schema is a JSON schema dict (unhashable): its sorted JSON stands for it.
-    key = tuple((t.name, t.description, json.dumps(t.args_schema, sort_keys=True)
-                 if isinstance(t.args_schema, dict) else t.args_schema) for t in tools)
+    key = tuple(
+        (
+            t.name,
+            t.description,
+            json.dumps(t.args_schema, sort_keys=True) if isinstance(t.args_schema, dict) else t.args_schema,
+        )
+        for t in tools
+    )
     if key not in _SCHEMA_TOKENS:
         schemas = json.dumps([convert_to_openai_tool(t) for t in tools], sort_keys=True)
         _SCHEMA_TOKENS[key] = count_tokens(schemas) + TOOL_PREAMBLE_TOKENS

@@ -81,9 +81,7 @@ def _encoding_from_bytes(raw: bytes) -> Any:
     # Each line is "<base64 token> <rank>"; a2b_base64 straight, not base64.b64decode's checks: 5x faster.
     words = raw.split()
     ranks = dict(zip(map(binascii.a2b_base64, words[0::2]), map(int, words[1::2]), strict=True))
-    return tiktoken.Encoding(
-        ENCODING, pat_str=CL100K_PATTERN, mergeable_ranks=ranks, special_tokens=CL100K_SPECIAL
-    )
+    return tiktoken.Encoding(ENCODING, pat_str=CL100K_PATTERN, mergeable_ranks=ranks, special_tokens=CL100K_SPECIAL)
 
 
 class _LazyEncode:

@@ -47,8 +47,11 @@ def show_paused(run_id: str, workspace: Path, as_json: bool) -> None:
         print_json({**board.as_json(), "status": "waiting"})
         return
     console.print(board_table(board))
-    console.print(f"run {run_id} waits for plan approval: `slmcode task edit|drop|add {run_id} ...` changes the "
-                  f"plan, `slmcode resume {run_id}` approves it and goes on", highlight=False)
+    console.print(
+        f"run {run_id} waits for plan approval: `slmcode task edit|drop|add {run_id} ...` changes the "
+        f"plan, `slmcode resume {run_id}` approves it and goes on",
+        highlight=False,
+    )
 
 
 def board_table(board: Any) -> Table:
@@ -58,8 +61,15 @@ def board_table(board: Any) -> Table:
         table.add_column(column, overflow="fold")
     for task in board.tasks:
         criteria = "\n".join(c.text + (f" [`{c.verify}`]" if c.verify else "") for c in task.criteria)
-        table.add_row(task.id, task.title, task.kind, task.status, ", ".join(task.depends_on) or "-",
-                      "\n".join(task.focus_files) or "-", criteria or "-")
+        table.add_row(
+            task.id,
+            task.title,
+            task.kind,
+            task.status,
+            ", ".join(task.depends_on) or "-",
+            "\n".join(task.focus_files) or "-",
+            criteria or "-",
+        )
     return table
 
 
@@ -91,15 +101,22 @@ CheckOpt = Annotated[list[str] | None, typer.Option("--check", help="A command t
 AfterOpt = Annotated[list[str] | None, typer.Option("--after", help="A task id it depends on (repeat).")]
 
 
-def _fields(title: str | None, description: str | None, files: list[str] | None, criteria: list[str] | None,
-            checks: list[str] | None, after: list[str] | None) -> dict[str, Any]:
+def _fields(
+    title: str | None,
+    description: str | None,
+    files: list[str] | None,
+    criteria: list[str] | None,
+    checks: list[str] | None,
+    after: list[str] | None,
+) -> dict[str, Any]:
     """The fields an option names; a repeated option replaces the whole list."""
     from slmcode.state import Criterion  # state imports LangGraph (0.5 s): only the commands that need it pay
 
     fields: dict[str, Any] = {"title": title, "description": description, "focus_files": files, "depends_on": after}
     if criteria is not None or checks is not None:
         fields["criteria"] = [Criterion(text=c) for c in criteria or []] + [
-            Criterion(text=f"`{c}` exits 0", verify=c) for c in checks or []]
+            Criterion(text=f"`{c}` exits 0", verify=c) for c in checks or []
+        ]
     return {k: v for k, v in fields.items() if v is not None}
 
 
@@ -127,21 +144,43 @@ def drop(run_id: RunArg, task_id: TaskArg, workspace: WorkspaceOpt = Path("."), 
 
 
 @task_app.command("add")
-def add(run_id: RunArg, title: Annotated[str, typer.Option("--title", help="What the task does.")],
-        description: DescriptionOpt = None, files: FileOpt = None, criteria: CriterionOpt = None,
-        checks: CheckOpt = None, after: AfterOpt = None, workspace: WorkspaceOpt = Path("."),
-        as_json: JsonOpt = False) -> None:
+def add(
+    run_id: RunArg,
+    title: Annotated[str, typer.Option("--title", help="What the task does.")],
+    description: DescriptionOpt = None,
+    files: FileOpt = None,
+    criteria: CriterionOpt = None,
+    checks: CheckOpt = None,
+    after: AfterOpt = None,
+    workspace: WorkspaceOpt = Path("."),
+    as_json: JsonOpt = False,
+) -> None:
     """Add a task to the plan (without a criterion it takes the run's checked criteria)."""
     new = _fields(title, description, files, criteria, checks, after)
     _edit(run_id, workspace, as_json, lambda rows: [*rows, new])
 
 
 @task_app.command("edit")
-def edit(run_id: RunArg, task_id: TaskArg, title: TitleOpt = None, description: DescriptionOpt = None,
-         files: FileOpt = None, criteria: CriterionOpt = None, checks: CheckOpt = None, after: AfterOpt = None,
-         workspace: WorkspaceOpt = Path("."), as_json: JsonOpt = False) -> None:
+def edit(
+    run_id: RunArg,
+    task_id: TaskArg,
+    title: TitleOpt = None,
+    description: DescriptionOpt = None,
+    files: FileOpt = None,
+    criteria: CriterionOpt = None,
+    checks: CheckOpt = None,
+    after: AfterOpt = None,
+    workspace: WorkspaceOpt = Path("."),
+    as_json: JsonOpt = False,
+) -> None:
     """Change a task's title, description, focus files, criteria or dependencies (what is not named stays)."""
     changes = _fields(title, description, files, criteria, checks, after)
-    _edit(run_id, workspace, as_json,
-          lambda rows: [{**r, **changes} if r["id"] == task_id else r for r in rows]
-          + ([{"id": task_id}] if not any(r["id"] == task_id for r in rows) else []))
+    _edit(
+        run_id,
+        workspace,
+        as_json,
+        lambda rows: (
+            [{**r, **changes} if r["id"] == task_id else r for r in rows]
+            + ([{"id": task_id}] if not any(r["id"] == task_id for r in rows) else [])
+        ),
+    )

@@ -95,9 +95,14 @@ def prompt_session(workspace: Path) -> Any:
 
     from slmcode.store.chat_threads import history_path
 
-    return PromptSession(history=FileHistory(str(history_path(workspace))), completer=completer(workspace),
-                         key_bindings=key_bindings(), multiline=True, prompt_continuation=MORE,
-                         complete_while_typing=False)
+    return PromptSession(
+        history=FileHistory(str(history_path(workspace))),
+        completer=completer(workspace),
+        key_bindings=key_bindings(),
+        multiline=True,
+        prompt_continuation=MORE,
+        complete_while_typing=False,
+    )
 
 
 def focus_named(text: str) -> tuple[str, list[str]]:
@@ -139,8 +144,12 @@ def offer_resume(state: Any, ask: Any) -> None:
     if status not in RESUMABLE:
         state.thread.pending = None
         return
-    console.print(f"The last run of this session, {pending['run_id']} (\"{pending['request'][:60]}\"), was cut "
-                  "off before it ended.", highlight=False, markup=False)
+    console.print(
+        f'The last run of this session, {pending["run_id"]} ("{pending["request"][:60]}"), was cut '
+        "off before it ended.",
+        highlight=False,
+        markup=False,
+    )
     if ask("Resume it? [Y/n] ").strip().lower() in ("", "y", "yes"):
         resume(state, pending["run_id"], pending["request"])
     else:
@@ -160,8 +169,10 @@ def loop(state: Any, lines: Iterable[str] | None = None) -> None:
         offer_resume(state, ask)
     except (KeyboardInterrupt, EOFError):
         console.print("")
-    console.print(f"slmcode chat in {state.workspace.resolve()}: type a request, /help for commands, "
-                  "Ctrl-D to leave.", highlight=False)
+    console.print(
+        f"slmcode chat in {state.workspace.resolve()}: type a request, /help for commands, Ctrl-D to leave.",
+        highlight=False,
+    )
     while True:
         try:
             line = read(PROMPT, True).strip()
@@ -188,12 +199,15 @@ def chat(
     workspace: WorkspaceOpt = Path("."),
     model: ModelOpt = None,
     base_url: BaseUrlOpt = None,
-    permission: Annotated[str | None, typer.Option(
-        "--permission", help="auto (write), dry-run (record only), review (stage patches); /mode changes it.")] = None,
+    permission: Annotated[
+        str | None,
+        typer.Option(
+            "--permission", help="auto (write), dry-run (record only), review (stage patches); /mode changes it."
+        ),
+    ] = None,
     yes: Annotated[bool, typer.Option("--yes", "-y", help="Answer every question of a run automatically.")] = False,
     git_mode: Annotated[str | None, typer.Option("--git-mode", help="off, branch or in-place (as for run).")] = None,
-    agent: Annotated[str | None, typer.Option("--agent", help="One specialist for every request (as for run).")]
-    = None,
+    agent: Annotated[str | None, typer.Option("--agent", help="One specialist for every request (as for run).")] = None,
 ) -> None:
     """An interactive session: each request is a run that sees what the session already did; /help lists the
     slash commands."""

@@ -42,8 +42,12 @@ def request(state: ChatState, text: str, *, kind: str = "run", **extra: Any) -> 
     settings_for(state.workspace, **flags)  # a broken flag is one line before anything starts
     query = carried_request(text, state.thread, state.settings(), state.workspace)
     state.thread.focus = []  # /add is for the next request only
-    result = watched(state, lambda on_event, answer: api.run(
-        query, state.workspace, on_event=on_event, answer=answer, **flags), pause=kind == "plan", request=text)
+    result = watched(
+        state,
+        lambda on_event, answer: api.run(query, state.workspace, on_event=on_event, answer=answer, **flags),
+        pause=kind == "plan",
+        request=text,
+    )
     if result is not None:
         record(state, text, kind, result)
 
@@ -52,8 +56,12 @@ def resume(state: ChatState, run_id: str, request_text: str, kind: str = "run") 
     from slmcode import api
 
     flags = {k: state.flags.get(k) for k in ("model", "base_url")}
-    result = watched(state, lambda on_event, answer: api.resume(
-        run_id, state.workspace, on_event=on_event, answer=answer, **flags), pause=False, request=request_text)
+    result = watched(
+        state,
+        lambda on_event, answer: api.resume(run_id, state.workspace, on_event=on_event, answer=answer, **flags),
+        pause=False,
+        request=request_text,
+    )
     if result is not None:
         record(state, request_text, kind, result)
 
@@ -82,6 +90,7 @@ def watched(state: ChatState, start: Any, *, pause: bool, request: str) -> Any:
                 note_started(state, request, event["run_id"])
                 event = {**event, "query": request}  # the board names the request, not what it carries
             view.on_event(event)
+
         return hear
 
     try:

@@ -17,8 +17,7 @@ from slmcode.store.chat_threads import Thread, Turn
 
 DIGEST_BYTES = 400  # one turn's digest: the latest turns get one, within the block's share
 SESSION_SHARE = 0.5  # of the task's room: the new request keeps the rest
-SESSION_HEAD = ("Earlier in this chat session (oldest first; files written file:PATH are as those runs left "
-                "them):")
+SESSION_HEAD = "Earlier in this chat session (oldest first; files written file:PATH are as those runs left them):"
 QUOTED = "file:"
 
 
@@ -26,8 +25,16 @@ def turn_of(request: str, kind: str, result: Any, workspace: Path) -> Turn:
     """What a finished run adds to the thread: its outcome, the files its tasks changed, their verdicts."""
     changed = sorted({f for t in result.tasks for f in t.files_changed})
     verdicts = [f"{v.criterion.text}: {v.status}" for t in result.tasks for v in t.verdicts if v.gate is None]
-    return Turn(request=request, kind=kind, run_id=result.run_id, outcome=result.outcome, changed=changed,
-                verdicts=verdicts[:6], digest=run_digest(workspace, result.run_id), answer=result.answer or "")
+    return Turn(
+        request=request,
+        kind=kind,
+        run_id=result.run_id,
+        outcome=result.outcome,
+        changed=changed,
+        verdicts=verdicts[:6],
+        digest=run_digest(workspace, result.run_id),
+        answer=result.answer or "",
+    )
 
 
 def run_digest(workspace: Path, run_id: str) -> str:

@@ -48,8 +48,10 @@ def show_help(state: ChatState, arg: str) -> None:
     for name, (_handler, usage, text) in COMMANDS.items():
         table.add_row(f"/{name}{' ' + usage if usage else ''}", text)
     console.print(table)
-    say("Anything else is a request: a run of the pipeline that sees what this session already did. "
-        "@PATH completes a workspace path; Esc Enter (or a line ending in \\) adds a line.")
+    say(
+        "Anything else is a request: a run of the pipeline that sees what this session already did. "
+        "@PATH completes a workspace path; Esc Enter (or a line ending in \\) adds a line."
+    )
 
 
 def diff(state: ChatState, arg: str) -> None:
@@ -109,9 +111,11 @@ def reject(state: ChatState, arg: str) -> None:
 
 def status(state: ChatState, arg: str) -> None:
     settings = state.settings()
-    say(f"session {state.thread.id}: {len(state.thread.turns)} request(s); model {settings.model} at "
+    say(
+        f"session {state.thread.id}: {len(state.thread.turns)} request(s); model {settings.model} at "
         f"{settings.base_url or 'the embedded server'}; mode {settings.permission}; "
-        f"focus {', '.join(state.thread.focus) or 'none'}; last run {state.last_run or 'none'}")
+        f"focus {', '.join(state.thread.focus) or 'none'}; last run {state.last_run or 'none'}"
+    )
     for n, turn in enumerate(state.thread.turns, 1):
         say(f"{n}. {turn.line()}")
 

@@ -20,7 +20,6 @@ console = Console()
 err_console = Console(stderr=True)
 
 
-
 def existing_workspace(path: Path) -> Path:
     """Every command's -w: an existing folder, never created (a typo must not become a new workspace)."""
     resolved = path.expanduser().resolve()

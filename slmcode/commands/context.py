@@ -66,8 +66,14 @@ def repo_map(
     result = render_map(index, query=query, focus_files=focus, budget_tokens=budget)
     if as_json:
         symbols = [
-            {"path": r.symbol.path, "name": r.symbol.name, "kind": r.symbol.kind, "start": r.symbol.start,
-             "end": r.symbol.end, "rank": round(r.rank, 8)}
+            {
+                "path": r.symbol.path,
+                "name": r.symbol.name,
+                "kind": r.symbol.kind,
+                "start": r.symbol.start,
+                "end": r.symbol.end,
+                "rank": round(r.rank, 8),
+            }
             for r in result.symbols
         ]
         print_json({"files": list(result.files), "symbols": symbols, "tokens": result.tokens})
@@ -136,8 +142,6 @@ def pack(
         err_console.print(f"[dim]note: {note}[/dim]", highlight=False)
 
 
-
-
 @app.command()
 def compose(
     task: Annotated[str, typer.Argument(help="The task, as you would give it to `slmcode run`.")],
@@ -155,16 +159,20 @@ def compose(
     resolved = resolve_pipeline(workspace, settings)
     budgets = team_budgets(resolved.agents, settings)
     if as_json:
-        data = resolved.as_dict() | {"task": task, "budgets": {k: b.as_dict() for k, b in budgets.items()},
-                                     "team": team_line(settings)}
+        data = resolved.as_dict() | {
+            "task": task,
+            "budgets": {k: b.as_dict() for k, b in budgets.items()},
+            "team": team_line(settings),
+        }
         print_json(data)
         return
     console.print(f"pack: [bold]{resolved.pack or 'none'}[/bold]  pipeline: {resolved.pipeline}  task: {task}")
     console.print("\n".join(f"  {line}" for line in resolved.pack_reasons), highlight=False)
     phases = Table("#", "phase", "agent", "when", "slot", "persist_to", "fail_mode")
     for number, spec in enumerate(resolved.phases, 1):
-        phases.add_row(str(number), spec.name, spec.agent, spec.when, str(spec.slot or ""), spec.persist_to,
-                       spec.fail_mode)
+        phases.add_row(
+            str(number), spec.name, spec.agent, spec.when, str(spec.slot or ""), spec.persist_to, spec.fail_mode
+        )
     console.print(phases)
     for spec in resolved.phases:  # the built-in agents' prompts live in their nodes; only block prompts show
         if spec.prompt:

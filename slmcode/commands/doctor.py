@@ -54,8 +54,11 @@ def doctor(
     checks = report.pop("checks")
     report["checks"] = [c.as_dict() for c in checks]
     report["fixed"] = fixed
-    report["workspace_trust"] = {"status": loaded.trust, "ignored": loaded.ignored,
-                                 "line": trust_status(workspace, loaded)}
+    report["workspace_trust"] = {
+        "status": loaded.trust,
+        "ignored": loaded.ignored,
+        "line": trust_status(workspace, loaded),
+    }
     if as_json:
         print_json(report)
         return
@@ -95,8 +98,12 @@ def _diagnose(settings: Settings, workspace: Path) -> dict[str, Any]:
         "server": info.server,
         "models": info.models,
         "model": binding.model,
-        "profile": {"context_limit": profile.context_limit, "context_source": profile.context_source,
-                    "max_turns": profile.max_turns, "turns_source": profile.turns_source},
+        "profile": {
+            "context_limit": profile.context_limit,
+            "context_source": profile.context_source,
+            "max_turns": profile.max_turns,
+            "turns_source": profile.turns_source,
+        },
         "budget": worker_budget.as_dict() | {"prompt_limit": worker_budget.prompt_limit},
         "worker_room": room.as_dict(),
         "token_counter": default_counter().name,
@@ -112,17 +119,23 @@ def _diagnose(settings: Settings, workspace: Path) -> dict[str, Any]:
 
 def _render(report: dict[str, Any], checks: list[Any], fixed: list[str], asked_fix: bool) -> None:
     embedded = " embedded llama.cpp server" if report["embedded"] else ""
-    console.print(f"[green]ok[/green] {report['endpoint']} ({report['server']}{embedded}), "
-                  f"{len(report['models'])} model(s)")
+    console.print(
+        f"[green]ok[/green] {report['endpoint']} ({report['server']}{embedded}), {len(report['models'])} model(s)"
+    )
     profile, room, budget = report["profile"], report["worker_room"], report["budget"]
     console.print(f"model      {report['model']}")
-    console.print(f"profile    context {profile['context_limit']} ({profile['context_source']}), "
-                  f"max turns {profile['max_turns']} ({profile['turns_source']})")
-    console.print(f"budget     worker pack {room['pack']} tokens (room {room['room']} after "
-                  f"{room['tool_schemas']} tokens of tool schemas), prompt limit {budget['prompt_limit']}")
+    console.print(
+        f"profile    context {profile['context_limit']} ({profile['context_source']}), "
+        f"max turns {profile['max_turns']} ({profile['turns_source']})"
+    )
+    console.print(
+        f"budget     worker pack {room['pack']} tokens (room {room['room']} after "
+        f"{room['tool_schemas']} tokens of tool schemas), prompt limit {budget['prompt_limit']}"
+    )
     if room["tools_dropped"]:
-        console.print(f"tools      {', '.join(room['tools'])}; left out on this window: "
-                      f"{', '.join(room['tools_dropped'])}")
+        console.print(
+            f"tools      {', '.join(room['tools'])}; left out on this window: {', '.join(room['tools_dropped'])}"
+        )
     console.print(f"tokens     {report['token_counter']}")
     console.print(f"sandbox    {escape(report['sandbox'])}")
     console.print(f"semantic   {escape(report['semantic'])}", highlight=False)

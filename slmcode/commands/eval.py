@@ -43,22 +43,39 @@ def eval_command(
     timeout: Annotated[float, typer.Option("--timeout", help="Seconds per attempt.")] = DEFAULT_TIMEOUT,
     keep: Annotated[bool, typer.Option("--keep", help="Keep each attempt's workspace under --out.")] = False,
     record: Annotated[bool, typer.Option("--record", help="Keep the model's answers as replays under --out.")] = False,
-    standard: Annotated[str | None, typer.Option("--suite", help="A standard suite instead: polyglot DIR, or "
-                                                 "swebench FILE.jsonl --repos DIR.")] = None,
+    standard: Annotated[
+        str | None,
+        typer.Option("--suite", help="A standard suite instead: polyglot DIR, or swebench FILE.jsonl --repos DIR."),
+    ] = None,
     source: Annotated[Path | None, typer.Argument(help="--suite's checkout or JSONL file.", show_default=False)] = None,
     repos: Annotated[Path | None, typer.Option("--repos", help="swebench: the folder of your clones.")] = None,
     tries: Annotated[int | None, typer.Option("--tries", help="polyglot: 1 or 2 tries (default 2).")] = None,
-    sim: Annotated[str | None, typer.Option(
-        "--sim", help="A SIMULATED small model instead of a real one: perfect, tiny, 7b, 14b, all, or a YAML "
-                      "profile's path.")] = None,
-    ablate: Annotated[str | None, typer.Option(
-        "--ablate", help="With --sim: the harness with each lever off too: all, or packs, repo_map, tool_repair, "
-                         "compaction, verify, loop_guard, edit_format; attempts is switched on (2) instead "
-                         "(comma-separated).")] = None,
+    sim: Annotated[
+        str | None,
+        typer.Option(
+            "--sim",
+            help="A SIMULATED small model instead of a real one: perfect, tiny, 7b, 14b, all, or a YAML "
+            "profile's path.",
+        ),
+    ] = None,
+    ablate: Annotated[
+        str | None,
+        typer.Option(
+            "--ablate",
+            help="With --sim: the harness with each lever off too: all, or packs, repo_map, tool_repair, "
+            "compaction, verify, loop_guard, edit_format; attempts is switched on (2) instead "
+            "(comma-separated).",
+        ),
+    ] = None,
     seeds: Annotated[int, typer.Option("--seeds", help="With --sim: seeds per task.")] = 1,
-    fallback_sim: Annotated[str | None, typer.Option(
-        "--fallback-sim", help="With --sim: a row with a SIMULATED fallback model of this profile (e.g. 14b) on a "
-                               "second server, which a failed task escalates to.")] = None,
+    fallback_sim: Annotated[
+        str | None,
+        typer.Option(
+            "--fallback-sim",
+            help="With --sim: a row with a SIMULATED fallback model of this profile (e.g. 14b) on a "
+            "second server, which a failed task escalates to.",
+        ),
+    ] = None,
 ) -> None:
     """Run the bundled suite; per task solved/failed, turns, tokens, time and why it failed."""
     from slmcode.eval.suite import load_suite, missing_toolchain, select
@@ -73,8 +90,20 @@ def eval_command(
         if compare or replay or record or list_tasks or sim is not None:
             raise SlmcodeError("--compare, --replay, --record, --list and --sim are for the bundled suite, not --suite")
         settings = settings_for(Path("."), base_url=base_url, model=model).settings
-        run_standard(standard, source, repos=repos, tries=tries, settings=settings, task=task, tasks=tasks,
-                     jobs=jobs, timeout=timeout, as_json=as_json, out=out, keep=keep)
+        run_standard(
+            standard,
+            source,
+            repos=repos,
+            tries=tries,
+            settings=settings,
+            task=task,
+            tasks=tasks,
+            jobs=jobs,
+            timeout=timeout,
+            as_json=as_json,
+            out=out,
+            keep=keep,
+        )
         return
     if source is not None or repos is not None or tries is not None:
         raise SlmcodeError("PATH, --repos and --tries go with --suite polyglot|swebench")
@@ -86,10 +115,23 @@ def eval_command(
         from slmcode.commands.eval_sim import run_sim
 
         positive(seeds, "--seeds", "seeds")
-        chosen = [t for one in task.split(",") for t in select(suite, task_id=one.strip())] if task else \
-            select(suite, count=tasks)
-        run_sim(sim, chosen, compare=compare, ablate=ablate, seeds=seeds, jobs=jobs, timeout=timeout,
-                as_json=as_json, out=out, fallback=fallback_sim)
+        chosen = (
+            [t for one in task.split(",") for t in select(suite, task_id=one.strip())]
+            if task
+            else select(suite, count=tasks)
+        )
+        run_sim(
+            sim,
+            chosen,
+            compare=compare,
+            ablate=ablate,
+            seeds=seeds,
+            jobs=jobs,
+            timeout=timeout,
+            as_json=as_json,
+            out=out,
+            fallback=fallback_sim,
+        )
         return
     chosen = select(suite, task_id=task, count=tasks)
     if ablate is not None or fallback_sim is not None:
@@ -108,8 +150,10 @@ def eval_command(
 def _list(suite: list[Any], as_json: bool) -> None:
     from slmcode.eval.suite import missing_toolchain
 
-    rows = [{"id": t.id, "language": t.language, "kind": t.kind, "title": t.title,
-             "skipped": missing_toolchain(t.language)} for t in suite]
+    rows = [
+        {"id": t.id, "language": t.language, "kind": t.kind, "title": t.title, "skipped": missing_toolchain(t.language)}
+        for t in suite
+    ]
     if as_json:
         print_json(rows)
         return
@@ -121,8 +165,14 @@ def _list(suite: list[Any], as_json: bool) -> None:
 
 def _progress(total: int) -> tuple[Progress, Any]:
     """A bar on stderr with the running solve rate (stdout stays clean for --json)."""
-    bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                   console=err_console, transient=True)
+    bar = Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=err_console,
+        transient=True,
+    )
     handle = bar.add_task("solved 0/0", total=total)
     seen = {"done": 0, "solved": 0}
 
@@ -135,24 +185,38 @@ def _progress(total: int) -> tuple[Progress, Any]:
     return bar, on_result
 
 
-def _measure(runnable: list[Any], settings: Any, compare: bool, jobs: int, timeout: float, as_json: bool,
-             out: Path, skipped: dict[str, str], keep: bool, record: bool) -> None:
+def _measure(
+    runnable: list[Any],
+    settings: Any,
+    compare: bool,
+    jobs: int,
+    timeout: float,
+    as_json: bool,
+    out: Path,
+    skipped: dict[str, str],
+    keep: bool,
+    record: bool,
+) -> None:
     from slmcode.eval.report import payload, write_json
     from slmcode.eval.runner import Job, run_jobs
     from slmcode.serving import model_endpoint
 
     agents = ("harness", "baseline") if compare else ("harness",)
     with model_endpoint(settings) as live:
-        run_settings = {"base_url": live.base_url, "model": live.model, "server_dialect": live.server_dialect,
-                        "max_parallel": live.max_parallel}
+        run_settings = {
+            "base_url": live.base_url,
+            "model": live.model,
+            "server_dialect": live.server_dialect,
+            "max_parallel": live.max_parallel,
+        }
         replays = out / "replays" if record else None
         work = [Job(t, agent, run_settings, record=replays) for t in runnable for agent in agents]
         bar, on_result = _progress(len(work))
         with bar:
-            attempts = run_jobs(work, parallel=jobs, timeout=timeout, on_result=on_result,
-                                keep=out / "workspaces" if keep else None)
-    data = payload(attempts, model=live.model, base_url=run_settings["base_url"] or "", mode="measure",
-                   skipped=skipped)
+            attempts = run_jobs(
+                work, parallel=jobs, timeout=timeout, on_result=on_result, keep=out / "workspaces" if keep else None
+            )
+    data = payload(attempts, model=live.model, base_url=run_settings["base_url"] or "", mode="measure", skipped=skipped)
     path = write_json(out, data)
     _show(data, attempts, path, as_json)
 

@@ -9,8 +9,19 @@ from typing import Any
 from slmcode.commands.common import console, print_json
 
 
-def run_sim(value: str, chosen: list[Any], *, compare: bool, ablate: str | None, seeds: int, jobs: int,
-            timeout: float, as_json: bool, out: Path, fallback: str | None = None) -> None:
+def run_sim(
+    value: str,
+    chosen: list[Any],
+    *,
+    compare: bool,
+    ablate: str | None,
+    seeds: int,
+    jobs: int,
+    timeout: float,
+    as_json: bool,
+    out: Path,
+    fallback: str | None = None,
+) -> None:
     """Every profile x (harness, plain loop, harness minus each lever, harness + fallback) x task x seed, then the
     table."""
     from slmcode.commands.eval import _progress
@@ -27,8 +38,17 @@ def run_sim(value: str, chosen: list[Any], *, compare: bool, ablate: str | None,
     rows = 1 + compare + len(levers) + bool(fallback)
     bar, on_result = _progress(len(profiles) * rows * len(runnable) * seeds)
     with bar:
-        _, data = simulate(profiles, runnable, seeds=seeds, compare=compare, ablate=levers, jobs=jobs,
-                           timeout=timeout, on_result=lambda o: on_result(o.attempt), fallback=fallback or "")
+        _, data = simulate(
+            profiles,
+            runnable,
+            seeds=seeds,
+            compare=compare,
+            ablate=levers,
+            jobs=jobs,
+            timeout=timeout,
+            on_result=lambda o: on_result(o.attempt),
+            fallback=fallback or "",
+        )
     data["skipped"] = skipped
     path = write_report(out, data)
     if as_json:

@@ -12,9 +12,21 @@ from slmcode.errors import SlmcodeError
 DEFAULT_TRIES = {"polyglot": 2, "swebench": 1}  # aider's leaderboard reports pass@2; SWE-bench one try
 
 
-def run_standard(suite: str, source: Path | None, *, repos: Path | None, tries: int | None, settings: Any,
-                 task: str | None, tasks: int | None, jobs: int, timeout: float, as_json: bool, out: Path,
-                 keep: bool) -> None:
+def run_standard(
+    suite: str,
+    source: Path | None,
+    *,
+    repos: Path | None,
+    tries: int | None,
+    settings: Any,
+    task: str | None,
+    tasks: int | None,
+    jobs: int,
+    timeout: float,
+    as_json: bool,
+    out: Path,
+    keep: bool,
+) -> None:
     from slmcode.commands.eval import _progress  # the bundled suite's bar: solved so far
     from slmcode.eval.report import write_json
     from slmcode.eval.suites import items as suite_items
@@ -35,15 +47,34 @@ def run_standard(suite: str, source: Path | None, *, repos: Path | None, tries: 
     if not as_json:
         _say_skipped(chosen.skipped)
     with model_endpoint(settings) as live:
-        run_settings = {"base_url": live.base_url, "model": live.model, "server_dialect": live.server_dialect,
-                        "max_parallel": live.max_parallel}
+        run_settings = {
+            "base_url": live.base_url,
+            "model": live.model,
+            "server_dialect": live.server_dialect,
+            "max_parallel": live.max_parallel,
+        }
         bar, on_result = _progress(len(chosen.items))
         with bar:
-            attempts = run_items(chosen.items, run_settings, tries=tries, parallel=jobs, timeout=timeout,
-                                 grade_timeout=min(timeout, GRADE_TIMEOUT_SECONDS), on_result=on_result,
-                                 keep=out / "workspaces" if keep else None)
-    data = payload(suite, str(source), attempts, tries=tries, total=chosen.total, skipped=chosen.skipped,
-                   model=live.model, base_url=run_settings["base_url"] or "")
+            attempts = run_items(
+                chosen.items,
+                run_settings,
+                tries=tries,
+                parallel=jobs,
+                timeout=timeout,
+                grade_timeout=min(timeout, GRADE_TIMEOUT_SECONDS),
+                on_result=on_result,
+                keep=out / "workspaces" if keep else None,
+            )
+    data = payload(
+        suite,
+        str(source),
+        attempts,
+        tries=tries,
+        total=chosen.total,
+        skipped=chosen.skipped,
+        model=live.model,
+        base_url=run_settings["base_url"] or "",
+    )
     path = write_json(out, data)
     _show(suite, data, attempts, path, as_json)
 

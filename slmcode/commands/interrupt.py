@@ -20,8 +20,7 @@ from contextlib import contextmanager
 from types import FrameType
 
 EXIT_INTERRUPTED = 130
-STOPPING = ("stopping after the step in flight (a model call or a command may take a while); "
-            "Ctrl-C again stops at once")
+STOPPING = "stopping after the step in flight (a model call or a command may take a while); Ctrl-C again stops at once"
 INTERRUPTED = "error: interrupted (`slmcode resume` continues the run from its last checkpoint)"
 STOPPED_NOW = "error: interrupted at once (`slmcode resume` continues the run from its last checkpoint)"
 

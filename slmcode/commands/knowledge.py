@@ -22,8 +22,9 @@ from slmcode.errors import SlmcodeError
 app = typer.Typer()
 
 
-blocks_app = typer.Typer(help="YAML building blocks: pipelines, agents, quality commands, language packs.",
-                         no_args_is_help=True)
+blocks_app = typer.Typer(
+    help="YAML building blocks: pipelines, agents, quality commands, language packs.", no_args_is_help=True
+)
 session_app = typer.Typer(help="Session snapshots of earlier runs.", no_args_is_help=True)
 skills_app = typer.Typer(help="Skills: project and learned SKILL.md files.", no_args_is_help=True)
 app.add_typer(blocks_app, name="blocks")
@@ -126,8 +127,9 @@ def context(
         return
     sys.stdout.write(snapshot.context_text or "No CONTEXT.md yet: no run has finished here.\n")
     if decision:
-        console.print(f"\n{'explore' if decision.explore else 'reuse'}: " + "; ".join(decision.reasons),
-                      highlight=False)
+        console.print(
+            f"\n{'explore' if decision.explore else 'reuse'}: " + "; ".join(decision.reasons), highlight=False
+        )
 
 
 @app.command()
@@ -179,8 +181,9 @@ def session_list(workspace: WorkspaceOpt = Path("."), as_json: JsonOpt = False) 
 
 
 @session_app.command("show")
-def session_show(session_id: Annotated[str, typer.Argument(help="Run id or a unique prefix.")],
-                 workspace: WorkspaceOpt = Path(".")) -> None:
+def session_show(
+    session_id: Annotated[str, typer.Argument(help="Run id or a unique prefix.")], workspace: WorkspaceOpt = Path(".")
+) -> None:
     """One snapshot in full (resume the run with `slmcode resume THREAD_ID`)."""
     from slmcode.store.sessions import show_session
 
@@ -194,8 +197,9 @@ def skills_list(workspace: WorkspaceOpt = Path("."), as_json: JsonOpt = False) -
 
     skills = discover_skills(workspace)
     if as_json:
-        print_json([{"name": s.name, "description": s.description, "path": s.path, "learned": s.learned}
-                    for s in skills])
+        print_json(
+            [{"name": s.name, "description": s.description, "path": s.path, "learned": s.learned} for s in skills]
+        )
         return
     table = Table("skill", "learned", "description")
     for s in skills:

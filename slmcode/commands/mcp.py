@@ -35,10 +35,17 @@ def list_mcp(workspace: WorkspaceOpt = Path("."), as_json: JsonOpt = False) -> N
             continue
         width = max((len(t.name) for t in listing.tools), default=0)
         for tool in listing.tools:
-            console.print(f"  {tool.name:<{width}}  {tool.tokens:>5} tokens  {escape(tool.description[:80])}",
-                          highlight=False, soft_wrap=True)
+            console.print(
+                f"  {tool.name:<{width}}  {tool.tokens:>5} tokens  {escape(tool.description[:80])}",
+                highlight=False,
+                soft_wrap=True,
+            )
         total = sum(t.tokens for t in listing.tools)
-        console.print(f"  {len(listing.tools)} tools, {total} tokens if all were offered; an agent gets at most "
-                      f"mcp_max_tools = {settings.mcp_max_tools}", highlight=False, soft_wrap=True)
+        console.print(
+            f"  {len(listing.tools)} tools, {total} tokens if all were offered; an agent gets at most "
+            f"mcp_max_tools = {settings.mcp_max_tools}",
+            highlight=False,
+            soft_wrap=True,
+        )
     if any(listing.problem for listing in listings):
         raise typer.Exit(code=2)  # a script checking the servers must notice

@@ -41,8 +41,13 @@ def config_show(workspace: WorkspaceOpt = Path("."), as_json: JsonOpt = False) -
     loaded = settings_for(workspace, quiet=True)  # the trust line below says what was ignored
     values = loaded.settings.model_dump(mode="json")
     if as_json:
-        print_json({"settings": values, "sources": loaded.sources,
-                    "workspace_trust": {"status": loaded.trust, "ignored": loaded.ignored}})
+        print_json(
+            {
+                "settings": values,
+                "sources": loaded.sources,
+                "workspace_trust": {"status": loaded.trust, "ignored": loaded.ignored},
+            }
+        )
         return
     table = Table("key", "value", "source")
     for key, value in values.items():
@@ -113,4 +118,7 @@ def budget(
         err_console.print(
             f"[yellow]warning:[/yellow] no profile, family or size matches model '{escape(settings.model)}': the "
             f"window of {profile.context_limit} tokens is a guess (profile used: default); set context_limit "
-            "in .slmcode/config.yaml", highlight=False, soft_wrap=True)
+            "in .slmcode/config.yaml",
+            highlight=False,
+            soft_wrap=True,
+        )

@@ -28,11 +28,14 @@ def diff_pending(workspace: WorkspaceOpt = Path("."), as_json: JsonOpt = False) 
 
     plans = plan_pending(workspace)
     if as_json:
-        print_json([
-            {"id": p.patch.id, "path": p.patch.path, "task_id": p.patch.task_id, "diff": p.diff()}
-            if not isinstance(p, PatchError) else {"refused": str(p)}
-            for p in plans
-        ])
+        print_json(
+            [
+                {"id": p.patch.id, "path": p.patch.path, "task_id": p.patch.task_id, "diff": p.diff()}
+                if not isinstance(p, PatchError)
+                else {"refused": str(p)}
+                for p in plans
+            ]
+        )
         return
     if not plans:
         console.print("No pending patches.")
@@ -40,8 +43,9 @@ def diff_pending(workspace: WorkspaceOpt = Path("."), as_json: JsonOpt = False) 
         if isinstance(plan, PatchError):
             console.print(f"[bold red]refused[/bold red] {plan}", highlight=False, soft_wrap=True)  # one line
             continue
-        console.print(f"[bold]patch {plan.patch.id}[/bold]  {plan.patch.path}  (task {plan.patch.task_id})",
-                      highlight=False)
+        console.print(
+            f"[bold]patch {plan.patch.id}[/bold]  {plan.patch.path}  (task {plan.patch.task_id})", highlight=False
+        )
         diff = plan.diff()
         sys.stdout.write(diff if diff.endswith("\n") or not diff else diff + "\n")
     if any(isinstance(plan, PatchError) for plan in plans):

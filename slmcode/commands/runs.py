@@ -37,30 +37,56 @@ def run(
     yes: Annotated[bool, typer.Option("--yes", "-y", help="Answer every question automatically.")] = False,
     ephemeral: Annotated[bool, typer.Option("--ephemeral", help="Keep checkpoints in memory only.")] = False,
     as_json: JsonOpt = False,
-    git_mode: Annotated[str | None, typer.Option(
-        "--git-mode", help="off, branch (one commit per task on slmcode/RUN_ID; `slmcode accept` merges it) or "
-                           "in-place (commits on your branch).")] = None,
-    in_place: Annotated[bool, typer.Option("--in-place", help="Same as --git-mode in-place.")] = False,
-    stash: Annotated[bool, typer.Option("--stash", help="Git run on a dirty tree: stash your changes for the "
-                                                         "run and restore them after.")] = False,
-    approve: Annotated[str | None, typer.Option(
-        "--approve", help="plan: stop after planning for your approval (`slmcode board`, `slmcode task`; exit 4).")
+    git_mode: Annotated[
+        str | None,
+        typer.Option(
+            "--git-mode",
+            help="off, branch (one commit per task on slmcode/RUN_ID; `slmcode accept` merges it) or "
+            "in-place (commits on your branch).",
+        ),
     ] = None,
-    agent: Annotated[str | None, typer.Option(
-        "--agent", help="One specialist alone, no planning: explorer (answers), planner, worker, reviewer.")
+    in_place: Annotated[bool, typer.Option("--in-place", help="Same as --git-mode in-place.")] = False,
+    stash: Annotated[
+        bool,
+        typer.Option("--stash", help="Git run on a dirty tree: stash your changes for the run and restore them after."),
+    ] = False,
+    approve: Annotated[
+        str | None,
+        typer.Option(
+            "--approve", help="plan: stop after planning for your approval (`slmcode board`, `slmcode task`; exit 4)."
+        ),
+    ] = None,
+    agent: Annotated[
+        str | None,
+        typer.Option(
+            "--agent", help="One specialist alone, no planning: explorer (answers), planner, worker, reviewer."
+        ),
     ] = None,
 ) -> None:
     """Run the pipeline on a repository; exit code 0 only when every must criterion PASSED."""
     from slmcode import api
 
-    flags = {"model": model, "base_url": base_url, "permission": permission,
-             "git_mode": "in-place" if in_place else git_mode, "git_stash": stash or None, "approve": approve,
-             "agent": agent}
+    flags = {
+        "model": model,
+        "base_url": base_url,
+        "permission": permission,
+        "git_mode": "in-place" if in_place else git_mode,
+        "git_stash": stash or None,
+        "approve": approve,
+        "agent": agent,
+    }
     # Read once: a broken config is reported before anything starts, and the run goes on with these settings.
     loaded = settings_for(workspace, **flags)
-    result = _run_with_view(lambda on_event, answer: api.run(
-        task, workspace, ephemeral=ephemeral, on_event=on_event, answer=answer, loaded=loaded, **flags), workspace,
-        yes, as_json, loaded.settings.escalate_timeout_seconds, pause_at_plan=True)
+    result = _run_with_view(
+        lambda on_event, answer: api.run(
+            task, workspace, ephemeral=ephemeral, on_event=on_event, answer=answer, loaded=loaded, **flags
+        ),
+        workspace,
+        yes,
+        as_json,
+        loaded.settings.escalate_timeout_seconds,
+        pause_at_plan=True,
+    )
     raise typer.Exit(0 if result.ok else 1)
 
 
@@ -79,9 +105,13 @@ def resume(
     flags = {"model": model, "base_url": base_url}
     # A broken config is reported before anything starts (the run itself adds the overrides it started with).
     loaded = settings_for(workspace, **flags)
-    result = _run_with_view(lambda on_event, answer: api.resume(
-        thread_id, workspace, on_event=on_event, answer=answer, **flags), workspace, yes, as_json,
-        loaded.settings.escalate_timeout_seconds)
+    result = _run_with_view(
+        lambda on_event, answer: api.resume(thread_id, workspace, on_event=on_event, answer=answer, **flags),
+        workspace,
+        yes,
+        as_json,
+        loaded.settings.escalate_timeout_seconds,
+    )
     raise typer.Exit(0 if result.ok else 1)
 
 
@@ -90,8 +120,9 @@ def _announce(event: dict[str, Any]) -> None:
         err_console.print(f"{event['kind'].replace('_', ' ')} {event['run_id']}", highlight=False)
 
 
-def _run_with_view(start: Any, workspace: Path, yes: bool, as_json: bool, timeout: float,
-                   pause_at_plan: bool = False) -> Any:
+def _run_with_view(
+    start: Any, workspace: Path, yes: bool, as_json: bool, timeout: float, pause_at_plan: bool = False
+) -> Any:
     from slmcode.commands.board import EXIT_WAITING, PlanPaused, show_paused
     from slmcode.commands.interrupt import two_stage_interrupt
 
@@ -112,10 +143,18 @@ def _watched(start: Any, yes: bool, as_json: bool, timeout: float, pause_at_plan
     answer = plan_answerer(auto_answer if yes else terminal_answerer(console, timeout), pause=pause_at_plan)
     if as_json:  # the run id goes to stderr at the start, so stdout stays one JSON document
         result = start(lambda event: _announce(event), answer)
-        print_json({"run_id": result.run_id, "status": result.status, "outcome": result.outcome, "ok": result.ok,
-                    "tasks": [t.model_dump(mode="json") for t in result.tasks],
-                    "qa": result.qa.model_dump(mode="json") if result.qa else None,
-                    "git_notes": getattr(result, "git_notes", []), "answer": result.answer})
+        print_json(
+            {
+                "run_id": result.run_id,
+                "status": result.status,
+                "outcome": result.outcome,
+                "ok": result.ok,
+                "tasks": [t.model_dump(mode="json") for t in result.tasks],
+                "qa": result.qa.model_dump(mode="json") if result.qa else None,
+                "git_notes": getattr(result, "git_notes", []),
+                "answer": result.answer,
+            }
+        )
         return result
     with RunView(console) as view:
         result = start(view.on_event, answer)

@@ -28,8 +28,11 @@ def serve(
         server = make_server(workspace, port)
     except OSError as exc:
         raise SlmcodeError(f"cannot listen on 127.0.0.1:{port}: {exc.strerror or exc} (try --port 0)") from None
-    console.print(f"slmcode web view of {Path(workspace).resolve()}\n  {server_url(server)}\n"
-                  "Ctrl-C stops it.", highlight=False, soft_wrap=True)
+    console.print(
+        f"slmcode web view of {Path(workspace).resolve()}\n  {server_url(server)}\nCtrl-C stops it.",
+        highlight=False,
+        soft_wrap=True,
+    )
     try:
         server.serve_forever(poll_interval=0.5)
     except KeyboardInterrupt:

@@ -18,11 +18,13 @@ app = typer.Typer()
 
 @app.command("trust")
 def trust_command(
-    path: Annotated[Path | None, typer.Argument(help="The workspace to trust (default: this folder).",
-                                                show_default=False)] = None,
+    path: Annotated[
+        Path | None, typer.Argument(help="The workspace to trust (default: this folder).", show_default=False)
+    ] = None,
     show_list: Annotated[bool, typer.Option("--list", help="List the trusted workspaces.")] = False,
-    revoke: Annotated[Path | None, typer.Option("--revoke", help="Stop trusting this workspace.",
-                                                show_default=False)] = None,
+    revoke: Annotated[
+        Path | None, typer.Option("--revoke", help="Stop trusting this workspace.", show_default=False)
+    ] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Trust a workspace's own .slmcode/ settings that widen what commands may do or where data goes."""
@@ -46,11 +48,16 @@ def _trust(workspace: Path, as_json: bool) -> None:
         print_json({"folder": entry.folder, "digest": entry.digest, "trusted": list(entry.trusted)})
         return
     if not entry.trusted:
-        console.print(f"trusted {escape(entry.folder)}: its .slmcode/ asks for nothing that needs trust now; a "
-                      "widening setting added later asks again", highlight=False, soft_wrap=True)
+        console.print(
+            f"trusted {escape(entry.folder)}: its .slmcode/ asks for nothing that needs trust now; a "
+            "widening setting added later asks again",
+            highlight=False,
+            soft_wrap=True,
+        )
         return
-    console.print(f"trusted {escape(entry.folder)}; these of its .slmcode/ settings now apply:", highlight=False,
-                  soft_wrap=True)
+    console.print(
+        f"trusted {escape(entry.folder)}; these of its .slmcode/ settings now apply:", highlight=False, soft_wrap=True
+    )
     for line in entry.trusted:
         console.print(f"  {escape(line)}", highlight=False, soft_wrap=True)
     console.print("A change to any of them asks again (`slmcode trust --revoke PATH` forgets it).", highlight=False)
@@ -74,18 +81,25 @@ def _list(as_json: bool) -> None:
     rows = []
     for entry in trustbook.entries().values():
         folder = Path(entry.folder)
-        state = ("folder gone" if not folder.is_dir() else
-                 "trusted" if trust.workspace_digest(folder) == entry.digest else "changed since (asks again)")
-        rows.append({"folder": entry.folder, "state": state, "trusted_at": entry.trusted_at,
-                     "trusted": list(entry.trusted)})
+        state = (
+            "folder gone"
+            if not folder.is_dir()
+            else "trusted"
+            if trust.workspace_digest(folder) == entry.digest
+            else "changed since (asks again)"
+        )
+        rows.append(
+            {"folder": entry.folder, "state": state, "trusted_at": entry.trusted_at, "trusted": list(entry.trusted)}
+        )
     if as_json:
         print_json(rows)
         return
     if not rows:
         console.print("No trusted workspaces (`slmcode trust PATH` trusts one).")
     for row in rows:
-        console.print(f"{escape(row['folder'])}  {row['state']}  (since {row['trusted_at']})", highlight=False,
-                      soft_wrap=True)
+        console.print(
+            f"{escape(row['folder'])}  {row['state']}  (since {row['trusted_at']})", highlight=False, soft_wrap=True
+        )
 
 
 def _revoke(path: Path, as_json: bool) -> None:

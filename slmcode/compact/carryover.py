@@ -107,9 +107,7 @@ class Carryover(BaseModel):
         return [(kind, body) for kind, body in candidates if body.strip()]
 
 
-def carryover_for(
-    messages: Sequence[BaseMessage], *, permission_mode: str, base: Carryover | None = None
-) -> Carryover:
+def carryover_for(messages: Sequence[BaseMessage], *, permission_mode: str, base: Carryover | None = None) -> Carryover:
     """The carryover of a transcript: `base` (what the graph accumulated), else the one an earlier compaction
     left in the task message, extended from the messages."""
     head = head_length(messages)

@@ -50,9 +50,7 @@ class Digest:
             ("Failed calls", self.failures),
             ("Decisions", self.decisions),
         )
-        return "\n".join(
-            f"{title}:\n" + "\n".join(f"- {item}" for item in items) for title, items in sections if items
-        )
+        return "\n".join(f"{title}:\n" + "\n".join(f"- {item}" for item in items) for title, items in sections if items)
 
     def to_dict(self) -> dict[str, list[str]]:
         return {key: list(value) for key, value in asdict(self).items()}

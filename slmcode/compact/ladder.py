@@ -103,8 +103,9 @@ def compact_transcript(
         counter=counter,
         carryover=carryover,
         summarize=summarize,
-        originals={m.tool_call_id: m for m in [*(source or ()), *messages] if isinstance(m, ToolMessage)
-                   and not is_elided(m)},
+        originals={
+            m.tool_call_id: m for m in [*(source or ()), *messages] if isinstance(m, ToolMessage) and not is_elided(m)
+        },
     )
     breaker = state.breaker_open(settings)
     paused = state.paused_at is not None and tokens < state.paused_at + margin

@@ -66,6 +66,7 @@ def first_line(text: str, limit: int) -> str:
     line = next((s.strip() for s in text.splitlines() if s.strip()), "")
     return line if len(line) <= limit else line[: limit - 3] + "..."
 
+
 # Where a resume message keeps its structured parts (digest, brief, task), so a later compaction can merge
 # them instead of re-reading its own prose. langchain-openai sends no additional_kwargs of a user message.
 RESUME_KEY = "slmcode_resume"

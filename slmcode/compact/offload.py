@@ -53,9 +53,7 @@ def preview(text: str, limit_bytes: int, kind: str) -> str:
     return f"{head}\n{OFFLOAD_TAIL_HEADER}\n{tail}"
 
 
-def offload_tool_output(
-    text: str, *, workspace: Path, run_id: str, name: str, limit_bytes: int, kind: str
-) -> str:
+def offload_tool_output(text: str, *, workspace: Path, run_id: str, name: str, limit_bytes: int, kind: str) -> str:
     """`text` itself when it fits `limit_bytes`; else a preview plus the path of the file holding all of it."""
     size = len(text.encode())
     if size <= limit_bytes:

@@ -58,13 +58,11 @@ COMPACTOR_PREVIOUS = """The brief written at the previous compaction, to merge i
 
 # Tool-output offload: what stays in the context when the full text went to the scratch folder.
 OFFLOAD_NOTE = (
-    "[output shortened: {size} bytes, {lines} lines in full at {path}; "
-    "read it with ws_read(path, offset, limit)]"
+    "[output shortened: {size} bytes, {lines} lines in full at {path}; read it with ws_read(path, offset, limit)]"
 )
 OFFLOAD_TAIL_HEADER = "[... last lines ...]"
 
 # A task too long for its share of the window (compact/longtask.py): the run carries this after a preview.
 TASK_OFFLOAD_NOTE = (
-    "[task shortened: {size} bytes, {lines} lines in full at {path}; "
-    "read it with ws_read(path, offset, limit)]"
+    "[task shortened: {size} bytes, {lines} lines in full at {path}; read it with ws_read(path, offset, limit)]"
 )

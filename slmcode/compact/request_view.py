@@ -71,6 +71,7 @@ def plan_cuts(
     before = [bisect.bisect_left(results, i) for i in range(len(messages) + 1)]
     total = [0, *itertools.accumulate(sizes)]
     saving = [0, *itertools.accumulate(sizes[i] - elided_size for i in results)]
+
     def view(i: int, e: int, d: int) -> int:
         low, high = min(e, before[d]), min(e, before[i])
         saved = saving[high] - saving[low] if high > low else 0
@@ -175,4 +176,3 @@ def request_view(
         )
         view = ladder.messages
     return RequestView(require_pairs(view, "pre_model_hook"), cuts, ladder)
-

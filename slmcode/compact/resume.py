@@ -100,8 +100,13 @@ def resume_message(
         else:
             break
     task_text = original_task(task)
-    data = {"task": task_text, "kind": brief_kind, "brief": "\n".join(brief_lines), "digest": digest.to_dict(),
-            "carryover": carryover.model_dump()}
+    data = {
+        "task": task_text,
+        "kind": brief_kind,
+        "brief": "\n".join(brief_lines),
+        "digest": digest.to_dict(),
+        "carryover": carryover.model_dump(),
+    }
     return HumanMessage(
         content=RESUME_TEMPLATE.format(task=task_text, sections=block).strip(),
         id=task.id if task is not None else None,

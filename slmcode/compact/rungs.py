@@ -143,8 +143,11 @@ def condensed_line(message: BaseMessage, calls: dict[str, str]) -> str:
         body = content_text(message).strip()
         code, lines = exit_code(body), body.count("\n") + 1
         # A one-line result ("Edited x.py ...", "Error: ...") says what happened; a long one is output, not news.
-        outcome = f"exit code {code}" if code is not None else (text if lines == 1 or body.startswith("Error")
-                                                                else f"{lines} lines")
+        outcome = (
+            f"exit code {code}"
+            if code is not None
+            else (text if lines == 1 or body.startswith("Error") else f"{lines} lines")
+        )
         line = f"result {calls.get(message.tool_call_id, message.name or 'tool')}: {outcome or '(empty)'}"
     elif isinstance(message, AIMessage):
         called = ", ".join(f"{c.get('name')}({call_target(c)})" for c in message.tool_calls)
@@ -225,4 +228,3 @@ def truncate(messages: list[BaseMessage], ctx: RungContext) -> list[BaseMessage]
 
     start = first_fitting(starts[1:], lambda s: ctx.tokens(build(s)), ctx.target_tokens) or starts[-1]
     return build(start)
-

@@ -39,8 +39,14 @@ class FittedTools:
         return [t.name for t in self.tools]
 
     def as_dict(self) -> dict[str, object]:
-        return {"tools": self.names, "tools_dropped": list(self.dropped), "tool_schemas": self.schema_tokens,
-                "room": self.room.room, "pack": self.room.pack, "result_bytes": self.room.result_bytes}
+        return {
+            "tools": self.names,
+            "tools_dropped": list(self.dropped),
+            "tool_schemas": self.schema_tokens,
+            "room": self.room.room,
+            "pack": self.room.pack,
+            "result_bytes": self.room.result_bytes,
+        }
 
     def lines(self, prompt_limit: int) -> list[str]:
         """The request's arithmetic, for `slmcode budget`: what the role's first request really gets."""

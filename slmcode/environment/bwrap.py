@@ -19,8 +19,18 @@ from slmcode.environment.sandboxenv import real_home
 BWRAP_ENV = "SLMCODE_BWRAP"
 SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/opt", "/etc")
 # Inside /etc: what a build never needs and an attacker wants.
-ETC_SECRETS = ("/etc/shadow", "/etc/shadow-", "/etc/gshadow", "/etc/gshadow-", "/etc/sudoers", "/etc/sudoers.d",
-               "/etc/ssh", "/etc/ssl/private", "/etc/security/opasswd", "/etc/machine-id")
+ETC_SECRETS = (
+    "/etc/shadow",
+    "/etc/shadow-",
+    "/etc/gshadow",
+    "/etc/gshadow-",
+    "/etc/sudoers",
+    "/etc/sudoers.d",
+    "/etc/ssh",
+    "/etc/ssl/private",
+    "/etc/security/opasswd",
+    "/etc/machine-id",
+)
 # Files inside a toolchain folder that hold credentials (cargo's registry token, npm's and pip's auth).
 # The uid and gid a command sees: nobody's when slmcode runs as root, else the user's own (already unprivileged;
 # the same ids keep git's index stat data matching). bwrap's user namespace maps them to the invoking user's.
@@ -32,8 +42,16 @@ SANDBOX_GID = NOBODY if os.geteuid() == 0 else os.getegid()
 PROC_READ_ONLY = ("/proc/sys", "/proc/sysrq-trigger", "/proc/irq", "/proc/bus", "/proc/fs")
 # What /proc would tell about the host: its keyrings and timers. /dev/null is bound over each.
 PROC_HIDDEN = ("/proc/keys", "/proc/key-users", "/proc/timer_list", "/proc/sched_debug", "/proc/kcore")
-TOOLCHAIN_SECRETS = ("credentials", "credentials.toml", ".credentials.toml", ".npmrc", ".pypirc", ".netrc",
-                     ".git-credentials", "auth.json")
+TOOLCHAIN_SECRETS = (
+    "credentials",
+    "credentials.toml",
+    ".credentials.toml",
+    ".npmrc",
+    ".pypirc",
+    ".netrc",
+    ".git-credentials",
+    "auth.json",
+)
 
 
 class SandboxUnavailable(Exception):
@@ -195,16 +213,29 @@ def bwrap_prefix(policy: SandboxPolicy, scratch: Path, environ: Mapping[str, str
     # A user namespace shows the command uid 65534 and, with further namespaces disabled, it cannot make one of
     # its own to regain capabilities there (and unmount a read-only bind). Its kernel uid stays the invoking
     # user's: what checks uid 0 rather than a capability (/proc/sys, sysrq) is made read-only below.
-    args = [bwrap_binary(), *(userns_args(*policy.ids) if userns_works() else ()), "--die-with-parent", "--new-session",
-            "--cap-drop", "ALL", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try"]
+    args = [
+        bwrap_binary(),
+        *(userns_args(*policy.ids) if userns_works() else ()),
+        "--die-with-parent",
+        "--new-session",
+        "--cap-drop",
+        "ALL",
+        "--unshare-pid",
+        "--unshare-ipc",
+        "--unshare-uts",
+        "--unshare-cgroup-try",
+    ]
     if not policy.network:
         args.append("--unshare-net")
     _bind_system(args)
     size = ["--size", str(policy.limits.max_scratch_mb * MB)] if "--size" in bwrap_options() else []
     args += ["--proc", "/proc", "--dev", "/dev", *size, "--tmpfs", "/tmp"]
     _guard_proc(args)
-    readable = [p for p in [*toolchain_dirs(environ), *policy.extra_read, *linked_git_dirs(policy.workspace)]
-                if os.path.isdir(p)]
+    readable = [
+        p
+        for p in [*toolchain_dirs(environ), *policy.extra_read, *linked_git_dirs(policy.workspace)]
+        if os.path.isdir(p)
+    ]
     _bind_read_only(args, [p for p in readable if not (p + "/").startswith(ws + "/")])
     args += ["--bind" if policy.writable else "--ro-bind", ws, ws]
     for path in policy.protected:
@@ -223,4 +254,3 @@ def _guard_proc(args: list[str]) -> None:
     for path in PROC_HIDDEN:
         if os.path.exists(path):
             args += ["--ro-bind", "/dev/null", path]
-

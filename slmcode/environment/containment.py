@@ -120,4 +120,3 @@ def check_file_kind(path: Path, shown: str) -> None:
     kind = file_kind(mode)
     if kind is not None:
         raise Refusal(refusals.SPECIAL_FILE.format(path=shown, kind=kind))
-

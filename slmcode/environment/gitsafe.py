@@ -18,15 +18,35 @@ from collections.abc import Mapping
 from slmcode.store.paths import STATE_DIR
 
 SAFE_CONFIG = (
-    "core.hooksPath=/dev/null", "core.fsmonitor=false", "commit.gpgsign=false", "tag.gpgsign=false",
-    "core.pager=cat", "diff.external=", "gc.auto=0", "maintenance.auto=false", "advice.detachedHead=false",
-    "core.quotePath=false", "safe.bareRepository=explicit",
+    "core.hooksPath=/dev/null",
+    "core.fsmonitor=false",
+    "commit.gpgsign=false",
+    "tag.gpgsign=false",
+    "core.pager=cat",
+    "diff.external=",
+    "gc.auto=0",
+    "maintenance.auto=false",
+    "advice.detachedHead=false",
+    "core.quotePath=false",
+    "safe.bareRepository=explicit",
     # gpg.program runs on a signed commit when either is on; a submodule's own config (filters) on recursion.
-    "log.showSignature=false", "merge.verifySignatures=false", "submodule.recurse=false",
+    "log.showSignature=false",
+    "merge.verifySignatures=false",
+    "submodule.recurse=false",
 )
 # Variables that would point git at another repository, index or config than the workspace's.
-DROPPED_ENV = ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_CONFIG", "GIT_CONFIG_PARAMETERS",
-               "GIT_CONFIG_COUNT", "GIT_EXTERNAL_DIFF", "GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "GIT_SSH_COMMAND")
+DROPPED_ENV = (
+    "GIT_DIR",
+    "GIT_WORK_TREE",
+    "GIT_INDEX_FILE",
+    "GIT_CONFIG",
+    "GIT_CONFIG_PARAMETERS",
+    "GIT_CONFIG_COUNT",
+    "GIT_EXTERNAL_DIFF",
+    "GIT_EDITOR",
+    "GIT_SEQUENCE_EDITOR",
+    "GIT_SSH_COMMAND",
+)
 QUIET = {"GIT_TERMINAL_PROMPT": "0", "LC_ALL": "C", "GIT_OPTIONAL_LOCKS": "0"}
 # Where the harness's own state lives: never staged, never counted as the user's uncommitted work.
 OUTSIDE = f":(exclude){STATE_DIR}"

@@ -36,8 +36,24 @@ from slmcode.environment.limits import SandboxLimits, rlimit_argv
 from slmcode.environment.sandboxenv import sandbox_env
 
 # Subcommands that only read: they run with the repository bound read-only.
-READ_ONLY = frozenset({"rev-parse", "symbolic-ref", "status", "diff", "log", "ls-files", "merge-base", "show",
-                       "cat-file", "for-each-ref", "config", "ls-tree", "describe", "rev-list"})
+READ_ONLY = frozenset(
+    {
+        "rev-parse",
+        "symbolic-ref",
+        "status",
+        "diff",
+        "log",
+        "ls-files",
+        "merge-base",
+        "show",
+        "cat-file",
+        "for-each-ref",
+        "config",
+        "ls-tree",
+        "describe",
+        "rev-list",
+    }
+)
 # Subcommands whose output can run a diff driver: a driver has a name of the repository's choosing.
 DIFFING = frozenset({"diff", "log", "show"})
 # Inside the wall: the jail's uid may differ from the files' owner, and git would refuse the repository as
@@ -78,8 +94,14 @@ def user_filters() -> tuple[str, ...]:
     """`-c` pairs for the user's global `filter.*` settings (git-lfs's), read once per process from the user's
     global config only: no repository's configuration takes part (run outside any)."""
     try:
-        done = subprocess.run(["git", "config", "--global", "--null", "--get-regexp", r"^filter\."],
-                              cwd="/", env=git_env(), capture_output=True, timeout=10, check=False)
+        done = subprocess.run(
+            ["git", "config", "--global", "--null", "--get-regexp", r"^filter\."],
+            cwd="/",
+            env=git_env(),
+            capture_output=True,
+            timeout=10,
+            check=False,
+        )
     except (OSError, subprocess.SubprocessError):
         return ()
     pairs: list[str] = []
@@ -95,9 +117,14 @@ def filters_off(workspace: Path, timeout: float) -> list[str]:
     (host path only): filters emptied (git runs no empty filter), merge drivers made `false` (a conflict, as an
     empty one would pass for a clean merge)."""
     try:
-        done = subprocess.run(git_argv("config", "--null", "--get-regexp",
-                                       r"^(filter\..*\.(clean|smudge|process)|merge\..*\.driver)$"),
-                              cwd=workspace, env=git_env(), capture_output=True, timeout=timeout, check=False)
+        done = subprocess.run(
+            git_argv("config", "--null", "--get-regexp", r"^(filter\..*\.(clean|smudge|process)|merge\..*\.driver)$"),
+            cwd=workspace,
+            env=git_env(),
+            capture_output=True,
+            timeout=timeout,
+            check=False,
+        )
     except (OSError, subprocess.SubprocessError):
         return []
     found = set()
@@ -105,7 +132,7 @@ def filters_off(workspace: Path, timeout: float) -> list[str]:
         key = entry.partition("\n")[0]
         section, _, rest = key.partition(".")
         if section in ("filter", "merge") and "." in rest:
-            found.add((section, rest[:rest.rindex(".")]))
+            found.add((section, rest[: rest.rindex(".")]))
     pairs: list[str] = []
     for section, name in sorted(found):
         parts = ("process=", "clean=", "smudge=", "required=false") if section == "filter" else ("driver=false",)
@@ -123,8 +150,9 @@ def _on_host(workspace: Path, args: list[str], timeout: float) -> list[str]:
     return git_argv(*filters_off(workspace, timeout), *args)
 
 
-def _jailed(workspace: Path, top: Path, args: list[str], write: bool,
-            extra_env: Mapping[str, str]) -> tuple[list[str], dict[str, str]]:
+def _jailed(
+    workspace: Path, top: Path, args: list[str], write: bool, extra_env: Mapping[str, str]
+) -> tuple[list[str], dict[str, str]]:
     """(argv, env) of one git call inside the jail; SandboxUnavailable when none can run here.
 
     A read-only call's jail is built from the jail's parts: the whole repository is read-only, so it needs no
@@ -153,8 +181,15 @@ def _jailed(workspace: Path, top: Path, args: list[str], write: bool,
     return [*prefix, *rlimit_argv(limits), *git_argv(*IN_WALL, *user_filters(), *args)], env
 
 
-def run_git(workspace: Path, args: Sequence[str], *, write: bool | None = None, input: bytes | None = None,
-            env: Mapping[str, str] | None = None, timeout: float | None = None) -> subprocess.CompletedProcess[bytes]:
+def run_git(
+    workspace: Path,
+    args: Sequence[str],
+    *,
+    write: bool | None = None,
+    input: bytes | None = None,
+    env: Mapping[str, str] | None = None,
+    timeout: float | None = None,
+) -> subprocess.CompletedProcess[bytes]:
     """Run one git call for the harness in `workspace`, inside the wall when the sandbox runs here.
     `write`: None decides from the subcommand. Raises OSError / TimeoutExpired as subprocess.run does."""
     workspace = Path(workspace)
@@ -169,8 +204,9 @@ def run_git(workspace: Path, args: Sequence[str], *, write: bool | None = None, 
         argv, child_env, jailed = _on_host(workspace, args, timeout or 60), git_env(extra), False
     started = time.time_ns()
     try:
-        return subprocess.run(argv, cwd=workspace, input=input, env=child_env, capture_output=True, timeout=timeout,
-                              check=False)
+        return subprocess.run(
+            argv, cwd=workspace, input=input, env=child_env, capture_output=True, timeout=timeout, check=False
+        )
     finally:
         if jailed and write:
             # A filter may chmod a file it can write: owned by the invoking user outside (root as root), a set-uid

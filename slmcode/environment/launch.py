@@ -17,8 +17,23 @@ from slmcode.environment.ossandbox import Jail
 from slmcode.environment.protocol import Stream
 
 # What runs where no kernel sandbox can: programs that only read, and read only what they are named.
-READ_ONLY_PROGRAMS = ("ls", "cat", "head", "tail", "wc", "grep", "pwd", "echo", "true", "false", "stat",
-                      "basename", "dirname", "cut", "tr")
+READ_ONLY_PROGRAMS = (
+    "ls",
+    "cat",
+    "head",
+    "tail",
+    "wc",
+    "grep",
+    "pwd",
+    "echo",
+    "true",
+    "false",
+    "stat",
+    "basename",
+    "dirname",
+    "cut",
+    "tr",
+)
 
 
 class LocalLauncher:
@@ -44,8 +59,15 @@ class LocalLauncher:
 
     def start(self, argv: Sequence[str], *, stdin: Stream, stdout: Stream, stderr: Stream) -> subprocess.Popen[bytes]:
         self._allowed(argv)
-        return subprocess.Popen(self.jail.argv(argv), cwd=self.jail.workspace, env=self.jail.env, stdin=stdin,
-                                stdout=stdout, stderr=stderr, start_new_session=True)
+        return subprocess.Popen(
+            self.jail.argv(argv),
+            cwd=self.jail.workspace,
+            env=self.jail.env,
+            stdin=stdin,
+            stdout=stdout,
+            stderr=stderr,
+            start_new_session=True,
+        )
 
     def kill(self, proc: subprocess.Popen[bytes]) -> None:
         if proc.poll() is None:

@@ -31,12 +31,14 @@ MB = 1024 * 1024
 PIDS_ROOTS = (Path("/sys/fs/cgroup/pids"), Path("/sys/fs/cgroup"))
 _COUNTER = itertools.count()
 # Where prlimit is missing (a minimal image): the same limits from the interpreter, then exec the command.
-PY_RLIMITS = ("import os, resource as r, sys\n"
-              "n, d, f, c = (int(v) for v in sys.argv[1:5])\n"
-              "for k, v in ((r.RLIMIT_NPROC, n), (r.RLIMIT_DATA, d), (r.RLIMIT_FSIZE, f), (r.RLIMIT_CPU, c),"
-              " (r.RLIMIT_CORE, 0)):\n"
-              "    r.setrlimit(k, (v, v))\n"
-              "os.execvp(sys.argv[5], sys.argv[5:])\n")
+PY_RLIMITS = (
+    "import os, resource as r, sys\n"
+    "n, d, f, c = (int(v) for v in sys.argv[1:5])\n"
+    "for k, v in ((r.RLIMIT_NPROC, n), (r.RLIMIT_DATA, d), (r.RLIMIT_FSIZE, f), (r.RLIMIT_CPU, c),"
+    " (r.RLIMIT_CORE, 0)):\n"
+    "    r.setrlimit(k, (v, v))\n"
+    "os.execvp(sys.argv[5], sys.argv[5:])\n"
+)
 
 
 @dataclass(frozen=True)
@@ -53,8 +55,9 @@ class SandboxLimits:
     def of(cls, settings: Any) -> SandboxLimits:
         """The limits a Settings (or its tools slice) names; a field it lacks keeps its default."""
         defaults = cls()
-        return cls(**{name: getattr(settings, "sandbox_" + name, getattr(defaults, name))
-                      for name in cls.__dataclass_fields__})
+        return cls(
+            **{name: getattr(settings, "sandbox_" + name, getattr(defaults, name)) for name in cls.__dataclass_fields__}
+        )
 
 
 def rlimit_argv(limits: SandboxLimits) -> list[str]:

@@ -33,9 +33,16 @@ class LocalEnvironment:
 
     name = "local (bubblewrap)"
 
-    def __init__(self, workspace: Path, *, writable: bool = True, network: bool = False,
-                 read_paths: Sequence[str] = (), env_names: Sequence[str] = (),
-                 limits: SandboxLimits | None = None) -> None:
+    def __init__(
+        self,
+        workspace: Path,
+        *,
+        writable: bool = True,
+        network: bool = False,
+        read_paths: Sequence[str] = (),
+        env_names: Sequence[str] = (),
+        limits: SandboxLimits | None = None,
+    ) -> None:
         # Absolute once: the jail's binds and git's scratch folder are worked out from it, and a relative '.'
         # names nothing inside the wall (gitrun's /diff from `slmcode chat -w .` saw no repository).
         self.workspace = Path(os.path.abspath(workspace))
@@ -47,9 +54,14 @@ class LocalEnvironment:
     def from_settings(cls, workspace: Path, settings: Any) -> LocalEnvironment:
         """The run's environment from its Settings (or the tools' slice): programs may write the workspace only
         in permission `auto`; the sandbox_* settings say the rest."""
-        return cls(workspace, writable=settings.permission == "auto", network=settings.sandbox_network,
-                   read_paths=settings.sandbox_read_paths, env_names=settings.sandbox_env,
-                   limits=SandboxLimits.of(settings))
+        return cls(
+            workspace,
+            writable=settings.permission == "auto",
+            network=settings.sandbox_network,
+            read_paths=settings.sandbox_read_paths,
+            env_names=settings.sandbox_env,
+            limits=SandboxLimits.of(settings),
+        )
 
     def _path(self, path: str, *, for_write: bool = False) -> Path:
         try:
@@ -111,9 +123,16 @@ class LocalEnvironment:
     def command(self) -> Iterator[LocalLauncher]:
         root = workspace_root(self.workspace)
         try:
-            launcher = LocalLauncher(ossandbox.prepare(
-                root, writable=self.writable, network=self.network, extra_read=self.read_paths,
-                extra_env=self.env_names, limits=self.limits))
+            launcher = LocalLauncher(
+                ossandbox.prepare(
+                    root,
+                    writable=self.writable,
+                    network=self.network,
+                    extra_read=self.read_paths,
+                    extra_env=self.env_names,
+                    limits=self.limits,
+                )
+            )
         except ossandbox.SandboxUnavailable as exc:
             launcher = LocalLauncher(ossandbox.unsandboxed(root), unavailable=str(exc))
         try:
@@ -126,8 +145,12 @@ class LocalEnvironment:
         with self.command() as launcher:
             if launcher.unavailable:
                 raise ossandbox.SandboxUnavailable(launcher.unavailable)
-            proc = launcher.start(argv, stdin=subprocess.DEVNULL if input is None else subprocess.PIPE,
-                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            proc = launcher.start(
+                argv,
+                stdin=subprocess.DEVNULL if input is None else subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+            )
             try:
                 out, err = proc.communicate(input, timeout=timeout)
             except subprocess.TimeoutExpired as exc:
@@ -136,8 +159,14 @@ class LocalEnvironment:
                 raise TimeoutError(f"{argv[0]} ran past {timeout:g} s") from exc
         return Completed(proc.returncode, out, err)
 
-    def git(self, *args: str, write: bool | None = None, input: bytes | None = None,
-            env: Mapping[str, str] | None = None, timeout: float | None = None) -> Completed:
+    def git(
+        self,
+        *args: str,
+        write: bool | None = None,
+        input: bytes | None = None,
+        env: Mapping[str, str] | None = None,
+        timeout: float | None = None,
+    ) -> Completed:
         try:
             done = run_git(self.workspace, args, write=write, input=input, env=env, timeout=timeout)
         except subprocess.TimeoutExpired as exc:

@@ -59,16 +59,42 @@ from slmcode.environment.protected import GitShapes, find_protected, snapshot, u
 from slmcode.environment.sandboxenv import OWNER_FILE, real_home, sandbox_env, scratch_dir
 
 # The names other modules and tests reach through this one, the sandbox's front.
-__all__ = ["BWRAP_ENV", "Jail", "SandboxLimits", "SandboxUnavailable", "bwrap_binary", "find_protected", "prepare",
-           "scratch_dir", "status", "unsandboxed"]
+__all__ = [
+    "BWRAP_ENV",
+    "Jail",
+    "SandboxLimits",
+    "SandboxUnavailable",
+    "bwrap_binary",
+    "find_protected",
+    "prepare",
+    "scratch_dir",
+    "status",
+    "unsandboxed",
+]
 
 # In front of bwrap: join the pids cgroup ($0, "-" for none), then become bwrap with the seccomp filter ($1, "-"
 # for none) open on the descriptor bwrap reads it from.
-LAUNCH = ('[ "$0" = - ] || echo $$ > "$0" || exit 125; f=$1; shift; [ "$f" = - ] && exec "$@"; '
-          f'exec "$@" {seccomp.FD}< "$f"')
+LAUNCH = (
+    f'[ "$0" = - ] || echo $$ > "$0" || exit 125; f=$1; shift; [ "$f" = - ] && exec "$@"; exec "$@" {seccomp.FD}< "$f"'
+)
 # Refused as workspaces: binding one of these writable would open the whole system.
-SYSTEM_ROOTS = {"/", "/usr", "/etc", "/bin", "/sbin", "/lib", "/lib64", "/opt", "/var", "/proc", "/sys", "/dev",
-                "/root", "/home", "/tmp"}
+SYSTEM_ROOTS = {
+    "/",
+    "/usr",
+    "/etc",
+    "/bin",
+    "/sbin",
+    "/lib",
+    "/lib64",
+    "/opt",
+    "/var",
+    "/proc",
+    "/sys",
+    "/dev",
+    "/root",
+    "/home",
+    "/tmp",
+}
 
 
 def check_workspace(workspace: Path) -> None:
@@ -115,8 +141,17 @@ class Jail:
         if cgroup == "-" and bpf is None:
             return [*self.prefix, *rlimit_argv(self.limits), *argv]
         seccomp_args = ["--seccomp", str(seccomp.FD)] if bpf else []
-        return ["/bin/sh", "-c", LAUNCH, cgroup, bpf or "-", *self.prefix, *seccomp_args, *rlimit_argv(self.limits),
-                *argv]
+        return [
+            "/bin/sh",
+            "-c",
+            LAUNCH,
+            cgroup,
+            bpf or "-",
+            *self.prefix,
+            *seccomp_args,
+            *rlimit_argv(self.limits),
+            *argv,
+        ]
 
     def undo_new_protected(self) -> list[str]:
         """Remove a `.git` or `.slmcode` the command created below the root, a `.git` it created at the root
@@ -147,23 +182,35 @@ class Jail:
         filtered = seccomp.filter_file() is not None
         stripped = [] if filtered else strip_setid(self.workspace, self.started_ns).stripped
         if stripped:
-            notes.append(f"[cleared the set-uid/set-gid bit of {', '.join(sorted(stripped))}: commands may not "
-                         "leave set-uid or set-gid files]")
+            notes.append(
+                f"[cleared the set-uid/set-gid bit of {', '.join(sorted(stripped))}: commands may not "
+                "leave set-uid or set-gid files]"
+            )
         if self.scratch is not None:
             cap = self.limits.max_scratch_mb * 1024 * 1024
             size = scratch_size(self.scratch, self.free_before, cap, self.started_ns, clear=not filtered)
             if size > cap:
                 empty_scratch(self.scratch, (OWNER_FILE,))
                 forget_size(self.scratch)
-                notes.append(f"[emptied the scratch folder (HOME, TMPDIR): it held {size // (1024 * 1024)} "
-                             f"MB, over sandbox_max_scratch_mb = {self.limits.max_scratch_mb}]")
+                notes.append(
+                    f"[emptied the scratch folder (HOME, TMPDIR): it held {size // (1024 * 1024)} "
+                    f"MB, over sandbox_max_scratch_mb = {self.limits.max_scratch_mb}]"
+                )
         return notes
 
 
-def prepare(policy_workspace: Path, *, writable: bool, network: bool, extra_read: Sequence[str] = (),
-            extra_env: Sequence[str] = (), environ: Mapping[str, str] | None = None,
-            limits: SandboxLimits | None = None, ids: tuple[int, int] | None = None,
-            start: Path | None = None) -> Jail:
+def prepare(
+    policy_workspace: Path,
+    *,
+    writable: bool,
+    network: bool,
+    extra_read: Sequence[str] = (),
+    extra_env: Sequence[str] = (),
+    environ: Mapping[str, str] | None = None,
+    limits: SandboxLimits | None = None,
+    ids: tuple[int, int] | None = None,
+    start: Path | None = None,
+) -> Jail:
     """The jail for one command line; SandboxUnavailable when the kernel sandbox cannot run here. `ids`: the uid
     and gid its programs see (default: nobody's as root, else the user's); `start`: the folder they start in."""
     environ = os.environ if environ is None else environ
@@ -172,18 +219,40 @@ def prepare(policy_workspace: Path, *, writable: bool, network: bool, extra_read
     found, shapes = snapshot(policy_workspace)
     protected = tuple(found)
     # The user's own bare repositories are read-only inside, like every .git.
-    policy = SandboxPolicy(policy_workspace, writable, network, tuple(extra_read), tuple(extra_env),
-                           (*protected, *shapes.git_dirs()), limits, ids or (SANDBOX_UID, SANDBOX_GID), start)
+    policy = SandboxPolicy(
+        policy_workspace,
+        writable,
+        network,
+        tuple(extra_read),
+        tuple(extra_env),
+        (*protected, *shapes.git_dirs()),
+        limits,
+        ids or (SANDBOX_UID, SANDBOX_GID),
+        start,
+    )
     scratch = scratch_dir(policy_workspace)
     env = sandbox_env(environ, scratch, policy_workspace, extra_env)
     if userns_works() and os.geteuid() != SANDBOX_UID:
         # Files show another owner inside, so git would take every index entry for changed and hash the whole
         # tree on each `git status` (it cannot write the read-only index back): compare sizes and times only.
         count = int(env.get("GIT_CONFIG_COUNT", "0") or 0)
-        env.update({f"GIT_CONFIG_KEY_{count}": "core.checkStat", f"GIT_CONFIG_VALUE_{count}": "minimal",
-                    "GIT_CONFIG_COUNT": str(count + 1)})
-    return Jail(policy_workspace, bwrap_prefix(policy, scratch, environ), env, protected, shapes, limits, scratch,
-                free_before=free_bytes(scratch))
+        env.update(
+            {
+                f"GIT_CONFIG_KEY_{count}": "core.checkStat",
+                f"GIT_CONFIG_VALUE_{count}": "minimal",
+                "GIT_CONFIG_COUNT": str(count + 1),
+            }
+        )
+    return Jail(
+        policy_workspace,
+        bwrap_prefix(policy, scratch, environ),
+        env,
+        protected,
+        shapes,
+        limits,
+        scratch,
+        free_before=free_bytes(scratch),
+    )
 
 
 def unsandboxed(workspace: Path, environ: Mapping[str, str] | None = None) -> Jail:
@@ -201,5 +270,7 @@ def status() -> str:
         return f"unavailable: {exc}; only read-only commands run"
     who = f"uid {SANDBOX_UID} in a user namespace" if userns_works() else f"uid {os.geteuid()} (no user namespace here)"
     limit = "" if process_limit_holds() else "; no process limit (root without a pids cgroup)"
-    return (f"bubblewrap ({binary}): writes only in the workspace, .git/.slmcode read-only, no network, {who}, "
-            f"/proc/sys read-only{limit}")
+    return (
+        f"bubblewrap ({binary}): writes only in the workspace, .git/.slmcode read-only, no network, {who}, "
+        f"/proc/sys read-only{limit}"
+    )

@@ -120,4 +120,3 @@ def undo_new_git_dirs(before: GitShapes, now: GitShapes) -> list[Path]:
                 path.unlink(missing_ok=True)
             removed.append(path)
     return removed
-

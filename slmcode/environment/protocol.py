@@ -88,8 +88,7 @@ class Launcher(Protocol):
         """A workspace file opened for a program's stdin (`< path`); ValueError when it lies outside."""
         ...
 
-    def start(self, argv: Sequence[str], *, stdin: Stream, stdout: Stream,
-              stderr: Stream) -> subprocess.Popen[bytes]:
+    def start(self, argv: Sequence[str], *, stdin: Stream, stdout: Stream, stderr: Stream) -> subprocess.Popen[bytes]:
         """Start one program in the workspace inside the wall, in its own process group."""
         ...
 
@@ -141,8 +140,14 @@ class Environment(Protocol):
         """Run one program inside the wall with the workspace as its folder (TimeoutError past `timeout`)."""
         ...
 
-    def git(self, *args: str, write: bool | None = None, input: bytes | None = None,
-            env: Mapping[str, str] | None = None, timeout: float | None = None) -> Completed:
+    def git(
+        self,
+        *args: str,
+        write: bool | None = None,
+        input: bytes | None = None,
+        env: Mapping[str, str] | None = None,
+        timeout: float | None = None,
+    ) -> Completed:
         """The harness's own git in this workspace, with nothing of the repository's config that runs code
         reaching the host. `write`: whether it changes the repository (None: decided from the subcommand)."""
         ...

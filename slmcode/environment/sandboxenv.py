@@ -14,15 +14,48 @@ from pathlib import Path
 from slmcode.redact import looks_secret
 
 # Variables a build reads; a value is passed only when its name is here (or in sandbox_env) and is no secret.
-ENV_ALLOWED = ("PATH", "LANG", "LANGUAGE", "LC_ALL", "LC_CTYPE", "LC_MESSAGES", "TZ", "USER", "LOGNAME",
-               "VIRTUAL_ENV", "CONDA_PREFIX", "PYTHONPATH", "PYTHONHASHSEED", "PYTHONUTF8", "GOROOT", "GOPATH",
-               "GOFLAGS", "GOTOOLCHAIN", "CARGO_HOME", "RUSTUP_HOME", "RUSTUP_TOOLCHAIN", "JAVA_HOME",
-               "MAVEN_HOME", "GRADLE_HOME", "NODE_PATH", "PYENV_ROOT", "PYENV_VERSION",
-               # pytest's own switch: a user (or CI) who turned off plugin autoload for speed keeps it in the
-               # criteria's `python -m pytest` (a venv's langsmith/hypothesis plugins cost ~3 CPU-s per start)
-               "PYTEST_DISABLE_PLUGIN_AUTOLOAD")
-QUIET_ENV = {"GIT_PAGER": "cat", "PAGER": "cat", "GIT_TERMINAL_PROMPT": "0", "NO_COLOR": "1", "TERM": "dumb",
-             "PYTHONDONTWRITEBYTECODE": "1", "GOPROXY": "off", "CARGO_NET_OFFLINE": "true"}
+ENV_ALLOWED = (
+    "PATH",
+    "LANG",
+    "LANGUAGE",
+    "LC_ALL",
+    "LC_CTYPE",
+    "LC_MESSAGES",
+    "TZ",
+    "USER",
+    "LOGNAME",
+    "VIRTUAL_ENV",
+    "CONDA_PREFIX",
+    "PYTHONPATH",
+    "PYTHONHASHSEED",
+    "PYTHONUTF8",
+    "GOROOT",
+    "GOPATH",
+    "GOFLAGS",
+    "GOTOOLCHAIN",
+    "CARGO_HOME",
+    "RUSTUP_HOME",
+    "RUSTUP_TOOLCHAIN",
+    "JAVA_HOME",
+    "MAVEN_HOME",
+    "GRADLE_HOME",
+    "NODE_PATH",
+    "PYENV_ROOT",
+    "PYENV_VERSION",
+    # pytest's own switch: a user (or CI) who turned off plugin autoload for speed keeps it in the
+    # criteria's `python -m pytest` (a venv's langsmith/hypothesis plugins cost ~3 CPU-s per start)
+    "PYTEST_DISABLE_PLUGIN_AUTOLOAD",
+)
+QUIET_ENV = {
+    "GIT_PAGER": "cat",
+    "PAGER": "cat",
+    "GIT_TERMINAL_PROMPT": "0",
+    "NO_COLOR": "1",
+    "TERM": "dumb",
+    "PYTHONDONTWRITEBYTECODE": "1",
+    "GOPROXY": "off",
+    "CARGO_NET_OFFLINE": "true",
+}
 
 
 SCRATCH_PREFIX = "slmcode-scratch-"

@@ -59,8 +59,13 @@ def _arch_block(table: dict[int, int | None], x32: bool) -> list[tuple[int, int,
         if arg is None:
             out += [(JEQ, 0, 1, nr), (RET, 0, 0, RET_ERRNO | ENOSYS)]
         else:  # nr matches: load its mode; any set-id bit refuses; then reload nr for the next comparison
-            out += [(JEQ, 0, 4, nr), (LD_ABS_W, 0, 0, _arg(arg)), (JSET, 0, 1, SETID),
-                    (RET, 0, 0, RET_ERRNO | EPERM), (RET, 0, 0, RET_ALLOW)]
+            out += [
+                (JEQ, 0, 4, nr),
+                (LD_ABS_W, 0, 0, _arg(arg)),
+                (JSET, 0, 1, SETID),
+                (RET, 0, 0, RET_ERRNO | EPERM),
+                (RET, 0, 0, RET_ALLOW),
+            ]
     return [*out, (RET, 0, 0, RET_ALLOW)]
 
 

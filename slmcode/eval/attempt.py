@@ -42,16 +42,37 @@ class Attempt:
         return asdict(self)
 
 
-def settle(spec: dict[str, Any], run: AgentRun, *, files: list[str], solved: bool, timed_out: bool,
-           seconds: float, grade_output: str = "") -> Attempt:
+def settle(
+    spec: dict[str, Any],
+    run: AgentRun,
+    *,
+    files: list[str],
+    solved: bool,
+    timed_out: bool,
+    seconds: float,
+    grade_output: str = "",
+) -> Attempt:
     """The attempt's record, with its failure label."""
     from slmcode.eval.suite import SUITE_DIR, load_task
 
     task = load_task(Path(spec.get("suite", SUITE_DIR)) / spec["task"])
     failure = classify(solved=solved, timed_out=timed_out, signals=run.signals, files_changed=files)
-    return Attempt(task.id, task.language, task.kind, spec["agent"], solved, failure, run.turns, run.prompt_tokens,
-                   run.completion_tokens, round(seconds, 2), files, run.signals.as_dict(),
-                   "timed out" if timed_out else run.outcome, grade_output)
+    return Attempt(
+        task.id,
+        task.language,
+        task.kind,
+        spec["agent"],
+        solved,
+        failure,
+        run.turns,
+        run.prompt_tokens,
+        run.completion_tokens,
+        round(seconds, 2),
+        files,
+        run.signals.as_dict(),
+        "timed out" if timed_out else run.outcome,
+        grade_output,
+    )
 
 
 def perform(spec: dict[str, Any]) -> Attempt:
@@ -71,8 +92,9 @@ def perform(spec: dict[str, Any]) -> Attempt:
     seconds = time.monotonic() - started
     files = changed_files(task, workspace)
     graded = grade(task, workspace)
-    return settle(spec, run, files=files, solved=graded.passed, timed_out=False, seconds=seconds,
-                  grade_output=graded.output)
+    return settle(
+        spec, run, files=files, solved=graded.passed, timed_out=False, seconds=seconds, grade_output=graded.output
+    )
 
 
 def main() -> None:

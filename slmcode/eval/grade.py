@@ -23,14 +23,16 @@ class Grade:
     output: str
 
 
-def grade(task: EvalTask, workspace: Path, timeout: float = GRADE_TIMEOUT_SECONDS,
-          environment: Environment | None = None) -> Grade:
+def grade(
+    task: EvalTask, workspace: Path, timeout: float = GRADE_TIMEOUT_SECONDS, environment: Environment | None = None
+) -> Grade:
     """Copy the hidden tests in and run the task's test command in the sandbox."""
     overlay(task.hidden, workspace)
     settings = Settings(permission="auto", shell_permission="allow", shell_timeout_seconds=timeout)
     environment = environment or LocalEnvironment.from_settings(workspace, settings)
-    result = run_command(workspace, task.test_command, settings, allowed_commands=[task.test_command],
-                         environment=environment)
+    result = run_command(
+        workspace, task.test_command, settings, allowed_commands=[task.test_command], environment=environment
+    )
     if isinstance(result, str):  # refused: the sandbox or the whitelist said no, which is the grader's failure
         return Grade(False, None, result[-OUTPUT_TAIL:])
     return Grade(result.exit_code == 0 and not result.timed_out, result.exit_code, result.render()[-OUTPUT_TAIL:])

@@ -22,8 +22,9 @@ from slmcode.tools.toolset import make_tools, run_tool_call
 def run_baseline(prompt: str, workspace: Path, test_command: str, settings: dict[str, Any]) -> AgentRun:
     """Loop `model -> tools` until the model answers without a call or the turn limit is reached."""
     live = load_settings(workspace, flags=settings).settings
-    ctx = ToolContext(workspace=workspace, settings=live, run_id="baseline", task_id="baseline",
-                      allowed_commands=[test_command])
+    ctx = ToolContext(
+        workspace=workspace, settings=live, run_id="baseline", task_id="baseline", allowed_commands=[test_command]
+    )
     tools = make_tools(ctx)
     worker = RoleTable(live)
     model = worker.client("worker").bind_tools(tools)

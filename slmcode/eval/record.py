@@ -33,8 +33,10 @@ def role_of(request: dict[str, Any]) -> str:
 
 def recorded_answer(request: dict[str, Any], completion: dict[str, Any]) -> dict[str, Any]:
     message = (completion.get("choices") or [{}])[0].get("message") or {}
-    calls = [{"name": c["function"]["name"], "arguments": _arguments(c["function"].get("arguments", ""))}
-             for c in message.get("tool_calls") or []]
+    calls = [
+        {"name": c["function"]["name"], "arguments": _arguments(c["function"].get("arguments", ""))}
+        for c in message.get("tool_calls") or []
+    ]
     line: dict[str, Any] = {"role": role_of(request), "content": message.get("content") or ""}
     return line | ({"tool_calls": calls} if calls else {})
 
@@ -58,8 +60,12 @@ class RecordingProxy(LoopbackServer):
         return _handler_for(self)
 
     def forward(self, method: str, path: str, body: bytes | None, auth: str | None) -> tuple[int, bytes]:
-        request = urllib.request.Request(self.upstream + path.removeprefix("/v1"), data=body, method=method,
-                                         headers={"Content-Type": "application/json"})
+        request = urllib.request.Request(
+            self.upstream + path.removeprefix("/v1"),
+            data=body,
+            method=method,
+            headers={"Content-Type": "application/json"},
+        )
         if auth:
             request.add_header("Authorization", auth)
         try:
@@ -95,8 +101,9 @@ def _handler_for(proxy: RecordingProxy) -> type[BaseHTTPRequestHandler]:
             request = json.loads(self.rfile.read(int(self.headers.get("Content-Length") or 0)) or b"{}")
             stream = bool(request.pop("stream", False))
             request.pop("stream_options", None)
-            status, data = proxy.forward("POST", self.path, json.dumps(request).encode(),
-                                         self.headers.get("Authorization"))
+            status, data = proxy.forward(
+                "POST", self.path, json.dumps(request).encode(), self.headers.get("Authorization")
+            )
             if status != 200 or not self.path.rstrip("/").endswith("/chat/completions"):
                 self._send(status, data)
                 return

@@ -25,9 +25,12 @@ def summarize(attempts: list[Attempt]) -> dict[str, dict[str, Any]]:
         solved = sum(a.solved for a in mine)
         failures = Counter(a.failure for a in mine if a.failure)
         summary[agent] = {
-            "attempts": len(mine), "solved": solved, "solve_rate": round(solved / len(mine), 3),
+            "attempts": len(mine),
+            "solved": solved,
+            "solve_rate": round(solved / len(mine), 3),
             "failures": {label: failures[label] for label in FAILURES if failures[label]},
-            "turns": sum(a.turns for a in mine), "prompt_tokens": sum(a.prompt_tokens for a in mine),
+            "turns": sum(a.turns for a in mine),
+            "prompt_tokens": sum(a.prompt_tokens for a in mine),
             "completion_tokens": sum(a.completion_tokens for a in mine),
             "wall_seconds": round(sum(a.wall_seconds for a in mine), 1),
         }
@@ -41,12 +44,31 @@ def ratio(harness: float, baseline: float) -> str:
 
 
 def attempts_table(attempts: list[Attempt]) -> Table:
-    table = Table("task", "language", "kind", "agent", "result", "turns", "prompt tok", "completion tok", "wall s",
-                  title="slmcode eval")
+    table = Table(
+        "task",
+        "language",
+        "kind",
+        "agent",
+        "result",
+        "turns",
+        "prompt tok",
+        "completion tok",
+        "wall s",
+        title="slmcode eval",
+    )
     for a in attempts:
         result = "[green]solved[/green]" if a.solved else f"[red]{a.failure}[/red]"
-        table.add_row(a.task, a.language, a.kind, a.agent, result, str(a.turns), str(a.prompt_tokens),
-                      str(a.completion_tokens), f"{a.wall_seconds:.1f}")
+        table.add_row(
+            a.task,
+            a.language,
+            a.kind,
+            a.agent,
+            result,
+            str(a.turns),
+            str(a.prompt_tokens),
+            str(a.completion_tokens),
+            f"{a.wall_seconds:.1f}",
+        )
     return table
 
 
@@ -55,13 +77,19 @@ def summary_table(summary: dict[str, dict[str, Any]]) -> Table:
     agents = list(summary)
     both = agents == list(AGENTS)
     table = Table("", *agents, *(["harness / baseline"] if both else []), title="summary")
-    rows = [("solved", "solved"), ("solve rate", "solve_rate"), ("turns", "turns"),
-            ("prompt tokens", "prompt_tokens"), ("completion tokens", "completion_tokens"),
-            ("wall s", "wall_seconds")]
+    rows = [
+        ("solved", "solved"),
+        ("solve rate", "solve_rate"),
+        ("turns", "turns"),
+        ("prompt tokens", "prompt_tokens"),
+        ("completion tokens", "completion_tokens"),
+        ("wall s", "wall_seconds"),
+    ]
     for label, key in rows:
         values = [summary[a][key] for a in agents]
-        cells = [f"{v}/{summary[a]['attempts']}" if key == "solved" else str(v)
-                 for a, v in zip(agents, values, strict=True)]
+        cells = [
+            f"{v}/{summary[a]['attempts']}" if key == "solved" else str(v) for a, v in zip(agents, values, strict=True)
+        ]
         table.add_row(label, *cells, *([ratio(values[0], values[1])] if both else []))
     for failure in FAILURES:
         counts = [summary[a]["failures"].get(failure, 0) for a in agents]
@@ -70,10 +98,18 @@ def summary_table(summary: dict[str, dict[str, Any]]) -> Table:
     return table
 
 
-def payload(attempts: list[Attempt], *, model: str, base_url: str, mode: str,
-            skipped: dict[str, str]) -> dict[str, Any]:
-    return {"model": model, "base_url": base_url, "mode": mode, "finished": datetime.now(UTC).isoformat(),
-            "summary": summarize(attempts), "skipped": skipped, "attempts": [a.as_dict() for a in attempts]}
+def payload(
+    attempts: list[Attempt], *, model: str, base_url: str, mode: str, skipped: dict[str, str]
+) -> dict[str, Any]:
+    return {
+        "model": model,
+        "base_url": base_url,
+        "mode": mode,
+        "finished": datetime.now(UTC).isoformat(),
+        "summary": summarize(attempts),
+        "skipped": skipped,
+        "attempts": [a.as_dict() for a in attempts],
+    }
 
 
 def write_json(out_dir: Path, data: dict[str, Any]) -> Path:

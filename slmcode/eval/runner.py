@@ -25,8 +25,12 @@ from slmcode.eval.record import RecordingProxy
 from slmcode.eval.replay import REPLAY_MODEL, Replay, serve
 from slmcode.eval.suite import EvalTask, changed_files, copy_repo
 
-GIT_ENV = {"GIT_AUTHOR_NAME": "slmcode-eval", "GIT_AUTHOR_EMAIL": "eval@localhost",
-           "GIT_COMMITTER_NAME": "slmcode-eval", "GIT_COMMITTER_EMAIL": "eval@localhost"}
+GIT_ENV = {
+    "GIT_AUTHOR_NAME": "slmcode-eval",
+    "GIT_AUTHOR_EMAIL": "eval@localhost",
+    "GIT_COMMITTER_NAME": "slmcode-eval",
+    "GIT_COMMITTER_EMAIL": "eval@localhost",
+}
 
 
 @dataclass(frozen=True)
@@ -61,9 +65,15 @@ def _kill(proc: subprocess.Popen[str]) -> None:
 
 def _spawn(spec: dict[str, Any], timeout: float) -> tuple[dict[str, Any] | None, bool, str]:
     """Run the attempt's process; (its record or None, timed out, the tail of its stderr)."""
-    proc = subprocess.Popen([sys.executable, "-m", "slmcode.eval.attempt"], stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=child_env(),
-                            start_new_session=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "slmcode.eval.attempt"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=child_env(),
+        start_new_session=True,
+    )
     try:
         out, err = proc.communicate(json.dumps(spec), timeout=timeout)
     except subprocess.TimeoutExpired:
@@ -83,8 +93,15 @@ def _attempt(job: Job, spec: dict[str, Any], workspace: Path, timeout: float) ->
     # Killed at its deadline, or crashed: recorded from what the workspace and the trace show.
     run = trace_figures(workspace, spec["run_id"]) if job.agent == "harness" else AgentRun()
     run.signals.error = "" if timed_out else (stderr.strip().splitlines() or ["the attempt crashed"])[-1]
-    return settle(spec, run, files=changed_files(job.task, workspace), solved=False, timed_out=timed_out,
-                  seconds=time.monotonic() - started, grade_output=stderr)
+    return settle(
+        spec,
+        run,
+        files=changed_files(job.task, workspace),
+        solved=False,
+        timed_out=timed_out,
+        seconds=time.monotonic() - started,
+        grade_output=stderr,
+    )
 
 
 def run_job(job: Job, timeout: float, keep: Path | None = None) -> Attempt:
@@ -101,8 +118,14 @@ def run_job(job: Job, timeout: float, keep: Path | None = None) -> Attempt:
         if proxy is not None:
             settings["base_url"] = proxy.url
         run_id = f"eval-{job.task.id}-{job.agent}"
-        spec = {"task": job.task.id, "suite": str(job.task.folder.parent), "agent": job.agent,
-                "workspace": str(workspace), "run_id": run_id, "settings": settings}
+        spec = {
+            "task": job.task.id,
+            "suite": str(job.task.folder.parent),
+            "agent": job.agent,
+            "workspace": str(workspace),
+            "run_id": run_id,
+            "settings": settings,
+        }
         attempt = _attempt(job, spec, workspace, timeout)
         if proxy is not None and job.record is not None:
             head = {"task": job.task.id, "agent": job.agent, "expect": attempt.failure or "solved"}
@@ -113,14 +136,20 @@ def run_job(job: Job, timeout: float, keep: Path | None = None) -> Attempt:
             if stoppable is not None:
                 stoppable.stop()
         if keep is not None:
-            shutil.copytree(root, keep / f"{job.task.id}-{job.agent}", dirs_exist_ok=True,
-                            ignore=shutil.ignore_patterns("target", "node_modules"))
+            shutil.copytree(
+                root,
+                keep / f"{job.task.id}-{job.agent}",
+                dirs_exist_ok=True,
+                ignore=shutil.ignore_patterns("target", "node_modules"),
+            )
         shutil.rmtree(root, ignore_errors=True)
 
 
-def run_jobs(jobs: list[Job], *, parallel: int, timeout: float, on_result: Callable[[Attempt], None],
-             keep: Path | None = None) -> list[Attempt]:
+def run_jobs(
+    jobs: list[Job], *, parallel: int, timeout: float, on_result: Callable[[Attempt], None], keep: Path | None = None
+) -> list[Attempt]:
     """Every job, `parallel` at a time; results in the jobs' order."""
+
     def one(job: Job) -> Attempt:
         attempt = run_job(job, timeout, keep)
         on_result(attempt)

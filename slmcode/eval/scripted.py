@@ -98,8 +98,13 @@ class FakeLLM(LoopbackServer):
             self.queue.extend(replies)
         return self
 
-    def on(self, match: str | Callable[[Request], bool], *replies: ReplyLike, times: int | None = None,
-           where: Callable[[Request], str] = system_text) -> FakeLLM:
+    def on(
+        self,
+        match: str | Callable[[Request], bool],
+        *replies: ReplyLike,
+        times: int | None = None,
+        where: Callable[[Request], str] = system_text,
+    ) -> FakeLLM:
         """Answer requests whose text (system prompt by default) contains `match`, or satisfy it."""
         predicate = match if callable(match) else (lambda req, s=match: s in where(req))
         with self._lock:
@@ -152,8 +157,11 @@ def _completion(request: Request, reply: Reply) -> dict[str, Any]:
         "created": int(time.time()),
         "model": request.get("model", "fake-model"),
         "choices": [{"index": 0, "message": message, "finish_reason": _finish(reply)}],
-        "usage": {"prompt_tokens": prompt, "completion_tokens": len(reply.content) // 4 + 1,
-                  "total_tokens": prompt + len(reply.content) // 4 + 1},
+        "usage": {
+            "prompt_tokens": prompt,
+            "completion_tokens": len(reply.content) // 4 + 1,
+            "total_tokens": prompt + len(reply.content) // 4 + 1,
+        },
     }
 
 
@@ -174,11 +182,15 @@ def _tool_call_json(call: dict[str, Any], index: int) -> dict[str, Any]:
 
 
 def stream_chunks(request: Request, reply: Reply) -> Iterable[dict[str, Any]]:
-    base = {"id": f"chatcmpl-{uuid.uuid4().hex[:12]}", "object": "chat.completion.chunk",
-            "created": int(time.time()), "model": request.get("model", "fake-model")}
+    base = {
+        "id": f"chatcmpl-{uuid.uuid4().hex[:12]}",
+        "object": "chat.completion.chunk",
+        "created": int(time.time()),
+        "model": request.get("model", "fake-model"),
+    }
     yield {**base, "choices": [{"index": 0, "delta": {"role": "assistant", "content": ""}, "finish_reason": None}]}
     for start in range(0, len(reply.content), 16):
-        delta = {"content": reply.content[start:start + 16]}
+        delta = {"content": reply.content[start : start + 16]}
         yield {**base, "choices": [{"index": 0, "delta": delta, "finish_reason": None}]}
     for i, call in enumerate(reply.tool_calls):
         payload = _tool_call_json(call, i)
@@ -208,7 +220,7 @@ def _handler_for(fake: FakeLLM) -> type[BaseHTTPRequestHandler]:
             self.send_header("Content-Length", str(reply.cut if reply.cut_length else len(data)))
             self.send_header("Connection", "close")
             self.end_headers()
-            self.wfile.write(data[:reply.cut])
+            self.wfile.write(data[: reply.cut])
             self.wfile.flush()
             self.close_connection = True
 

@@ -32,8 +32,9 @@ TEST_COMMANDS = {
 TOOLCHAINS = {"python": "python", "javascript": "node", "rust": "cargo", "go": "go"}
 KINDS = ("bug", "feature", "multi-file", "map")
 # What a run leaves in the workspace that is not part of the work: not a change, not copied back.
-RUN_LITTER = frozenset({".slmcode", ".git", "__pycache__", ".pytest_cache", "target", "node_modules", "Cargo.lock",
-                        "package-lock.json"})
+RUN_LITTER = frozenset(
+    {".slmcode", ".git", "__pycache__", ".pytest_cache", "target", "node_modules", "Cargo.lock", "package-lock.json"}
+)
 
 
 @dataclass(frozen=True)
@@ -123,6 +124,7 @@ def overlay(source: Path, workspace: Path) -> None:
 
 def changed_files(task: EvalTask, workspace: Path) -> list[str]:
     """Files the agent added, changed or deleted, compared with the task's original repository."""
+
     def files(root: Path) -> dict[str, bytes]:
         found = {}
         for path in root.rglob("*"):

@@ -13,8 +13,16 @@ from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from typing import Any
 
-FAILURES = ("malformed_tool_call", "invalid_structured_answer", "loop", "empty_patch", "context_overflow",
-            "timeout", "tests_failed", "error")
+FAILURES = (
+    "malformed_tool_call",
+    "invalid_structured_answer",
+    "loop",
+    "empty_patch",
+    "context_overflow",
+    "timeout",
+    "tests_failed",
+    "error",
+)
 LOOP_REPEATS = 3  # the same call with the same arguments this many times in a row is a loop
 # The texts tools/toolset.py answers a call the harness could not run as sent.
 MALFORMED_MARKERS = ("is not a valid tool", "Error: invalid arguments for", "are not a JSON object")

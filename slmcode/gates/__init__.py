@@ -16,5 +16,17 @@ from slmcode.gates.smoke import check_smoke
 from slmcode.gates.suite import GateInputs, run_gates
 from slmcode.gates.verdict import GateVerdict
 
-__all__ = ["Edit", "GateInputs", "GateVerdict", "ShellRun", "TaskRecord", "check_claims", "check_completeness",
-           "check_lint", "check_placeholders", "check_smoke", "run_gates", "task_record"]
+__all__ = [
+    "Edit",
+    "GateInputs",
+    "GateVerdict",
+    "ShellRun",
+    "TaskRecord",
+    "check_claims",
+    "check_completeness",
+    "check_lint",
+    "check_placeholders",
+    "check_smoke",
+    "run_gates",
+    "task_record",
+]

@@ -16,11 +16,13 @@ CLAIM = re.compile(
     r"\b(?:all\s+(?:the\s+)?|the\s+)?(?:unit\s+)?tests?\s+(?:now\s+|all\s+|still\s+)?"
     r"(?:pass(?:es|ed|ing)?|succeed(?:s|ed)?|(?:are|is)\s+(?:passing|green))\b"
     r"|\btest\s+suite\s+(?:now\s+)?pass(?:es|ed)?\b"
-    r"|\b(?:pytest|go test|cargo test|npm test)\s+(?:now\s+)?(?:passes|passed|succeeds|succeeded)\b")
+    r"|\b(?:pytest|go test|cargo test|npm test)\s+(?:now\s+)?(?:passes|passed|succeeds|succeeded)\b"
+)
 # Test runners by name, for a command the quality block does not list.
 TEST_RUNNER = re.compile(
     r"(?:^|[\s/])(?:pytest|py\.test|unittest|tox|nox|jest|vitest|mocha|rspec|phpunit|ctest)(?:\s|$)"
-    r"|\b(?:go|cargo|npm|yarn|pnpm|bun|deno|dotnet|mvn|gradle|gradlew|swift|mix|make)\s+(?:run\s+)?test\b")
+    r"|\b(?:go|cargo|npm|yarn|pnpm|bun|deno|dotnet|mvn|gradle|gradlew|swift|mix|make)\s+(?:run\s+)?test\b"
+)
 
 
 def claims_tests_pass(message: str) -> str | None:
@@ -51,8 +53,11 @@ def check_claims(record: TaskRecord, test_commands: Sequence[str]) -> GateVerdic
     if claim is None:
         return None
     last_edit = max((i for i, s in enumerate(record.steps) if isinstance(s, Edit)), default=-1)
-    runs = [s for s in record.steps[last_edit + 1:] if isinstance(s, ShellRun)
-            and is_test_command(s.command, test_commands)]
+    runs = [
+        s
+        for s in record.steps[last_edit + 1 :]
+        if isinstance(s, ShellRun) and is_test_command(s.command, test_commands)
+    ]
     passed = [r for r in runs if r.exit_code == 0]
     if passed:
         return GateVerdict(GATE, "PASSED", f"'{claim}': `{passed[-1].command}` exited 0 after the last edit")

@@ -20,9 +20,15 @@ def _details(output: str) -> str:
     return "\n".join(lines[:DETAIL_LINES])
 
 
-def run_gate_command(gate: str, workspace: Path, settings: Settings, command: str,
-                     allowed: Sequence[str] = (), shown: str | None = None,
-                     environment: Environment | None = None) -> GateVerdict:
+def run_gate_command(
+    gate: str,
+    workspace: Path,
+    settings: Settings,
+    command: str,
+    allowed: Sequence[str] = (),
+    shown: str | None = None,
+    environment: Environment | None = None,
+) -> GateVerdict:
     """`shown`: the command as the evidence names it (without harness-only options); `environment`: the run's."""
     shown = shown or command
     result = run_command(workspace, command, settings, [*allowed, *command.split(" && ")], environment=environment)

@@ -27,8 +27,9 @@ def _named(focus: str, message: str) -> bool:
     return focus in message or bool(re.search(rf"(?<![\w./-]){re.escape(name)}(?![\w-])", message))
 
 
-def check_completeness(focus_files: Sequence[str], files_changed: Sequence[str],
-                       final_message: str) -> GateVerdict | None:
+def check_completeness(
+    focus_files: Sequence[str], files_changed: Sequence[str], final_message: str
+) -> GateVerdict | None:
     """None when the task named no focus file."""
     # The harness's own state (.slmcode/, e.g. an offloaded task text the task names) is never the worker's to edit.
     focus = [f for f in dict.fromkeys(map(_clean, focus_files)) if f and not f.startswith(HARNESS_STATE)]
@@ -40,6 +41,10 @@ def check_completeness(focus_files: Sequence[str], files_changed: Sequence[str],
     if unexplained:
         return GateVerdict(GATE, "FAILED", f"focus file(s) not touched and not explained: {', '.join(unexplained)}")
     if untouched:
-        return GateVerdict(GATE, "PASSED", f"{len(focus) - len(untouched)}/{len(focus)} focus files touched; "
-                                           f"the worker explained {', '.join(untouched)}")
+        return GateVerdict(
+            GATE,
+            "PASSED",
+            f"{len(focus) - len(untouched)}/{len(focus)} focus files touched; "
+            f"the worker explained {', '.join(untouched)}",
+        )
     return GateVerdict(GATE, "PASSED", f"all {len(focus)} focus file(s) touched")

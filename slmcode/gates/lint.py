@@ -16,9 +16,14 @@ from slmcode.gates.verdict import GateVerdict
 GATE = "lint"
 # The files each linter reads, for narrowing `LINTER ... .` to the changed files.
 READS = {
-    "ruff": (".py", ".pyi"), "flake8": (".py",), "pylint": (".py",), "mypy": (".py", ".pyi"),
-    "pyflakes": (".py",), "eslint": (".js", ".jsx", ".ts", ".tsx", ".mjs", ".cjs"),
-    "rubocop": (".rb",), "shellcheck": (".sh",),
+    "ruff": (".py", ".pyi"),
+    "flake8": (".py",),
+    "pylint": (".py",),
+    "mypy": (".py", ".pyi"),
+    "pyflakes": (".py",),
+    "eslint": (".js", ".jsx", ".ts", ".tsx", ".mjs", ".cjs"),
+    "rubocop": (".rb",),
+    "shellcheck": (".sh",),
 }
 
 
@@ -35,8 +40,14 @@ def lint_command(configured: Sequence[str], files: Sequence[str]) -> str | None:
     return shlex.join([*words[:-1], *mine]) if mine else None
 
 
-def check_lint(workspace: Path, settings: Settings, configured: Sequence[str], files: Sequence[str],
-               allowed: Sequence[str] = (), environment: Environment | None = None) -> GateVerdict | None:
+def check_lint(
+    workspace: Path,
+    settings: Settings,
+    configured: Sequence[str],
+    files: Sequence[str],
+    allowed: Sequence[str] = (),
+    environment: Environment | None = None,
+) -> GateVerdict | None:
     """None when the task changed no file; UNVERIFIED when no linter is configured or installed."""
     if not files:
         return None

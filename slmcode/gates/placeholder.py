@@ -15,8 +15,10 @@ from slmcode.gates.verdict import GateVerdict
 
 GATE = "placeholder"
 TODO = re.compile(r"(?:#|//|/\*|<!--|^\s*\*|\s--\s).*?\b(TODO|FIXME)\b")
-STUB = re.compile(r"(?i)\b(your code here|implement (?:this |me |it )?here|implementation goes here"
-                  r"|insert (?:your )?code here|add (?:your |the )?implementation here|fill (?:this |me )?in here)\b")
+STUB = re.compile(
+    r"(?i)\b(your code here|implement (?:this |me |it )?here|implementation goes here"
+    r"|insert (?:your )?code here|add (?:your |the )?implementation here|fill (?:this |me )?in here)\b"
+)
 NOT_IMPLEMENTED = {
     ".py": re.compile(r"\braise\s+NotImplementedError\b"),
     ".rs": re.compile(r"\b(?:todo|unimplemented)!\s*\("),
@@ -24,7 +26,8 @@ NOT_IMPLEMENTED = {
 }
 GENERIC_NOT_IMPLEMENTED = re.compile(
     r"(?i)\bthrow\s+new\s+(?:\w*Error\(\s*['\"`](?:not implemented|todo)|UnsupportedOperationException|"
-    r"NotImplementedException|NotImplementedError)")
+    r"NotImplementedException|NotImplementedError)"
+)
 EXEMPT_DECORATORS = {"abstractmethod", "abstractproperty", "overload"}
 SHOWN = 3  # findings named in the evidence line
 
@@ -45,8 +48,12 @@ def _decorator_names(node: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
 def _stub_body(node: ast.FunctionDef | ast.AsyncFunctionDef) -> int | None:
     """The line of a body that is only `pass`, `...` or a docstring; None for a real body."""
     body = node.body
-    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
-            and isinstance(body[0].value.value, str):
+    if (
+        body
+        and isinstance(body[0], ast.Expr)
+        and isinstance(body[0].value, ast.Constant)
+        and isinstance(body[0].value.value, str)
+    ):
         body = body[1:]
         if not body:
             return node.body[0].lineno
@@ -103,8 +110,11 @@ def check_placeholders(texts: Mapping[str, str], edits: Sequence[Edit]) -> GateV
     """`texts`: each changed file's text now, by path. None when the task changed no file."""
     if not texts:
         return None
-    found = [(path, line, what) for path in sorted(texts)
-             for line, what in file_findings(path, texts[path], [e for e in edits if e.path == path])]
+    found = [
+        (path, line, what)
+        for path in sorted(texts)
+        for line, what in file_findings(path, texts[path], [e for e in edits if e.path == path])
+    ]
     if not found:
         return GateVerdict(GATE, "PASSED", f"no placeholder in the lines added to {len(texts)} file(s)")
     named = "; ".join(f"{path}:{line} {what}" for path, line, what in found[:SHOWN])

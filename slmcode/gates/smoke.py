@@ -32,8 +32,13 @@ def smoke_command(workspace: Path, files: Sequence[str]) -> str | None:
     return " && ".join(steps) or None
 
 
-def check_smoke(workspace: Path, settings: Settings, files: Sequence[str],
-                allowed: Sequence[str] = (), environment: Environment | None = None) -> GateVerdict | None:
+def check_smoke(
+    workspace: Path,
+    settings: Settings,
+    files: Sequence[str],
+    allowed: Sequence[str] = (),
+    environment: Environment | None = None,
+) -> GateVerdict | None:
     command = smoke_command(workspace, files)
     if command is None:
         return None

@@ -55,8 +55,11 @@ def run_gates(inputs: GateInputs, switches: QualityGates) -> list[GateVerdict]:
     if switches.claims:
         verdicts.append(check_claims(inputs.record, inputs.test_commands))
     if switches.lint:
-        verdicts.append(check_lint(inputs.workspace, inputs.settings, inputs.lint_commands, files, inputs.allowed,
-                                   inputs.environment))
+        verdicts.append(
+            check_lint(
+                inputs.workspace, inputs.settings, inputs.lint_commands, files, inputs.allowed, inputs.environment
+            )
+        )
     if switches.smoke:
         verdicts.append(check_smoke(inputs.workspace, inputs.settings, files, inputs.allowed, inputs.environment))
     return [v for v in verdicts if v is not None]

@@ -41,8 +41,10 @@ def commit_message(run_id: str, task: Task) -> str:
 
 def task_commits(git: Git, base: str, branch: str, run_id: str) -> list[TaskCommit]:
     """The run's task commits on `branch` since `base`, oldest first."""
-    fmt = (f"%H{SEP}%(trailers:key={RUN_TRAILER},valueonly,separator=%x2C){SEP}"
-           f"%(trailers:key={TASK_TRAILER},valueonly,separator=%x2C){SEP}%s{END}")
+    fmt = (
+        f"%H{SEP}%(trailers:key={RUN_TRAILER},valueonly,separator=%x2C){SEP}"
+        f"%(trailers:key={TASK_TRAILER},valueonly,separator=%x2C){SEP}%s{END}"
+    )
     raw = git.out("log", "--reverse", "--first-parent", f"--format={fmt}", f"{base}..{branch}")
     found = []
     for entry in raw.split(END):

@@ -15,8 +15,12 @@ from slmcode.environment import Completed, LocalEnvironment
 from slmcode.environment.gitsafe import STATUS, uncommitted_paths
 from slmcode.errors import GitRunError
 
-IDENTITY = {"GIT_AUTHOR_NAME": "slmcode", "GIT_AUTHOR_EMAIL": "slmcode@localhost",
-            "GIT_COMMITTER_NAME": "slmcode", "GIT_COMMITTER_EMAIL": "slmcode@localhost"}
+IDENTITY = {
+    "GIT_AUTHOR_NAME": "slmcode",
+    "GIT_AUTHOR_EMAIL": "slmcode@localhost",
+    "GIT_COMMITTER_NAME": "slmcode",
+    "GIT_COMMITTER_EMAIL": "slmcode@localhost",
+}
 
 
 class Git:
@@ -30,8 +34,13 @@ class Git:
         """A throwaway file or folder (a temporary index, a worktree) the jailed git may write."""
         return Path(self.env.temp_path(name))
 
-    def call(self, *args: str, input: bytes | None = None, env: Mapping[str, str] | None = None,
-             ok_codes: Sequence[int] = (0,)) -> Completed:
+    def call(
+        self,
+        *args: str,
+        input: bytes | None = None,
+        env: Mapping[str, str] | None = None,
+        ok_codes: Sequence[int] = (0,),
+    ) -> Completed:
         try:
             proc = self.env.git(*args, input=input, env={**IDENTITY, **(env or {})})
         except OSError as exc:

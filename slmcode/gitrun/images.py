@@ -25,8 +25,7 @@ def _task_order(images: list[Image]) -> list[str]:
     return order
 
 
-def _restore(workspace: Path, chosen: list[Image], last_sha: dict[str, str], what: str,
-             dry_run: bool) -> Outcome:
+def _restore(workspace: Path, chosen: list[Image], last_sha: dict[str, str], what: str, dry_run: bool) -> Outcome:
     """Restore the earliest chosen image of each file; refuse if any file no longer holds the run's last write."""
     first: dict[str, Image] = {}
     for image in chosen:
@@ -36,8 +35,9 @@ def _restore(workspace: Path, chosen: list[Image], last_sha: dict[str, str], wha
         real = workspace / path
         now = real.read_bytes() if real.is_file() else None
         if sha256_bytes(now) != last_sha[path]:
-            raise GitRunError(f"{path} changed since the run wrote it: {what} would lose that change; "
-                              "nothing was restored")
+            raise GitRunError(
+                f"{path} changed since the run wrote it: {what} would lose that change; nothing was restored"
+            )
         changes.append(("D" if image.before is None else "A" if now is None else "M", path))
     if dry_run:
         return Outcome(f"{what} would restore {len(first)} file(s) from the journal's before-images", changes)
@@ -76,8 +76,10 @@ def undo(workspace: Path, run_id: str, task_id: str | None, *, dry_run: bool = F
     for image in mine:
         later = [i.task_id for i in images if i.path == image.path and i.seq > image.seq]
         if later:
-            raise GitRunError(f"{image.path} was written again by task {later[0]}: undoing task {task_id} alone "
-                              f"would lose that; `slmcode rewind {run_id} --to` an earlier task instead")
+            raise GitRunError(
+                f"{image.path} was written again by task {later[0]}: undoing task {task_id} alone "
+                f"would lose that; `slmcode rewind {run_id} --to` an earlier task instead"
+            )
     return _restore(workspace, mine, {i.path: i.after_sha for i in mine}, f"undo task {task_id}", dry_run)
 
 
@@ -86,9 +88,14 @@ def rewind(workspace: Path, run_id: str, to_task: str, *, dry_run: bool = False)
     order = _task_order(images)
     if to_task not in order:
         raise GitRunError(f"task '{to_task}' of run {run_id} wrote no file (tasks that did: {', '.join(order)})")
-    dropped = order[order.index(to_task) + 1:]
+    dropped = order[order.index(to_task) + 1 :]
     if not dropped:
         raise GitRunError(f"task {to_task} is run {run_id}'s last task with changes: nothing to rewind")
     later = [i for i in images if i.task_id in dropped]
-    return _restore(workspace, later, _last_sha(images), f"rewind run {run_id} to task {to_task} "
-                    f"(undoing {', '.join(dropped)})", dry_run)
+    return _restore(
+        workspace,
+        later,
+        _last_sha(images),
+        f"rewind run {run_id} to task {to_task} (undoing {', '.join(dropped)})",
+        dry_run,
+    )

@@ -53,8 +53,10 @@ def _ready(git: Git, record: RunRecord, verb: str) -> None:
     if record.state == "undone":
         raise GitRunError(f"run {record.run_id} was undone already")
     if record.state == "running" and git.current_branch() == record.branch and record.mode == "branch":
-        raise GitRunError(f"run {record.run_id} has not finished: `slmcode resume {record.run_id}` first, "
-                          f"or `slmcode undo {record.run_id}` to abandon it")
+        raise GitRunError(
+            f"run {record.run_id} has not finished: `slmcode resume {record.run_id}` first, "
+            f"or `slmcode undo {record.run_id}` to abandon it"
+        )
     if record.on_user_branch:
         into = record.accepted_into or record.branch
         if git.current_branch() != into:
@@ -92,18 +94,28 @@ def accept(workspace: Path, run_id: str, *, dry_run: bool = False) -> Outcome:
         raise dirty_refusal(dirty, "accept changes files in your folder", hint="")
     changes = git.changed_files("HEAD", record.branch)
     if dry_run:
-        return Outcome(f"accept would bring {len(_commits(git, record))} commit(s) of {record.branch} into {into}",
-                       changes)
+        return Outcome(
+            f"accept would bring {len(_commits(git, record))} commit(s) of {record.branch} into {into}", changes
+        )
     if git.ok("merge-base", "--is-ancestor", "HEAD", record.branch):
         git.call("merge", "--ff-only", "-q", record.branch)
         how = "fast-forwarded"
     else:
-        proc = git.call("merge", "--no-ff", "-q", "--no-verify", "-m", f"slmcode: accept run {run_id}",
-                        record.branch, ok_codes=range(256))
+        proc = git.call(
+            "merge",
+            "--no-ff",
+            "-q",
+            "--no-verify",
+            "-m",
+            f"slmcode: accept run {run_id}",
+            record.branch,
+            ok_codes=range(256),
+        )
         if proc.returncode != 0:
             git.call("merge", "--abort", ok_codes=range(256))
-            raise GitRunError(f"run {run_id} conflicts with {into}: nothing was changed; merge it by hand "
-                              f"(git merge {record.branch})")
+            raise GitRunError(
+                f"run {run_id} conflicts with {into}: nothing was changed; merge it by hand (git merge {record.branch})"
+            )
         how = "merged"
     save_record(workspace, record.model_copy(update={"state": "accepted", "accepted_into": into}))
     return Outcome(f"{how} {record.branch} into {into}", changes)
@@ -119,24 +131,30 @@ def undo_run(workspace: Path, run_id: str, *, dry_run: bool = False) -> Outcome:
         _ready(git, record, "undo")
         changes = git.changed_files(commits[-1].sha, record.base) if commits else []
         if dry_run:
-            return Outcome(f"undo would revert {len(commits)} commit(s) of run {run_id} on {git.current_branch()}",
-                           changes)
+            return Outcome(
+                f"undo would revert {len(commits)} commit(s) of run {run_id} on {git.current_branch()}", changes
+            )
         _revert_here(git, record, commits, f"slmcode: undo run {run_id}")
         save_record(workspace, record.model_copy(update={"state": "undone"}))
         return Outcome(f"reverted run {run_id} on {git.current_branch()} (one new commit)", changes)
     tip = git.resolve(f"refs/heads/{record.branch}")
     changes = git.changed_files(record.base, tip) if tip else []
     if dry_run:
-        return Outcome(f"undo would retire branch {record.branch} (your files do not change; these never "
-                       "reached your branch)", changes)
+        return Outcome(
+            f"undo would retire branch {record.branch} (your files do not change; these never reached your branch)",
+            changes,
+        )
     notes = GitRun(git, record).abandon() if record.state == "running" else []
     if tip:
         git.call("update-ref", f"{RETIRED}{run_id}", tip)
         git.call("branch", "-q", "-D", record.branch)
     fresh = load_record(workspace, run_id) or record
     save_record(workspace, fresh.model_copy(update={"state": "undone"}))
-    return Outcome(f"retired branch {record.branch} (kept as {RETIRED}{run_id}); " + "; ".join(notes or
-                   ["your files did not change"]), changes)
+    return Outcome(
+        f"retired branch {record.branch} (kept as {RETIRED}{run_id}); "
+        + "; ".join(notes or ["your files did not change"]),
+        changes,
+    )
 
 
 def undo_task(workspace: Path, run_id: str, task_id: str, *, dry_run: bool = False) -> Outcome:
@@ -167,9 +185,11 @@ def _revert_on_run_branch(git: Git, record: RunRecord, commit: TaskCommit, messa
         there = Git(folder)
         if there.call("revert", "--no-edit", commit.sha, ok_codes=range(256)).returncode != 0:
             there.call("revert", "--abort", ok_codes=range(256))
-            raise GitRunError(f"task {commit.task_id}'s changes were changed again by a later task of run "
-                              f"{record.run_id}: nothing was changed; `slmcode rewind {record.run_id} --to` an "
-                              "earlier task instead")
+            raise GitRunError(
+                f"task {commit.task_id}'s changes were changed again by a later task of run "
+                f"{record.run_id}: nothing was changed; `slmcode rewind {record.run_id} --to` an "
+                "earlier task instead"
+            )
         there.call("commit", "-q", "--amend", "--no-verify", "-m", message)
     finally:
         git.call("worktree", "remove", "--force", str(folder), ok_codes=range(256))
@@ -180,7 +200,7 @@ def rewind(workspace: Path, run_id: str, to_task: str, *, dry_run: bool = False)
     record = git_run(workspace, run_id)
     _ready(git, record, "rewind")
     index, commits = _task_commit(git, record, to_task)
-    later = commits[index + 1:]
+    later = commits[index + 1 :]
     if not later:
         raise GitRunError(f"task {to_task} is run {run_id}'s last commit: nothing to rewind")
     target, tip = commits[index].sha, later[-1].sha
@@ -197,5 +217,8 @@ def rewind(workspace: Path, run_id: str, to_task: str, *, dry_run: bool = False)
     current = git.out("rev-parse", f"refs/heads/{record.branch}")
     git.call("update-ref", f"{RETIRED}{run_id}-{current[:12]}", current)
     git.call("update-ref", f"refs/heads/{record.branch}", target, current)
-    return Outcome(f"moved {record.branch} back to task {to_task} (dropped {dropped}; the old tip is kept as "
-                   f"{RETIRED}{run_id}-{current[:12]})", changes)
+    return Outcome(
+        f"moved {record.branch} back to task {to_task} (dropped {dropped}; the old tip is kept as "
+        f"{RETIRED}{run_id}-{current[:12]})",
+        changes,
+    )

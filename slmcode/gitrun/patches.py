@@ -18,8 +18,10 @@ from slmcode.tools.permissions import Patch, patch_folder
 
 
 def _message(patch: Patch) -> str:
-    return (f"slmcode: apply patch {patch.id} ({patch.path})\n\nReview-mode patch {patch.id} of task {patch.task_id}."
-            f"\n\nSlmcode-Run: {patch.run_id}\nSlmcode-Patch: {patch.id}\n")
+    return (
+        f"slmcode: apply patch {patch.id} ({patch.path})\n\nReview-mode patch {patch.id} of task {patch.task_id}."
+        f"\n\nSlmcode-Run: {patch.run_id}\nSlmcode-Patch: {patch.id}\n"
+    )
 
 
 def _commit_on_branch(git: Git, record: RunRecord, plan: PlannedWrite) -> str:
@@ -52,8 +54,11 @@ def apply_patches(workspace: Path, ids: Sequence[str] | None = None) -> list[str
     git = Git(workspace)
     records = {p.patch.run_id: load_record(workspace, p.patch.run_id) for p in checked if p.patch.run_id}
     # A finished branch-mode run: its branch is not checked out, so a commit there touches nothing of the user's.
-    on_branch = [p for p in checked if (r := records.get(p.patch.run_id)) is not None and r.state == "finished"
-                 and not r.on_user_branch]
+    on_branch = [
+        p
+        for p in checked
+        if (r := records.get(p.patch.run_id)) is not None and r.state == "finished" and not r.on_user_branch
+    ]
     rest = [p for p in checked if p not in on_branch]
     lines = []
     for plan in on_branch:
@@ -61,13 +66,18 @@ def apply_patches(workspace: Path, ids: Sequence[str] | None = None) -> list[str
         assert record is not None
         sha = _commit_on_branch(git, record, plan)
         (patch_folder(workspace, "review") / f"{plan.patch.id}.json").unlink()
-        lines.append(f"committed {plan.patch.id}  {plan.patch.path} on {record.branch} ({sha[:12]}; "
-                     f"`slmcode accept {record.run_id}` brings it)")
+        lines.append(
+            f"committed {plan.patch.id}  {plan.patch.path} on {record.branch} ({sha[:12]}; "
+            f"`slmcode accept {record.run_id}` brings it)"
+        )
     applied = apply_pending(workspace, [p.patch.id for p in rest]) if rest else []
     for patch in applied:
         record = records.get(patch.run_id)
-        if record is not None and record.on_user_branch and git.current_branch() == (record.accepted_into
-                                                                                      or record.branch):
+        if (
+            record is not None
+            and record.on_user_branch
+            and git.current_branch() == (record.accepted_into or record.branch)
+        ):
             git.call("add", "--", patch.path)
             git.call("commit", "-q", "--no-verify", "-F", "-", "--", patch.path, input=_message(patch).encode())
             lines.append(f"applied {patch.id}  {patch.path} and committed it on {git.current_branch()}")

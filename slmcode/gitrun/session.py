@@ -17,8 +17,9 @@ SHOWN_DIRTY = 5
 
 
 def dirty_refusal(paths: list[str], where: str, hint: str = ", or pass --stash") -> GitRunError:
-    shown = ", ".join(paths[:SHOWN_DIRTY]) + (f" and {len(paths) - SHOWN_DIRTY} more" if len(paths) > SHOWN_DIRTY
-                                              else "")
+    shown = ", ".join(paths[:SHOWN_DIRTY]) + (
+        f" and {len(paths) - SHOWN_DIRTY} more" if len(paths) > SHOWN_DIRTY else ""
+    )
     return GitRunError(f"uncommitted changes in {shown}: commit or stash them{hint} ({where})")
 
 
@@ -49,8 +50,17 @@ class GitRun:
             raise dirty_refusal(dirty, "a git run starts from a clean tree")
         saved = None
         if dirty:
-            git.call("stash", "push", "-q", "--include-untracked", "-m", f"slmcode {run_id}: your uncommitted work",
-                     "--", ".", OUTSIDE)
+            git.call(
+                "stash",
+                "push",
+                "-q",
+                "--include-untracked",
+                "-m",
+                f"slmcode {run_id}: your uncommitted work",
+                "--",
+                ".",
+                OUTSIDE,
+            )
             saved = git.resolve("stash@{0}")
         record = RunRecord(run_id=run_id, mode=mode, branch=branch, user_branch=user_branch, base=base, stash=saved)
         save_record(workspace, record)  # before the checkout: a run killed after it knows its way back
@@ -126,8 +136,10 @@ class GitRun:
                 notes.append(self._save_leftovers())
             target = self.record.user_branch or self.record.base
             self.git.call("checkout", "-q", *([] if self.record.user_branch else ["--detach"]), target)
-        notes.append(f"the run's commits are on branch {self.record.branch}: "
-                     f"`slmcode accept {self.record.run_id}` brings them to {self.record.user_branch or 'HEAD'}")
+        notes.append(
+            f"the run's commits are on branch {self.record.branch}: "
+            f"`slmcode accept {self.record.run_id}` brings them to {self.record.user_branch or 'HEAD'}"
+        )
         return notes
 
     def _save_leftovers(self) -> str:

@@ -114,8 +114,9 @@ def build_graph(
         if phase.name in tail:  # the phase hands over to its tail, or goes on past it
             assert phase.tail is not None and phase.then is not None
             beyond = after[phase.name][0] if after.get(phase.name) else entry(phase.then)
-            builder.add_conditional_edges(phase.name, phase.tail.route, {phase.tail.name: phase.tail.name,
-                                                                         "next": beyond})
+            builder.add_conditional_edges(
+                phase.name, phase.tail.route, {phase.tail.name: phase.tail.name, "next": beyond}
+            )
         if phase.then is not None:
             edge(phase.name, phase.then)
         elif phase.route is not None:

@@ -37,7 +37,8 @@ SQLITE_BUSY_TIMEOUT_S = 30.0
 def state_types() -> list[type[BaseModel]]:
     """The pydantic items of slmcode.state, in name order."""
     found = [
-        obj for obj in vars(state).values()
+        obj
+        for obj in vars(state).values()
         if isinstance(obj, type) and issubclass(obj, BaseModel) and obj.__module__ == state.__name__
     ]
     return sorted(found, key=lambda cls: cls.__name__)
@@ -98,8 +99,7 @@ def _postgres_saver(url: str, serde: JsonPlusSerializer) -> Iterator[BaseCheckpo
         from psycopg.rows import dict_row
     except ImportError:
         raise CheckpointError(
-            "checkpoint_url is a postgresql:// URL but the `postgres` extra is missing: "
-            "pip install 'slmcode[postgres]'"
+            "checkpoint_url is a postgresql:// URL but the `postgres` extra is missing: pip install 'slmcode[postgres]'"
         ) from None
     try:
         # The options PostgresSaver.from_conn_string uses, plus a timeout: an unreachable server fails fast.

@@ -49,9 +49,12 @@ def fan_out(phase: str) -> Path:
     def route(state: RunState, runtime: Runtime[RunContext]) -> list[Send] | str:
         sends = [
             Send("worker", branch)  # one branch per task, or one per attempt (nodes/attempts.py)
-            for t in state.get("tasks", []) if t.status == "running"
-            for branch in branches(runtime, {"run_id": state["run_id"], "query": state["query"], "task": t,
-                                             "role": role, "length": 0, "turn": 0})
+            for t in state.get("tasks", [])
+            if t.status == "running"
+            for branch in branches(
+                runtime,
+                {"run_id": state["run_id"], "query": state["query"], "task": t, "role": role, "length": 0, "turn": 0},
+            )
         ]
         return sends or next_phase(state, runtime)
 
@@ -87,7 +90,6 @@ def after_qa(state: RunState, runtime: Runtime[RunContext]) -> str:
     if qa is not None and not qa.passed and state.get("rounds", 1) < settings_of(runtime).max_rounds:
         return "planner"
     return "learn"
-
 
 
 def after_slot(state: RunState, runtime: Runtime[RunContext]) -> str:

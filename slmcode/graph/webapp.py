@@ -48,8 +48,13 @@ class SameMachineOnly:
             if refused is not None:
                 status, reason = refused
                 body = json.dumps({"detail": reason}).encode()
-                await send({"type": "http.response.start", "status": status,
-                            "headers": [(b"content-type", b"application/json")]})
+                await send(
+                    {
+                        "type": "http.response.start",
+                        "status": status,
+                        "headers": [(b"content-type", b"application/json")],
+                    }
+                )
                 await send({"type": "http.response.body", "body": body})
                 return
         await self.app(scope, receive, send)

@@ -186,6 +186,4 @@ def _split(path: str, span: Window, glimpse: Window, best: int, score: float) ->
     middle = (glimpse.start + glimpse.end) // 2
     start = max(span.start, min(middle - int(CORE_LINES * CORE_ABOVE), span.end - CORE_LINES + 1))
     core = Window(start, start + CORE_LINES - 1)
-    return [Candidate(path, core, round(score, 9), glimpse, best),
-            Candidate(path, span, round(score * REST_SHARE, 9))]
-
+    return [Candidate(path, core, round(score, 9), glimpse, best), Candidate(path, span, round(score * REST_SHARE, 9))]

@@ -60,8 +60,10 @@ def linked(units: Units, scores: Sequence[float]) -> list[float]:
     # its file's); the lines spelling a seed's definition found once per file, not looked for in every span; and
     # a file with neither such a line nor a definition a seed spells passed over.
     files = {id(source): source for source, _ in units}
-    by_line = {key: sorted((s for s in source.symbols if s.name in spelled), key=lambda s: s.start)
-               for key, source in files.items()}
+    by_line = {
+        key: sorted((s for s in source.symbols if s.name in spelled), key=lambda s: s.start)
+        for key, source in files.items()
+    }
     starts = {key: [s.start for s in symbols] for key, symbols in by_line.items()}
     spelling = {key: _lines_holding(source.lines, defined) for key, source in files.items()}
     for i, (source, span) in enumerate(units):
@@ -90,8 +92,9 @@ def _lines_holding(lines: Sequence[str], names: Iterable[str]) -> list[int]:
     return sorted(found)
 
 
-def echoed(units: Units, scores: Sequence[float], line_terms: Mapping[str, TermLines], asked: Iterable[str]
-           ) -> list[float]:
+def echoed(
+    units: Units, scores: Sequence[float], line_terms: Mapping[str, TermLines], asked: Iterable[str]
+) -> list[float]:
     """Scores raised, in the best spans' files, for the spans that hold those spans' rare terms (not the query's):
     by the share of the echoed terms' weight a span holds, times ECHO_WEIGHT of the best score, kept below the
     file's best span."""
@@ -117,16 +120,21 @@ def echoed(units: Units, scores: Sequence[float], line_terms: Mapping[str, TermL
     return raised
 
 
-def _rare_terms(units: Units, members: Sequence[int], seeds: Sequence[int], lines: TermLines, asked: set[str]
-                ) -> tuple[dict[str, float], dict[str, set[int]]]:
+def _rare_terms(
+    units: Units, members: Sequence[int], seeds: Sequence[int], lines: TermLines, asked: set[str]
+) -> tuple[dict[str, float], dict[str, set[int]]]:
     """The ECHO_TERMS terms of the seed spans with the most weight (count in the seeds times their inverse
     frequency over the file's spans), and the spans holding each. A term only the seeds hold is left out: it
     raises nothing."""
     counts: Counter[str] = Counter()
     for i in seeds:
         span = units[i][1]
-        counts.update(t for terms in lines[span.start - 1 : span.end] for t in terms
-                      if t not in asked and len(t) >= MIN_ECHO_CHARS)
+        counts.update(
+            t
+            for terms in lines[span.start - 1 : span.end]
+            for t in terms
+            if t not in asked and len(t) >= MIN_ECHO_CHARS
+        )
     starts = [units[i][1].start for i in members]
     weights: dict[str, float] = {}
     holders: dict[str, set[int]] = {}

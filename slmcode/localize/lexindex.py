@@ -96,8 +96,9 @@ def line_terms(workspace: Path, files: Sequence[tuple[str, Sequence[str]]]) -> d
         if conn is not None:
             with suppress(sqlite3.Error):
                 rows = conn.execute("SELECT path, digest, terms, counts FROM files")
-                stored = {key.decode("utf-8", "surrogateescape"): (digest, text, counts)
-                          for key, digest, text, counts in rows}
+                stored = {
+                    key.decode("utf-8", "surrogateescape"): (digest, text, counts) for key, digest, text, counts in rows
+                }
         fresh: list[tuple[bytes, str, str, bytes]] = []
         for path, lines in files:
             digest, text, counts = stored.get(path, ("", "", b""))

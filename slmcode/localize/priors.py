@@ -27,17 +27,51 @@ _TEST_PATH_RE = re.compile(
     r"|(^|/)src/test/|(^|/)conftest\.py$",
     re.IGNORECASE,
 )
-_TEST_WORDS = frozenset({"test", "tests", "testing", "spec", "specs", "fixture", "fixtures", "e2e", "unittest",
-                         "pytest", "jest", "vitest", "mocha", "junit", "conftest"})
+_TEST_WORDS = frozenset(
+    {
+        "test",
+        "tests",
+        "testing",
+        "spec",
+        "specs",
+        "fixture",
+        "fixtures",
+        "e2e",
+        "unittest",
+        "pytest",
+        "jest",
+        "vitest",
+        "mocha",
+        "junit",
+        "conftest",
+    }
+)
 _DOCS_PATH_RE = re.compile(r"(^|/)(docs?|documentation|examples?|samples?|demos?)/", re.IGNORECASE)
-_DOCS_WORDS = frozenset({"doc", "docs", "documentation", "example", "examples", "sample", "samples", "demo", "demos",
-                         "readme", "sphinx", "mkdocs", "tutorial", "guide"})
+_DOCS_WORDS = frozenset(
+    {
+        "doc",
+        "docs",
+        "documentation",
+        "example",
+        "examples",
+        "sample",
+        "samples",
+        "demo",
+        "demos",
+        "readme",
+        "sphinx",
+        "mkdocs",
+        "tutorial",
+        "guide",
+    }
+)
 _IDENTIFIER_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 MIN_NAME_CHARS = 4  # shorter names (`id`, `get`, `run`) link everything to everything
 # Words that say a change is wanted, not where: "Fix ..." heads most fix requests and is rare in code, so its high
 # IDF pulled in the odd `fixture` comment or `fixHeader`; a pull-request reference (#3116) names no code at all.
-CHANGE_WORDS = frozenset({"fix", "fixed", "fixes", "fixing", "bugfix", "bug", "bugs", "workaround", "regression",
-                          "properly", "correctly"})
+CHANGE_WORDS = frozenset(
+    {"fix", "fixed", "fixes", "fixing", "bugfix", "bug", "bugs", "workaround", "regression", "properly", "correctly"}
+)
 _CHANGE_RE = re.compile(r"#\d+\b|\b(" + "|".join(sorted(CHANGE_WORDS)) + r")\b", re.IGNORECASE)
 DROP_CHANGE_WORDS = True
 

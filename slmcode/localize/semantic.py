@@ -145,7 +145,9 @@ def fused(lexical: Sequence[float], similar: Sequence[float]) -> list[float]:
     ordered = sorted(similar)
     noise = ordered[max(0, min(len(ordered) - 2, int(QUANTILE * len(ordered))))]  # the closest always stands out
     top = ordered[-1] - noise
-    raw = [score + WEIGHT * max(0.0, s - noise) / top if top > 0 else score
-           for score, s in zip(lexical, similar, strict=True)]
+    raw = [
+        score + WEIGHT * max(0.0, s - noise) / top if top > 0 else score
+        for score, s in zip(lexical, similar, strict=True)
+    ]
     best = max(raw)
     return [r / best if best > 0 else 0.0 for r in raw]

@@ -20,10 +20,7 @@ class SourceFile:
     line_terms: Sequence[list[str]] | None = field(default=None, compare=False, repr=False)
 
 
-
-def read_sources(
-    workspace: Path, paths: Sequence[str], index: SymbolIndex | None, max_bytes: int
-) -> list[SourceFile]:
+def read_sources(workspace: Path, paths: Sequence[str], index: SymbolIndex | None, max_bytes: int) -> list[SourceFile]:
     """The text files among `paths` (sorted, de-duplicated); unreadable, binary or oversized ones are left out."""
     read: list[tuple[str, tuple[str, ...], tuple[Symbol, ...]]] = []
     for path in sorted(dict.fromkeys(paths)):

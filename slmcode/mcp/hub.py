@@ -99,8 +99,9 @@ class McpHub:
             stop = asyncio.Event()
             try:
                 timeout = self.settings.mcp_timeout_seconds
-                async with open_session(self.workspace, name, spec, self.settings, timeout,
-                                        self.environment) as session:
+                async with open_session(
+                    self.workspace, name, spec, self.settings, timeout, self.environment
+                ) as session:
                     tools = await load_mcp_tools(session, server_name=name)
                     ready_box["live"] = _Live(session, tools, stop)
                     started.set()
@@ -112,15 +113,19 @@ class McpHub:
 
         self._tasks.append(asyncio.run_coroutine_threadsafe(serve(), self._loop))
         if not started.wait(self.settings.mcp_timeout_seconds) and "live" not in ready_box:
-            raise ServerUnavailable(f"MCP server {name} did not start within {self.settings.mcp_timeout_seconds:g} s"
-                                    f"{where(self.workspace, name, spec)}")
+            raise ServerUnavailable(
+                f"MCP server {name} did not start within {self.settings.mcp_timeout_seconds:g} s"
+                f"{where(self.workspace, name, spec)}"
+            )
         if "live" in ready_box:
             return ready_box["live"]
         error = ready_box.get("error")
         if isinstance(error, ServerUnavailable):
             raise error
-        raise ServerUnavailable(f"MCP server {name} is unreachable: {_reason(error) if error else 'no answer'}"
-                                f"{where(self.workspace, name, spec)}")
+        raise ServerUnavailable(
+            f"MCP server {name} is unreachable: {_reason(error) if error else 'no answer'}"
+            f"{where(self.workspace, name, spec)}"
+        )
 
     def call(self, name: str, tool: BaseTool, args: dict[str, Any], call_id: str) -> ToolMessage:
         """Run one adapter tool on its session; TimeoutError past mcp_timeout_seconds, the transport's own
@@ -131,8 +136,9 @@ class McpHub:
             message = future.result(self.settings.mcp_timeout_seconds)
         except FutureTimeout:
             future.cancel()
-            raise TimeoutError(f"MCP server {name} did not answer within {self.settings.mcp_timeout_seconds:g} s"
-                               ) from None
+            raise TimeoutError(
+                f"MCP server {name} did not answer within {self.settings.mcp_timeout_seconds:g} s"
+            ) from None
         assert isinstance(message, ToolMessage)
         return message
 

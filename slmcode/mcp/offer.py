@@ -106,8 +106,9 @@ def wrap(hub: McpHub, server: str, tool: BaseTool) -> BaseTool:
         text = result_text(message.content)
         return f"Error: {text}" if message.status == "error" and not text.startswith("Error:") else text
 
-    return StructuredTool.from_function(func=call, name=name, description=_description(tool),
-                                        args_schema=tool.args_schema)
+    return StructuredTool.from_function(
+        func=call, name=name, description=_description(tool), args_schema=tool.args_schema
+    )
 
 
 def server_tools(hub: McpHub, server: str) -> list[BaseTool]:

@@ -60,15 +60,24 @@ def stdio_parameters(workspace: Path, name: str, spec: McpServer, launcher: Laun
 
 
 @asynccontextmanager
-async def open_session(workspace: Path, name: str, spec: McpServer, settings: Settings | ToolSettings,
-                       timeout: float, environment: Environment | None = None) -> AsyncIterator[ClientSession]:
+async def open_session(
+    workspace: Path,
+    name: str,
+    spec: McpServer,
+    settings: Settings | ToolSettings,
+    timeout: float,
+    environment: Environment | None = None,
+) -> AsyncIterator[ClientSession]:
     """An initialized session to server `name`; it closes (and a stdio server ends) when the block exits. A stdio
     server runs in `environment` (the run's; None: the local one these settings describe)."""
     wait = timedelta(seconds=timeout)
     if spec.url is not None:
         client = create_mcp_http_client(timeout=httpx.Timeout(timeout))
-        async with client, streamable_http_client(spec.url, http_client=client) as (read, write, _), \
-                ClientSession(read, write, read_timeout_seconds=wait) as session:
+        async with (
+            client,
+            streamable_http_client(spec.url, http_client=client) as (read, write, _),
+            ClientSession(read, write, read_timeout_seconds=wait) as session,
+        ):
             await session.initialize()
             yield session
         return
@@ -83,8 +92,10 @@ async def open_session(workspace: Path, name: str, spec: McpServer, settings: Se
             to_log = logging.StreamHandler(errlog)
             STDIO_LOG.addHandler(to_log)
             try:
-                async with stdio_client(params, errlog=errlog) as (read, write), \
-                        ClientSession(read, write, read_timeout_seconds=wait) as session:
+                async with (
+                    stdio_client(params, errlog=errlog) as (read, write),
+                    ClientSession(read, write, read_timeout_seconds=wait) as session,
+                ):
                     await session.initialize()
                     yield session
             finally:

@@ -22,9 +22,13 @@ PLAN_QUESTION = "plan"
 
 def plan_question(run_id: str, tasks: list[Task]) -> dict[str, Any]:
     """What the interrupt carries: the pending tasks in full, and the settled ones a task may depend on."""
-    return {"kind": PLAN_QUESTION, "run_id": run_id, "tasks": plan_rows([t for t in tasks if t.status == "pending"]),
-            "settled": [t.id for t in tasks if t.status != "pending"],
-            "answer": "'approve', or the edited task list (leave a task out to drop it; a task without an id is new)"}
+    return {
+        "kind": PLAN_QUESTION,
+        "run_id": run_id,
+        "tasks": plan_rows([t for t in tasks if t.status == "pending"]),
+        "settled": [t.id for t in tasks if t.status != "pending"],
+        "answer": "'approve', or the edited task list (leave a task out to drop it; a task without an id is new)",
+    }
 
 
 def check_plan_answer(question: dict[str, Any], answer: Any) -> Any:
@@ -64,6 +68,10 @@ def approve_plan(state: RunState, runtime: Runtime[RunContext]) -> dict:
         emit(runtime, run_id, "task", task_id=task.id, title=task.title, status=task.status)
     settled = [t for t in tasks if t.status != "pending"]
     # Overwrite, not the upsert reducer: a dropped task must leave the board.
-    return {"tasks": Overwrite([*settled, *plan]),
-            "work_log": [f"approve: edited plan of {len(plan)} tasks (dropped {', '.join(dropped) or 'none'}; "
-                         f"added {', '.join(added) or 'none'})"]}
+    return {
+        "tasks": Overwrite([*settled, *plan]),
+        "work_log": [
+            f"approve: edited plan of {len(plan)} tasks (dropped {', '.join(dropped) or 'none'}; "
+            f"added {', '.join(added) or 'none'})"
+        ],
+    }

@@ -109,8 +109,9 @@ def workspace_for(runtime: Runtime[RunContext], payload: WorkerInput) -> Path:
     if not copy.is_dir():
         partial = copy.with_name(copy.name + ".partial")
         shutil.rmtree(partial, ignore_errors=True)
-        shutil.copytree(real, partial, symlinks=True, ignore=shutil.ignore_patterns(*COPY_SKIP),
-                        copy_function=_copy_file)
+        shutil.copytree(
+            real, partial, symlinks=True, ignore=shutil.ignore_patterns(*COPY_SKIP), copy_function=_copy_file
+        )
         partial.rename(copy)
     return copy
 
@@ -128,29 +129,61 @@ def diff_lines(real: Path, copy: Path, changed: Sequence[str]) -> int:
     return total
 
 
-def finish(runtime: Runtime[RunContext], payload: WorkerInput, changed: list[str], *, turns: int, length: int,
-           looped: str | None, summary: str) -> dict:
+def finish(
+    runtime: Runtime[RunContext],
+    payload: WorkerInput,
+    changed: list[str],
+    *,
+    turns: int,
+    length: int,
+    looped: str | None,
+    summary: str,
+) -> dict:
     """The state update of an attempt that ended: its criteria run in its copy, its diff measured."""
     task, run_id = payload["task"], payload["run_id"]
     attempt, of = int(payload["attempt"]), int(payload["attempts_of"])  # type: ignore[typeddict-item]
     copy = workspace_for(runtime, payload)
-    verdicts = run_criteria(task.criteria, workspace=copy, settings=settings_of(runtime),
-                            allowed_commands=quality_of(runtime).commands())
+    verdicts = run_criteria(
+        task.criteria, workspace=copy, settings=settings_of(runtime), allowed_commands=quality_of(runtime).commands()
+    )
     musts = [v for v in verdicts if v.criterion.priority == "must" and v.criterion.verify]
     # An attempt that changed nothing cannot win: checks that already passed on the unchanged tree would pass it
     # too, and with the fewest turns.
     passed = looped is None and bool(changed) and bool(musts) and all(v.status == "PASSED" for v in musts)
-    run = AttemptRun(task_id=task.id, round=task.attempts, attempt=attempt, of=of, passed=passed,
-                     passed_count=sum(v.status == "PASSED" for v in verdicts), turns=turns,
-                     diff_lines=diff_lines(workspace_of(runtime), copy, changed), files_changed=changed,
-                     focus_touched=set(task.focus_files) <= set(changed),
-                     length=length, looped=looped, summary=summary[:120])
-    emit(runtime, run_id, "attempt", role="worker", task_id=task.id, attempt=attempt, of=of, passed=passed,
-         turns=turns, diff_lines=run.diff_lines, files_changed=changed, verdicts=[v.status for v in verdicts])
+    run = AttemptRun(
+        task_id=task.id,
+        round=task.attempts,
+        attempt=attempt,
+        of=of,
+        passed=passed,
+        passed_count=sum(v.status == "PASSED" for v in verdicts),
+        turns=turns,
+        diff_lines=diff_lines(workspace_of(runtime), copy, changed),
+        files_changed=changed,
+        focus_touched=set(task.focus_files) <= set(changed),
+        length=length,
+        looped=looped,
+        summary=summary[:120],
+    )
+    emit(
+        runtime,
+        run_id,
+        "attempt",
+        role="worker",
+        task_id=task.id,
+        attempt=attempt,
+        of=of,
+        passed=passed,
+        turns=turns,
+        diff_lines=run.diff_lines,
+        files_changed=changed,
+        verdicts=[v.status for v in verdicts],
+    )
     outcome = "checks passed" if passed else ("stopped as a loop" if looped else "checks failed")
-    return {"attempt_runs": {branch_key(f"{task.id}/{task.attempts}", payload): run},
-            "work_log": [f"worker {task.id} attempt {attempt} of {of}: {turns} turns, {len(changed)} files, "
-                         f"{outcome}"]}
+    return {
+        "attempt_runs": {branch_key(f"{task.id}/{task.attempts}", payload): run},
+        "work_log": [f"worker {task.id} attempt {attempt} of {of}: {turns} turns, {len(changed)} files, {outcome}"],
+    }
 
 
 def rank(runs: Sequence[AttemptRun]) -> list[AttemptRun]:
@@ -158,8 +191,17 @@ def rank(runs: Sequence[AttemptRun]) -> list[AttemptRun]:
     rest by checks passed, a loop last. Either way an attempt that left a focus file untouched comes after those
     that changed them all: a check that passed before the change (the tests the task did not add) passes a half
     change too, and the half change is the quicker and the smaller one."""
-    return sorted(runs, key=lambda r: (not r.passed, r.looped is not None, not r.focus_touched,
-                                       r.turns if r.passed else -r.passed_count, r.diff_lines, r.attempt))
+    return sorted(
+        runs,
+        key=lambda r: (
+            not r.passed,
+            r.looped is not None,
+            not r.focus_touched,
+            r.turns if r.passed else -r.passed_count,
+            r.diff_lines,
+            r.attempt,
+        ),
+    )
 
 
 def verdict_line(kept: AttemptRun, runs: Sequence[AttemptRun]) -> str:
@@ -222,13 +264,31 @@ def settle(state: RunState, runtime: Runtime[RunContext]) -> dict:
             store.forget(run_id, f"worker:{conversation}#{run.attempt}")
         changed = net_changes(real, run_id, task.id, [*task.files_changed, *kept.files_changed])
         tasks.append(task.model_copy(update={"status": "review", "files_changed": changed}))
-        discarded = ", ".join(f"attempt {r.attempt} ({_why_lost(r, kept)})"
-                              for r in sorted(lost, key=lambda r: r.attempt))
+        discarded = ", ".join(
+            f"attempt {r.attempt} ({_why_lost(r, kept)})" for r in sorted(lost, key=lambda r: r.attempt)
+        )
         log.append(f"{task.id}: {verdict_line(kept, mine)}; discarded {discarded}")
-        emit(runtime, run_id, "attempts", role="worker", task_id=task.id, won=kept.attempt if kept.passed else None,
-             kept=kept.attempt, of=kept.of, discarded=[{"attempt": r.attempt, "why": _why_lost(r, kept)} for r in lost])
-        emit(runtime, run_id, "task", role="worker", task_id=task.id, status="review", turns=kept.turns,
-             files_changed=kept.files_changed)
+        emit(
+            runtime,
+            run_id,
+            "attempts",
+            role="worker",
+            task_id=task.id,
+            won=kept.attempt if kept.passed else None,
+            kept=kept.attempt,
+            of=kept.of,
+            discarded=[{"attempt": r.attempt, "why": _why_lost(r, kept)} for r in lost],
+        )
+        emit(
+            runtime,
+            run_id,
+            "task",
+            role="worker",
+            task_id=task.id,
+            status="review",
+            turns=kept.turns,
+            files_changed=kept.files_changed,
+        )
     if not tasks:
         return {}
     return {"tasks": tasks, "conversations": conversations, "work_log": log}
@@ -245,8 +305,11 @@ def attempt_verdicts(task: Task, runs: Mapping[str, AttemptRun]) -> list[Verdict
     latest = max(r.round for r in mine)
     ranked = rank([r for r in mine if r.round == latest])
     kept = ranked[0]
-    evidence = "; ".join(f"attempt {r.attempt}: {'PASSED' if r.passed else 'FAILED'}, {r.turns} turns, "
-                         f"{r.diff_lines} diff lines" for r in sorted(ranked, key=lambda r: r.attempt))
+    evidence = "; ".join(
+        f"attempt {r.attempt}: {'PASSED' if r.passed else 'FAILED'}, {r.turns} turns, {r.diff_lines} diff lines"
+        for r in sorted(ranked, key=lambda r: r.attempt)
+    )
     criterion = Criterion(text=verdict_line(kept, ranked), priority="should")
-    return [Verdict(criterion=criterion, status="PASSED" if kept.passed else "UNVERIFIED", evidence=evidence,
-                    gate=GATE)]
+    return [
+        Verdict(criterion=criterion, status="PASSED" if kept.passed else "UNVERIFIED", evidence=evidence, gate=GATE)
+    ]

@@ -19,8 +19,14 @@ NOT_THIS_CHANGE = "not a test of this change (passes on the unchanged tree)"
 MISSING_MODULE = re.compile(r"^\S*python[\d.]*: No module named ([\w.]+)\s*$", re.MULTILINE)
 
 
-def with_baseline(tasks: list[Task], *, workspace: Path, settings: Settings, allowed: list[str],
-                  environment: Environment | None = None) -> list[Task]:
+def with_baseline(
+    tasks: list[Task],
+    *,
+    workspace: Path,
+    settings: Settings,
+    allowed: list[str],
+    environment: Environment | None = None,
+) -> list[Task]:
     """`tasks` (about to start for the first time) with the verify commands that pass before any edit."""
     passed: dict[str, bool] = {}
     out = []
@@ -31,8 +37,9 @@ def with_baseline(tasks: list[Task], *, workspace: Path, settings: Settings, all
         for criterion in task.criteria:
             command = (criterion.verify or "").strip()
             if command and command not in passed:
-                verdict = verify_criterion(criterion, workspace=workspace, settings=settings,
-                                           allowed_commands=allowed, environment=environment)
+                verdict = verify_criterion(
+                    criterion, workspace=workspace, settings=settings, allowed_commands=allowed, environment=environment
+                )
                 passed[command] = verdict.status == "PASSED"
         ok = sorted({c.verify.strip() for c in task.criteria if c.verify and passed.get(c.verify.strip())})
         out.append(task.model_copy(update={"baseline_passed": ok}))
@@ -44,7 +51,8 @@ def against_baseline(task: Task, verdicts: list[Verdict]) -> list[Verdict]:
     before = set(task.baseline_passed)
     return [
         v.model_copy(update={"status": "UNVERIFIED", "evidence": f"{NOT_THIS_CHANGE}\n{v.evidence}"})
-        if v.status == "PASSED" and (v.criterion.verify or "").strip() in before else v
+        if v.status == "PASSED" and (v.criterion.verify or "").strip() in before
+        else v
         for v in verdicts
     ]
 
@@ -66,7 +74,9 @@ def missing_tool(verdicts: list[Verdict]) -> list[Verdict]:
             out.append(v)
             continue
         program = (v.criterion.verify or "").split()[0] if v.criterion.verify else "the command"
-        note = (f"nothing was tested: `{program}` on PATH has no module {found.group(1)} "
-                f"(install it for that interpreter, e.g. `{program} -m pip install {found.group(1)}`)")
+        note = (
+            f"nothing was tested: `{program}` on PATH has no module {found.group(1)} "
+            f"(install it for that interpreter, e.g. `{program} -m pip install {found.group(1)}`)"
+        )
         out.append(v.model_copy(update={"status": "UNVERIFIED", "evidence": f"{note}\n{v.evidence}"}))
     return out

@@ -22,8 +22,11 @@ def clarify(state: RunState, runtime: Runtime[RunContext]) -> dict:
     query = state["query"]
     emit(runtime, state["run_id"], "phase", phase="clarify")
     if simple_task_of(state, runtime) is not None:  # the request says it all: nothing to ask a model
-        return {"phase": "clarify", "prd": PRD(goal=query, requirements=[query]),
-                "work_log": ["clarify: a simple request; it stands as is (no model call)"]}
+        return {
+            "phase": "clarify",
+            "prd": PRD(goal=query, requirements=[query]),
+            "work_log": ["clarify: a simple request; it stands as is (no model call)"],
+        }
     answer = ask_role(runtime, state, "clarify", Clarification, CLARIFY.format(query=query))
     if answer.value is None:
         prd = PRD(goal=query, requirements=[query])
@@ -47,11 +50,17 @@ def interview(state: RunState, runtime: Runtime[RunContext]) -> dict:
     reply = interrupt({"kind": "clarify", "questions": questions})
     replies = reply if isinstance(reply, list) and len(reply) == len(questions) else [None] * len(questions)
     answers = [f"{q['question']} -> {a or q['recommended']}" for q, a in zip(questions, replies, strict=True)]
-    return {"prd": prd.model_copy(update={"answers": answers}), "questions": [],
-            "work_log": [f"clarify: {len(answers)} questions answered"]}
+    return {
+        "prd": prd.model_copy(update={"answers": answers}),
+        "questions": [],
+        "work_log": [f"clarify: {len(answers)} questions answered"],
+    }
 
 
 def lock_request(state: RunState, runtime: Runtime[RunContext]) -> dict:
     """Stands in for clarify when the pipeline skips it: the request, as given, is the requirement."""
-    return {"phase": "clarify", "prd": PRD(goal=state["query"], requirements=[state["query"]]),
-            "work_log": ["clarify: skipped by the pipeline; the request stands as is"]}
+    return {
+        "phase": "clarify",
+        "prd": PRD(goal=state["query"], requirements=[state["query"]]),
+        "work_log": ["clarify: skipped by the pipeline; the request stands as is"],
+    }

@@ -34,16 +34,27 @@ def coordinate(state: RunState, runtime: Runtime[RunContext]) -> dict:
     emit(runtime, state["run_id"], "phase", phase="coordinator", batch=[t.id for t in batch])
     if batch:
         # Before any worker of the batch edits: which of their checks already pass (nodes.baseline).
-        batch = with_baseline(batch, workspace=workspace_of(runtime), settings=settings_of(runtime),
-                              allowed=quality_of(runtime).commands(), environment=environment_of(runtime))
+        batch = with_baseline(
+            batch,
+            workspace=workspace_of(runtime),
+            settings=settings_of(runtime),
+            allowed=quality_of(runtime).commands(),
+            environment=environment_of(runtime),
+        )
         running = [t.model_copy(update={"status": "running", "attempts": t.attempts + 1}) for t in batch]
-        return {"phase": "coordinator", "tasks": running,
-                "work_log": [f"coordinator: start {', '.join(t.id for t in batch)}"]}
+        return {
+            "phase": "coordinator",
+            "tasks": running,
+            "work_log": [f"coordinator: start {', '.join(t.id for t in batch)}"],
+        }
     stuck = [t for t in tasks if t.kind == "code" and t.status == "pending"]
     if not stuck:
         return {"phase": "coordinator"}
     # Pending tasks none of which can start: their dependencies can never settle (a cycle or a bad id).
     blocked = "blocked: unmet dependencies"
     failed = [t.model_copy(update={"status": "failed", "review_notes": [*t.review_notes, blocked]}) for t in stuck]
-    return {"phase": "coordinator", "tasks": failed,
-            "board_notes": [f"{t.id} blocked by {', '.join(t.depends_on)}" for t in stuck]}
+    return {
+        "phase": "coordinator",
+        "tasks": failed,
+        "board_notes": [f"{t.id} blocked by {', '.join(t.depends_on)}" for t in stuck],
+    }

@@ -28,5 +28,8 @@ def correct(state: RunState, runtime: Runtime[RunContext]) -> dict:
     retry = [t for t in state.get("tasks", []) if t.status == "rejected" and attempts_left(t, settings)]
     emit(runtime, state["run_id"], "phase", phase="corrector", tasks=[t.id for t in retry])
     running = [t.model_copy(update={"status": "running", "attempts": t.attempts + 1}) for t in retry]
-    return {"phase": "corrector", "tasks": running,
-            "work_log": [f"corrector: {t.id} attempt {t.attempts}" for t in running]}
+    return {
+        "phase": "corrector",
+        "tasks": running,
+        "work_log": [f"corrector: {t.id} attempt {t.attempts}" for t in running],
+    }

@@ -30,6 +30,10 @@ def edit_format(runtime: Runtime[RunContext], payload: WorkerInput, messages: Se
     settings, role, task = settings_of(runtime), payload["role"], payload["task"]
     # A task on its role's fallback model (nodes/fallback.py) edits in the fallback's format, not the small model's.
     mode = mode_for(settings, role, roles_of(runtime)[seat_of(payload)].profile.edit_format)
-    return EditFormat(mode=mode, offer_after=settings.edit_format_misses,
-                      misses=misses_in(messages, workspace_of(runtime)), definitions=defined_names,
-                      task_text=f"{task.title}\n{task.description}")
+    return EditFormat(
+        mode=mode,
+        offer_after=settings.edit_format_misses,
+        misses=misses_in(messages, workspace_of(runtime)),
+        definitions=defined_names,
+        task_text=f"{task.title}\n{task.description}",
+    )

@@ -27,8 +27,15 @@ def shorten(text: str, width: int) -> str:
 
 
 def _human(task: Task, question: str) -> Escalation | None:
-    reply = interrupt({"kind": "escalate", "task_id": task.id, "title": task.title, "question": question,
-                       "choices": ["retry: <guidance>", "give_up", "auto"]})
+    reply = interrupt(
+        {
+            "kind": "escalate",
+            "task_id": task.id,
+            "title": task.title,
+            "question": question,
+            "choices": ["retry: <guidance>", "give_up", "auto"],
+        }
+    )
     text = str(reply or "auto").strip()
     if text.lower().startswith("retry"):
         return Escalation(decision="retry", guidance=text.partition(":")[2].strip())
@@ -51,8 +58,12 @@ def escalate(state: RunState, runtime: Runtime[RunContext]) -> dict:
         # Short: a review note repeats the failures' evidence, and on a 2K window the whole of both overflowed
         # the escalate request (1,177 tokens of 1,066) and stopped the run.
         notes = "\n".join(shorten(note, NOTE_CHARS) for note in task.review_notes[-3:])
-        question = ESCALATE.format(title=task.title, attempts=task.attempts, notes=notes,
-                                   failures=render_failures(task.verdicts, evidence_chars=EVIDENCE_CHARS))
+        question = ESCALATE.format(
+            title=task.title,
+            attempts=task.attempts,
+            notes=notes,
+            failures=render_failures(task.verdicts, evidence_chars=EVIDENCE_CHARS),
+        )
         choice = _human(task, question)
         if choice is None:
             answer = ask_role(runtime, state, "escalate", Escalation, question, task=task)

@@ -40,7 +40,7 @@ def disk_evidence(workspace: Path, files: Sequence[str]) -> tuple[str, list[str]
         diff = _git_diff(env, inside)
         if diff is None:
             try:  # through the environment: a symlink out of the workspace carries no outside file in
-                head = env.read(inside)[:DIFF_CHARS * 4].decode("utf-8", errors="replace")[:DIFF_CHARS]
+                head = env.read(inside)[: DIFF_CHARS * 4].decode("utf-8", errors="replace")[:DIFF_CHARS]
             except (OSError, ValueError) as exc:
                 head = f"(not shown: {str(exc).splitlines()[0]})"
             parts.append(f"{rel} (new or untracked):\n{head}")
@@ -50,6 +50,10 @@ def disk_evidence(workspace: Path, files: Sequence[str]) -> tuple[str, list[str]
 
 
 def verdict_table(verdicts: Sequence[Verdict]) -> str:
-    return "\n".join(
-        f"| {v.status} | {v.criterion.priority} | {v.criterion.text} | {v.criterion.verify or '-'} |" for v in verdicts
-    ) or "(no checks)"
+    return (
+        "\n".join(
+            f"| {v.status} | {v.criterion.priority} | {v.criterion.text} | {v.criterion.verify or '-'} |"
+            for v in verdicts
+        )
+        or "(no checks)"
+    )

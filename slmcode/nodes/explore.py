@@ -25,8 +25,13 @@ def register_run(runtime: Runtime[RunContext], run_id: str, query: str) -> None:
         trace.run(run_id)
     except RunNotFoundError:
         settings = settings_of(runtime)
-        trace.start_run(run_id, query=query, workspace=str(workspace_of(runtime)), model=settings.model,
-                        settings=settings.model_dump(mode="json"))
+        trace.start_run(
+            run_id,
+            query=query,
+            workspace=str(workspace_of(runtime)),
+            model=settings.model,
+            settings=settings.model_dump(mode="json"),
+        )
 
 
 def gather_context(state: RunState, runtime: Runtime[RunContext], config: RunnableConfig) -> dict:

@@ -27,8 +27,11 @@ def looped(task: Task) -> bool:
 def may_escalate(task: Task, settings: Settings) -> bool:
     """The task has not run on the fallback yet and there is one (and a corrector to run it: not under
     `eval --ablate verify`)."""
-    return (not task.fallback_model and "verify" not in settings.ablate
-            and fallback_binding(settings, ESCALATING_ROLE) is not None)
+    return (
+        not task.fallback_model
+        and "verify" not in settings.ablate
+        and fallback_binding(settings, ESCALATING_ROLE) is not None
+    )
 
 
 def seat_of(payload: WorkerInput) -> str:
@@ -43,10 +46,19 @@ def to_fallback(runtime: Runtime[RunContext], run_id: str, task: Task) -> Task:
     roles = roles_of(runtime)
     seat = roles[fallback_seat(ESCALATING_ROLE)]
     reason = "loop" if looped(task) else "criteria failed"
-    emit(runtime, run_id, "fallback", role=ESCALATING_ROLE, task_id=task.id,
-         from_model=roles[ESCALATING_ROLE].binding.model, model=seat.binding.model, reason=reason,
-         attempts=task.attempts, window=seat.budget.window,
-         message=f"{task.id}: {reason} on {roles[ESCALATING_ROLE].binding.model} after {task.attempts} "
-                 f"attempt(s); next attempts on {seat.binding.model}")
+    emit(
+        runtime,
+        run_id,
+        "fallback",
+        role=ESCALATING_ROLE,
+        task_id=task.id,
+        from_model=roles[ESCALATING_ROLE].binding.model,
+        model=seat.binding.model,
+        reason=reason,
+        attempts=task.attempts,
+        window=seat.budget.window,
+        message=f"{task.id}: {reason} on {roles[ESCALATING_ROLE].binding.model} after {task.attempts} "
+        f"attempt(s); next attempts on {seat.binding.model}",
+    )
     say_windows(runtime, run_id)
     return task.model_copy(update={"fallback_model": seat.binding.model, "fallback_at": task.attempts})

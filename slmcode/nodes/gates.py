@@ -39,11 +39,14 @@ def gate_verdicts(task: Task, state: RunState, runtime: Runtime[RunContext]) -> 
     block = runtime.context.resolved_pipeline().quality
     tests = [c for c in (quality.test, *(c.verify for c in task.criteria)) if c]
     inputs = GateInputs(
-        workspace=workspace_of(runtime), settings=settings_of(runtime),
-        record=task_record([conversations[k] for k in keys]), files_changed=task.files_changed,
+        workspace=workspace_of(runtime),
+        settings=settings_of(runtime),
+        record=task_record([conversations[k] for k in keys]),
+        files_changed=task.files_changed,
         focus_files=task.focus_files if task.kind == "code" else (),  # the tester's focus is what it reads
         test_commands=[*tests, *(block.test if block else [])],
         lint_commands=block.lint if block is not None else [c for c in (quality.lint,) if c],
-        allowed=quality.commands(), environment=environment_of(runtime),
+        allowed=quality.commands(),
+        environment=environment_of(runtime),
     )
     return [as_verdict(g) for g in run_gates(inputs, gates_of(runtime))]

@@ -21,20 +21,37 @@ def fire_hooks(runtime: Runtime[RunContext], run_id: str, event: str, payload: d
         if result.ok:
             emit(runtime, run_id, "hook", hook=event, command=result.command, ok=True)
         else:
-            emit(runtime, run_id, "hook_failed", hook=event, command=result.command, ok=False,
-                 message=result.warning)
+            emit(runtime, run_id, "hook_failed", hook=event, command=result.command, ok=False, message=result.warning)
 
-    fire(workspace_of(runtime), settings_of(runtime), hooks, event, {"run_id": run_id, **payload}, report,
-         environment_of(runtime))
+    fire(
+        workspace_of(runtime),
+        settings_of(runtime),
+        hooks,
+        event,
+        {"run_id": run_id, **payload},
+        report,
+        environment_of(runtime),
+    )
 
 
 def verdict_payload(task: Task, verdict: Verdict) -> dict[str, Any]:
-    return {"task_id": task.id, "title": task.title, "criterion": verdict.criterion.text,
-            "priority": verdict.criterion.priority, "verify": verdict.criterion.verify, "status": verdict.status,
-            "gate": verdict.gate}
+    return {
+        "task_id": task.id,
+        "title": task.title,
+        "criterion": verdict.criterion.text,
+        "priority": verdict.criterion.priority,
+        "verify": verdict.criterion.verify,
+        "status": verdict.status,
+        "gate": verdict.gate,
+    }
 
 
 def task_payload(task: Task) -> dict[str, Any]:
-    return {"task_id": task.id, "title": task.title, "kind": task.kind, "attempts": task.attempts,
-            "files_changed": task.files_changed,
-            "verdicts": [{"criterion": v.criterion.text, "status": v.status} for v in task.verdicts]}
+    return {
+        "task_id": task.id,
+        "title": task.title,
+        "kind": task.kind,
+        "attempts": task.attempts,
+        "files_changed": task.files_changed,
+        "verdicts": [{"criterion": v.criterion.text, "status": v.status} for v in task.verdicts],
+    }

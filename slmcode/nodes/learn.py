@@ -69,8 +69,9 @@ def learn(state: RunState, runtime: Runtime[RunContext]) -> dict:
     lessons: list[str] = []
     if outcome == "done":  # lessons come only from verified outcomes: a failed run writes none (invariant 9)
         log = "\n".join(state.get("work_log", [])[-20:])
-        answer = ask_role(runtime, state, "learn", Lessons,
-                          LEARN.format(query=state["query"], outcome=outcome, log=log))
+        answer = ask_role(
+            runtime, state, "learn", Lessons, LEARN.format(query=state["query"], outcome=outcome, log=log)
+        )
         grounds = _grounds(tasks)
         for lesson in (lesson.strip() for lesson in (answer.value.lessons if answer.value else [])):
             problem = lesson_problem(lesson, grounds) if lesson else "empty"
@@ -80,8 +81,15 @@ def learn(state: RunState, runtime: Runtime[RunContext]) -> dict:
                 emit(runtime, state["run_id"], "lesson_refused", lesson=lesson[:120], reason=problem)
         lessons = lessons[:MAX_LESSONS]
     touched = sorted({f for t in tasks for f in t.files_changed})
-    record_learning(workspace_of(runtime), run_id=state["run_id"], query=state["query"], lessons=lessons,
-                    touched=touched, conventions=[], summary=outcome)
+    record_learning(
+        workspace_of(runtime),
+        run_id=state["run_id"],
+        query=state["query"],
+        lessons=lessons,
+        touched=touched,
+        conventions=[],
+        summary=outcome,
+    )
     # The API records the end too; a run driven by a LangGraph server client has only this.
     trace_of(runtime).finish_run(state["run_id"], status="done" if outcome == "done" else "failed", outcome=outcome)
     return {"phase": "learn", "lessons": lessons, "outcome": outcome, "work_log": [f"learn: {outcome}"]}

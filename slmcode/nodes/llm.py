@@ -45,9 +45,16 @@ def system_prompt_for(runtime: Runtime[RunContext], role: str) -> str:
 
 
 def pack_for(
-    runtime: Runtime[RunContext], state: RunState, role: str, *, task: Task | None = None,
-    focus_files: Sequence[str] = (), system_prompt: str | None = None, budget_tokens: int | None = None,
-    tools: list[str] | None = None, seat: str | None = None,
+    runtime: Runtime[RunContext],
+    state: RunState,
+    role: str,
+    *,
+    task: Task | None = None,
+    focus_files: Sequence[str] = (),
+    system_prompt: str | None = None,
+    budget_tokens: int | None = None,
+    tools: list[str] | None = None,
+    seat: str | None = None,
 ) -> TaskPack:
     """Build `role`'s pack for this run, record it in the trace and stream it as an event. `tools`: the names
     the role's requests offer, when not all; `seat`: the role table's seat when not the role's own (a fallback)."""
@@ -73,11 +80,27 @@ def pack_for(
     task_id = task.id if task else None
     sections = [(name, tokens) for name, tokens, _ in pack.sections]
     trace_of(runtime).record_pack(
-        run_id, role=role, task_id=task_id, tokens=pack.tokens, budget=pack.budget, sections=sections,
-        hash=pack.hash, text=pack.render(),
+        run_id,
+        role=role,
+        task_id=task_id,
+        tokens=pack.tokens,
+        budget=pack.budget,
+        sections=sections,
+        hash=pack.hash,
+        text=pack.render(),
     )
-    emit(runtime, run_id, "pack", role=role, task_id=task_id, tokens=pack.tokens, budget=pack.budget,
-         sections=sections, map=index is not None, notes=list(pack.notes))
+    emit(
+        runtime,
+        run_id,
+        "pack",
+        role=role,
+        task_id=task_id,
+        tokens=pack.tokens,
+        budget=pack.budget,
+        sections=sections,
+        map=index is not None,
+        notes=list(pack.notes),
+    )
     return pack
 
 
@@ -88,25 +111,62 @@ def say_windows(runtime: Runtime[RunContext], run_id: str) -> None:
     for seat, window in roles.take_windows():
         model = roles[seat].binding.model
         said = {k: v for k, v in window.items() if k not in ("kind", "message")}
-        emit(runtime, run_id, "window", role=seat.split("@")[0], **said, seat=seat, model=model,
-             message=f"{seat} ({model}): {window['message']}")
+        emit(
+            runtime,
+            run_id,
+            "window",
+            role=seat.split("@")[0],
+            **said,
+            seat=seat,
+            model=model,
+            message=f"{seat} ({model}): {window['message']}",
+        )
 
 
-def note_model_call(runtime: Runtime[RunContext], run_id: str, *, role: str, task_id: str | None, latency_ms: float,
-                    prompt_tokens: int | None, completion_tokens: int | None, ok: bool) -> None:
+def note_model_call(
+    runtime: Runtime[RunContext],
+    run_id: str,
+    *,
+    role: str,
+    task_id: str | None,
+    latency_ms: float,
+    prompt_tokens: int | None,
+    completion_tokens: int | None,
+    ok: bool,
+) -> None:
     """Record one model call in the trace, and show it on the board: its seconds and tokens per second (a
     small model on 2 cores takes tens of seconds a call; the board must show that it is working)."""
-    trace_of(runtime).record_model_call(run_id, role=role, task_id=task_id, latency_ms=latency_ms,
-                                        prompt_tokens=prompt_tokens, completion_tokens=completion_tokens, ok=ok)
+    trace_of(runtime).record_model_call(
+        run_id,
+        role=role,
+        task_id=task_id,
+        latency_ms=latency_ms,
+        prompt_tokens=prompt_tokens,
+        completion_tokens=completion_tokens,
+        ok=ok,
+    )
     seconds = latency_ms / 1000
     rate = round(completion_tokens / seconds, 1) if completion_tokens and seconds > 0 else None
-    runtime.stream_writer({"kind": "model_call", "role": role, "task_id": task_id, "seconds": round(seconds, 1),
-                           "prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
-                           "tokens_per_second": rate})
+    runtime.stream_writer(
+        {
+            "kind": "model_call",
+            "role": role,
+            "task_id": task_id,
+            "seconds": round(seconds, 1),
+            "prompt_tokens": prompt_tokens,
+            "completion_tokens": completion_tokens,
+            "tokens_per_second": rate,
+        }
+    )
 
 
 def ask_role(
-    runtime: Runtime[RunContext], state: RunState, role: str, schema: type[T], instruction: str, *,
+    runtime: Runtime[RunContext],
+    state: RunState,
+    role: str,
+    schema: type[T],
+    instruction: str,
+    *,
     task: Task | None = None,
 ) -> Answer[T]:
     """Ask `role` for `schema`; a model that cannot answer gives Answer(None, reason), never an exception."""
@@ -120,9 +180,16 @@ def ask_role(
         roles.client(role), messages, schema, max_retries=settings.max_retries, mode=settings.structured_output
     )
     for call in result.calls:
-        note_model_call(runtime, state["run_id"], role=role, task_id=task.id if task else None,
-                        latency_ms=call.latency_ms, prompt_tokens=call.prompt_tokens,
-                        completion_tokens=call.completion_tokens, ok=result.ok)
+        note_model_call(
+            runtime,
+            state["run_id"],
+            role=role,
+            task_id=task.id if task else None,
+            latency_ms=call.latency_ms,
+            prompt_tokens=call.prompt_tokens,
+            completion_tokens=call.completion_tokens,
+            ok=result.ok,
+        )
     if isinstance(result, Structured):
         return Answer(result.value)
     emit(runtime, state["run_id"], "model_failure", role=role, reason=result.reason)

@@ -40,8 +40,9 @@ def plan_rows(tasks: list[Task]) -> list[dict[str, Any]]:
     return [t.model_dump(mode="json") for t in tasks]
 
 
-def edited_plan(tasks: list[Task], answer: Any, *, round_no: int,
-                fallback: list[Criterion] | None = None) -> list[Task]:
+def edited_plan(
+    tasks: list[Task], answer: Any, *, round_no: int, fallback: list[Criterion] | None = None
+) -> list[Task]:
     """The pending tasks as the answer leaves them, checked; raises PlanEditError with one line."""
     pending = [t for t in tasks if t.status == "pending"]
     if is_approval(answer):
@@ -78,8 +79,9 @@ def _parsed(row: Any, number: int) -> TaskEdit:
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"])
-        raise PlanEditError(f"task {row.get('id') or number}: {where}: {first['msg']} "
-                            f"(fields: id, {', '.join(EDITABLE)})") from None
+        raise PlanEditError(
+            f"task {row.get('id') or number}: {where}: {first['msg']} (fields: id, {', '.join(EDITABLE)})"
+        ) from None
 
 
 def _new_task(taken: set[str], round_no: int, fallback: list[Criterion]) -> Task:
@@ -129,7 +131,7 @@ def _check_dependencies(plan: list[Task], *, settled: set[str]) -> None:
         state[node] = "open"
         for dep in deps.get(node, []):
             if state.get(dep) == "open":
-                cycle = [*path[path.index(dep):], dep]
+                cycle = [*path[path.index(dep) :], dep]
                 raise PlanEditError(f"dependency cycle: {' -> '.join(cycle)}")
             if dep not in state:
                 visit(dep, [*path, dep])

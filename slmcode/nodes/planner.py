@@ -14,8 +14,9 @@ from slmcode.state import RunState
 
 
 def render_plan(plan: Plan) -> str:
-    return "\n".join(f"{i}. {s.step}" + (f" [{', '.join(s.files)}]" if s.files else "")
-                     for i, s in enumerate(plan.steps, 1))
+    return "\n".join(
+        f"{i}. {s.step}" + (f" [{', '.join(s.files)}]" if s.files else "") for i, s in enumerate(plan.steps, 1)
+    )
 
 
 def plan(state: RunState, runtime: Runtime[RunContext]) -> dict:
@@ -25,8 +26,11 @@ def plan(state: RunState, runtime: Runtime[RunContext]) -> dict:
     simple = simple_task_of(state, runtime)
     if simple is not None:
         one = Plan(steps=[PlanStep(step=simple.description, files=simple.focus)])
-        return {"phase": "planner", "plan": render_plan(one),
-                "work_log": ["planner: a simple request; 1 step (no model call)"]}
+        return {
+            "phase": "planner",
+            "plan": render_plan(one),
+            "work_log": ["planner: a simple request; 1 step (no model call)"],
+        }
     requirements = "\n".join(f"- {r}" for r in [*prd.requirements, *prd.answers])
     qa = state.get("qa")
     if qa is not None and not qa.passed:
@@ -45,5 +49,8 @@ def plan(state: RunState, runtime: Runtime[RunContext]) -> dict:
     if current is None:
         current = Plan(steps=[PlanStep(step=prd.goal)])
         notes.append("planner: no usable plan; the goal is the one step")
-    return {"phase": "planner", "plan": render_plan(current),
-            "work_log": [f"planner: {len(current.steps)} steps", *notes]}
+    return {
+        "phase": "planner",
+        "plan": render_plan(current),
+        "work_log": [f"planner: {len(current.steps)} steps", *notes],
+    }

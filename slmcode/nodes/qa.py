@@ -25,15 +25,24 @@ def run_qa(state: RunState, runtime: Runtime[RunContext]) -> dict:
     skipped = [f"qa: install step `{quality.install}` skipped: the sandbox has no network (sandbox_network: false)"]
     steps = [Criterion(text="dependencies install", verify=install)] if install else []
     steps.append(Criterion(text="the test suite passes", verify=quality.test))
-    verdicts = run_criteria(steps, workspace=workspace, settings=settings, allowed_commands=quality.commands(),
-                            environment=environment_of(runtime))
+    verdicts = run_criteria(
+        steps,
+        workspace=workspace,
+        settings=settings,
+        allowed_commands=quality.commands(),
+        environment=environment_of(runtime),
+    )
     failed = next((v for v in verdicts if v.status != "PASSED"), None)
     last = verdicts[-1]
     for v in verdicts:
-        trace_of(runtime).record_verdict(state["run_id"], task_id="qa", criterion=v.criterion.text, status=v.status,
-                                         evidence=v.evidence)
+        trace_of(runtime).record_verdict(
+            state["run_id"], task_id="qa", criterion=v.criterion.text, status=v.status, evidence=v.evidence
+        )
     result = QAResult(
-        passed=failed is None, command=quality.test, exit_code=last.exit_code, evidence=(failed or last).evidence,
+        passed=failed is None,
+        command=quality.test,
+        exit_code=last.exit_code,
+        evidence=(failed or last).evidence,
         reason="" if failed is None else f"{failed.criterion.text}: {failed.status} (`{failed.criterion.verify}`)",
     )
     emit(runtime, state["run_id"], "qa", passed=result.passed, reason=result.reason)

@@ -41,8 +41,13 @@ def quality_of(runtime: Runtime[RunContext]) -> Quality:
     block = runtime.context.resolved_pipeline().quality
     if block is None or not block.test:
         return _detected(workspace)
-    return Quality(test=_first(block.test), install=_first(block.install), lint=_first(block.lint),
-                   build=_first(block.build), extra=(*block.test[1:], *block.format))
+    return Quality(
+        test=_first(block.test),
+        install=_first(block.install),
+        lint=_first(block.lint),
+        build=_first(block.build),
+        extra=(*block.test[1:], *block.format),
+    )
 
 
 def _first(commands: list[str]) -> str | None:

@@ -23,5 +23,5 @@ class Refund(Exception):
 
 def rate_limited(exc: RateLimitedError, refunds: int) -> Refund:
     """The refund for a 429: wait what the server asks (capped), else 1, 2, 4 ... seconds."""
-    wait = exc.retry_after if exc.retry_after is not None else float(2 ** refunds)
+    wait = exc.retry_after if exc.retry_after is not None else float(2**refunds)
     return Refund(f"rate limited ({exc.status_code})", min(max(wait, 0.0), WAIT_CAP_SECONDS))

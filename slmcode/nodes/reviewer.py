@@ -27,8 +27,9 @@ def _decide(task: Task, state: RunState, runtime: Runtime[RunContext]) -> tuple[
     all_passed = criteria and all(v.status == "PASSED" for v in task.verdicts)
     if all_passed and task.files_changed:
         return True, []
-    instruction = REVIEW.format(title=task.title, description=task.description,
-                                verdicts=verdict_table(task.verdicts), evidence=evidence)
+    instruction = REVIEW.format(
+        title=task.title, description=task.description, verdicts=verdict_table(task.verdicts), evidence=evidence
+    )
     answer = ask_role(runtime, state, "reviewer", Review, instruction, task=task)
     if answer.value is None:
         return False, [f"no review: {answer.reason}"]

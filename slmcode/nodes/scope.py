@@ -28,11 +28,19 @@ def judge_scope(state: RunState, runtime: Runtime[RunContext]) -> dict:
     simple = simple_task_of(state, runtime)
     if simple is not None:  # its criterion fails before the change and passes after it
         criteria = simple.criteria() or [test_suite_criterion(test_command)]
-        return {"phase": "scope_judge", "prd": prd.model_copy(update={"criteria": criteria}),
-                "work_log": [f"scope_judge: a simple request; {len(criteria)} criteria (no model call)"]}
+        return {
+            "phase": "scope_judge",
+            "prd": prd.model_copy(update={"criteria": criteria}),
+            "work_log": [f"scope_judge: a simple request; {len(criteria)} criteria (no model call)"],
+        }
     requirements = "\n".join(f"- {r}" for r in prd.requirements)
-    answer = ask_role(runtime, state, "scope_judge", Scope,
-                      SCOPE.format(requirements=requirements, test_command=test_command or "none"))
+    answer = ask_role(
+        runtime,
+        state,
+        "scope_judge",
+        Scope,
+        SCOPE.format(requirements=requirements, test_command=test_command or "none"),
+    )
     criteria = [c for c in (answer.value.criteria if answer.value else []) if c.text.strip()][:MAX_CRITERIA]
     if not any(c.verify for c in criteria):
         criteria.append(test_suite_criterion(test_command))
@@ -45,5 +53,8 @@ def default_scope(state: RunState, runtime: Runtime[RunContext]) -> dict:
     prd = state["prd"]
     assert prd is not None
     criteria = [test_suite_criterion(quality_of(runtime).test)]
-    return {"phase": "scope_judge", "prd": prd.model_copy(update={"criteria": criteria}),
-            "work_log": ["scope_judge: skipped by the pipeline; the test suite is the criterion"]}
+    return {
+        "phase": "scope_judge",
+        "prd": prd.model_copy(update={"criteria": criteria}),
+        "work_log": ["scope_judge: skipped by the pipeline; the test suite is the criterion"],
+    }

@@ -29,7 +29,9 @@ EMBEDDED = "embedded"  # settings.model when slmcode serves its own model
 REQUEST = re.compile(
     r"^\s*add\s+(?:an?\s+|the\s+)?(?:new\s+)?`?(?P<name>[A-Za-z_]\w*)`?(?:\(\))?\s+"
     r"(?:operation|function|method|helper)\s+(?:to|in)\s+`?(?P<file>[\w./-]+\.py)`?"
-    r"(?P<test>\s+with\s+(?:a|its|one)\s+test)?\s*\.?\s*$", re.IGNORECASE)
+    r"(?P<test>\s+with\s+(?:a|its|one)\s+test)?\s*\.?\s*$",
+    re.IGNORECASE,
+)
 
 
 @dataclass(frozen=True)

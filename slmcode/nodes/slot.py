@@ -30,16 +30,27 @@ def _persist(workspace: Path, run_id: str, spec: PhaseSpec, text: str) -> None:
     elif spec.persist_to == "context":
         atomic_write_text(state_dir(workspace) / "notes" / f"{spec.name}.md", text)
     elif spec.persist_to == "memory":
-        record_learning(workspace, run_id=run_id, query="", lessons=[text.strip().splitlines()[0][:200]],
-                        touched=[], conventions=[], summary=f"slot {spec.name}")
+        record_learning(
+            workspace,
+            run_id=run_id,
+            query="",
+            lessons=[text.strip().splitlines()[0][:200]],
+            touched=[],
+            conventions=[],
+            summary=f"slot {spec.name}",
+        )
 
 
 def make_slot_node(spec: PhaseSpec, system_prompt: str) -> Callable[[RunState, Runtime[RunContext]], dict[str, Any]]:
     def run_slot(state: RunState, runtime: Runtime[RunContext]) -> dict[str, Any]:
         run_id = state["run_id"]
         emit(runtime, run_id, "phase", phase=spec.name, slot=str(spec.slot))
-        values = {"query": state.get("query", ""), "exploration": state.get("exploration", ""),
-                  "plan": state.get("plan", ""), "phase": state.get("phase", "")}
+        values = {
+            "query": state.get("query", ""),
+            "exploration": state.get("exploration", ""),
+            "plan": state.get("plan", ""),
+            "phase": state.get("phase", ""),
+        }
         pack = pack_for(runtime, state, spec.role, system_prompt=system_prompt)
         request = [*pack.messages(), HumanMessage(render_prompt(spec.prompt or DEFAULT_TEMPLATE, values))]
         try:
@@ -54,8 +65,11 @@ def make_slot_node(spec: PhaseSpec, system_prompt: str) -> Callable[[RunState, R
                 return {"phase": spec.name, "outcome": f"failed: {note}", "work_log": [note], "aborted": True}
             return {"phase": spec.name, "work_log": [f"{note} (continuing)"]}
         _persist(workspace_of(runtime), run_id, spec, text)
-        update: dict[str, Any] = {"phase": spec.name, "board_notes": [f"{spec.name}: {text[:500]}"],
-                                  "work_log": [f"slot {spec.name}: {len(text)} chars -> {spec.persist_to}"]}
+        update: dict[str, Any] = {
+            "phase": spec.name,
+            "board_notes": [f"{spec.name}: {text[:500]}"],
+            "work_log": [f"slot {spec.name}: {len(text)} chars -> {spec.persist_to}"],
+        }
         if spec.slot and spec.slot.position == "replace" and spec.slot.anchor in REPLACES:
             update[REPLACES[spec.slot.anchor]] = text
         return update

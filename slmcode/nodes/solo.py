@@ -45,10 +45,19 @@ def _changed_files(runtime: Runtime[RunContext]) -> list[str]:
 
 def start_solo(state: RunState, runtime: Runtime[RunContext]) -> dict:
     role, query = solo_agent(runtime), state["query"]
-    emit(runtime, state["run_id"], "team", team="solo", role=role,
-         reason=f"--agent {role}: one specialist, no clarify, planning or team")
-    update: dict[str, Any] = {"phase": "solo", "prd": PRD(goal=query, requirements=[query]),
-                              "work_log": [f"team: {role} alone (--agent)"]}
+    emit(
+        runtime,
+        state["run_id"],
+        "team",
+        team="solo",
+        role=role,
+        reason=f"--agent {role}: one specialist, no clarify, planning or team",
+    )
+    update: dict[str, Any] = {
+        "phase": "solo",
+        "prd": PRD(goal=query, requirements=[query]),
+        "work_log": [f"team: {role} alone (--agent)"],
+    }
     task = Task(id=SOLO_TASK, title=query.splitlines()[0][:80], description=query)
     if role in LOOP_ROLES:
         update["tasks"] = [task.model_copy(update={"status": "running", "attempts": 1})]
@@ -61,8 +70,19 @@ def after_solo(state: RunState, runtime: Runtime[RunContext]) -> list[Send] | st
     role = solo_agent(runtime)
     if role in LOOP_ROLES:
         task = next(t for t in state["tasks"] if t.id == SOLO_TASK)
-        return [Send("worker", {"run_id": state["run_id"], "query": state["query"], "task": task, "role": role,
-                                "length": 0, "turn": 0})]
+        return [
+            Send(
+                "worker",
+                {
+                    "run_id": state["run_id"],
+                    "query": state["query"],
+                    "task": task,
+                    "role": role,
+                    "length": 0,
+                    "turn": 0,
+                },
+            )
+        ]
     return str(role)  # planner | reviewer
 
 
@@ -84,11 +104,19 @@ def finish_solo(state: RunState, runtime: Runtime[RunContext]) -> dict:
         answer = f"{tasks[0].status if tasks else 'no change'}: {answer}".strip(": ")
     else:
         answer = _last_words(state.get("conversations", {}).get(f"{SOLO_TASK}/1", []))  # its one attempt
-    settled = [t.model_copy(update={"status": "done" if answer else "failed"}) for t in tasks
-               if t.status in ("running", "review")]
+    settled = [
+        t.model_copy(update={"status": "done" if answer else "failed"})
+        for t in tasks
+        if t.status in ("running", "review")
+    ]
     outcome = "done" if answer else f"failed: the {role} gave no answer"
     if role == "reviewer" and tasks and tasks[0].status != "done":
         outcome = f"failed: the reviewer did not approve the change ({answer})"
     emit(runtime, state["run_id"], "phase", phase="solo_end", role=role, outcome=outcome)
-    return {"phase": "solo_end", "answer": answer, "outcome": outcome, "tasks": settled,
-            "work_log": [f"{role}: {answer[:120]}"]}
+    return {
+        "phase": "solo_end",
+        "answer": answer,
+        "outcome": outcome,
+        "tasks": settled,
+        "work_log": [f"{role}: {answer[:120]}"],
+    }

@@ -49,8 +49,16 @@ def sanitise(drafts: list[TaskDraft], prd: PRD, *, max_tasks: int, round_no: int
         criteria = [c for c in draft.criteria if c.text.strip()][:MAX_CRITERIA] or list(fallback)
         focus = [p for p in (clean_path(f) for f in draft.focus_files) if p]
         deps = [seen[_key(d)] for d in draft.depends_on if _key(d) in seen]
-        tasks.append(Task(id=task_id, title=draft.title.strip(), description=draft.description.strip(),
-                          focus_files=sorted(set(focus)), depends_on=deps, criteria=criteria))
+        tasks.append(
+            Task(
+                id=task_id,
+                title=draft.title.strip(),
+                description=draft.description.strip(),
+                focus_files=sorted(set(focus)),
+                depends_on=deps,
+                criteria=criteria,
+            )
+        )
     return tasks
 
 
@@ -67,9 +75,12 @@ def with_named_files(tasks: list[Task], query: str, workspace: Path) -> list[Tas
 
 def tester_task(code_tasks: list[Task], test_command: str | None, round_no: int) -> Task:
     return Task(
-        id=f"r{round_no}{TEST_TASK_ID}", title=TEST_TASK_TITLE, kind="test",
+        id=f"r{round_no}{TEST_TASK_ID}",
+        title=TEST_TASK_TITLE,
+        kind="test",
         description=TEST_TASK_DESCRIPTION.format(test_command=test_command or "the project's tests"),
-        depends_on=[t.id for t in code_tasks], criteria=[test_suite_criterion(test_command)],
+        depends_on=[t.id for t in code_tasks],
+        criteria=[test_suite_criterion(test_command)],
     )
 
 
@@ -80,22 +91,42 @@ def split(state: RunState, runtime: Runtime[RunContext]) -> dict:
     emit(runtime, state["run_id"], "phase", phase="splitter")
     simple = simple_task_of(state, runtime)
     if simple is not None:  # one task, its focus and criteria known: no model call
-        answer = Answer(Split(tasks=[TaskDraft(title=simple.title, description=simple.description,
-                                               focus_files=simple.focus, criteria=simple.criteria())]))
+        answer = Answer(
+            Split(
+                tasks=[
+                    TaskDraft(
+                        title=simple.title,
+                        description=simple.description,
+                        focus_files=simple.focus,
+                        criteria=simple.criteria(),
+                    )
+                ]
+            )
+        )
     else:
-        answer = ask_role(runtime, state, "splitter", Split,
-                          SPLIT.format(plan=state.get("plan", prd.goal), max_tasks=settings.max_tasks))
+        answer = ask_role(
+            runtime,
+            state,
+            "splitter",
+            Split,
+            SPLIT.format(plan=state.get("plan", prd.goal), max_tasks=settings.max_tasks),
+        )
     drafts = answer.value.tasks if answer.value else []
     tasks = sanitise(drafts, prd, max_tasks=settings.max_tasks, round_no=round_no)
     notes = [answer.reason] if answer.reason else []
     if not tasks:
-        tasks = sanitise([TaskDraft(title=prd.goal, description=state.get("plan", ""))], prd,
-                         max_tasks=1, round_no=round_no)
+        tasks = sanitise(
+            [TaskDraft(title=prd.goal, description=state.get("plan", ""))], prd, max_tasks=1, round_no=round_no
+        )
         notes.append("splitter: no usable tasks; the whole goal is one task")
     tasks = with_named_files(tasks, state["query"], workspace_of(runtime))
     test_command = quality_of(runtime).test
     tasks.append(tester_task(tasks, test_command, round_no))
     for task in tasks:
         emit(runtime, state["run_id"], "task", task_id=task.id, title=task.title, status=task.status)
-    return {"phase": "splitter", "tasks": tasks, "rounds": round_no,
-            "work_log": [f"splitter: {len(tasks)} tasks (round {round_no})", *notes]}
+    return {
+        "phase": "splitter",
+        "tasks": tasks,
+        "rounds": round_no,
+        "work_log": [f"splitter: {len(tasks)} tasks (round {round_no})", *notes],
+    }

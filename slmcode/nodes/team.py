@@ -55,10 +55,19 @@ def one_task(state: RunState, runtime: Runtime[RunContext]) -> dict:
     files = plan_files(plan)
     drafts = [TaskDraft(title=prd.goal.splitlines()[0][:80], description=plan, focus_files=files)]
     task = sanitise(drafts, prd, max_tasks=1, round_no=round_no)[0]
-    task = with_baseline([task], workspace=workspace_of(runtime), settings=settings,
-                         allowed=quality_of(runtime).commands(), environment=environment_of(runtime))[0]
+    task = with_baseline(
+        [task],
+        workspace=workspace_of(runtime),
+        settings=settings,
+        allowed=quality_of(runtime).commands(),
+        environment=environment_of(runtime),
+    )[0]
     emit(runtime, state["run_id"], "team", team="one worker", reason=f"{SMALL_RULE} ({files[0]})", task_id=task.id)
     running = task.model_copy(update={"status": "running", "attempts": 1})
     emit(runtime, state["run_id"], "task", task_id=task.id, title=task.title, status=task.status)
-    return {"phase": "one_task", "tasks": [running], "rounds": round_no,
-            "work_log": [f"team: one worker for {task.id} ({SMALL_RULE}: {files[0]}); no splitter or coordinator"]}
+    return {
+        "phase": "one_task",
+        "tasks": [running],
+        "rounds": round_no,
+        "work_log": [f"team: one worker for {task.id} ({SMALL_RULE}: {files[0]}); no splitter or coordinator"],
+    }

@@ -46,8 +46,12 @@ def files_changed(messages: Sequence[BaseMessage]) -> list[str]:
     """Files the write tools wrote, and those the worker's commands changed (the line ws_shell's result ends
     with, tools/shellchanges)."""
     shell_ids = {c["id"] for m in messages if isinstance(m, AIMessage) for c in m.tool_calls if c["name"] == SHELL}
-    by_shell = {p for m in messages if isinstance(m, ToolMessage) and m.tool_call_id in shell_ids
-                for p in noted_changes(str(m.content))}
+    by_shell = {
+        p
+        for m in messages
+        if isinstance(m, ToolMessage) and m.tool_call_id in shell_ids
+        for p in noted_changes(str(m.content))
+    }
     return sorted(_succeeded_paths(messages, WRITE_TOOLS) | by_shell)
 
 
@@ -58,8 +62,10 @@ def files_read(messages: Sequence[BaseMessage]) -> set[str]:
 
 def render_failures(verdicts: Sequence[Verdict], evidence_chars: int = 600) -> str:
     lines = [
-        f"- [{v.status}] {v.criterion.text}" + (f" (`{v.criterion.verify}`)" if v.criterion.verify else "")
+        f"- [{v.status}] {v.criterion.text}"
+        + (f" (`{v.criterion.verify}`)" if v.criterion.verify else "")
         + (f"\n  {v.evidence[-evidence_chars:].strip()}" if v.evidence.strip() else "")
-        for v in verdicts if v.status != "PASSED"
+        for v in verdicts
+        if v.status != "PASSED"
     ]
     return "\n".join(lines) or "- (none)"

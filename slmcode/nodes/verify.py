@@ -27,16 +27,31 @@ def verify(state: RunState, runtime: Runtime[RunContext]) -> dict:
         if "verify" in settings.ablate:  # eval --ablate: nothing runs; the reviewer judges on the disk alone
             checked.append(task.model_copy(update={"verdicts": looped}))
             continue
-        verdicts = missing_tool(run_criteria(task.criteria, workspace=workspace, settings=settings,
-                                             allowed_commands=allowed, environment=environment_of(runtime)))
+        verdicts = missing_tool(
+            run_criteria(
+                task.criteria,
+                workspace=workspace,
+                settings=settings,
+                allowed_commands=allowed,
+                environment=environment_of(runtime),
+            )
+        )
         task = task.model_copy(update={"baseline_passed": still_baseline(task, verdicts)})
         verdicts = against_baseline(task, verdicts)  # passing on the unchanged tree proves nothing
         verdicts += gate_verdicts(task, state, runtime) + looped + attempt_verdicts(task, state.get("attempt_runs", {}))
         for v in verdicts:
-            trace_of(runtime).record_verdict(state["run_id"], task_id=task.id, criterion=v.criterion.text,
-                                             status=v.status, evidence=v.evidence)
-            emit(runtime, state["run_id"], "verdict", task_id=task.id, criterion=v.criterion.text, status=v.status,
-                 **({"gate": v.gate} if v.gate else {}))
+            trace_of(runtime).record_verdict(
+                state["run_id"], task_id=task.id, criterion=v.criterion.text, status=v.status, evidence=v.evidence
+            )
+            emit(
+                runtime,
+                state["run_id"],
+                "verdict",
+                task_id=task.id,
+                criterion=v.criterion.text,
+                status=v.status,
+                **({"gate": v.gate} if v.gate else {}),
+            )
         checked.append(task.model_copy(update={"verdicts": verdicts}))
     summary = ", ".join(f"{t.id}: " + "/".join(v.status for v in t.verdicts) for t in checked)
     return {"phase": "verify", "tasks": checked, "work_log": [f"verify: {summary or 'nothing to check'}"]}

@@ -63,8 +63,14 @@ def conversation(runtime: Runtime[RunContext], payload: WorkerInput) -> list[Bas
     return store_for(workspace_of(runtime)).read(payload["run_id"], _store_key(payload), payload["length"])
 
 
-def _next(runtime: Runtime[RunContext], payload: WorkerInput, node: str, messages: list[BaseMessage],
-          known: int, **update: object) -> Send:
+def _next(
+    runtime: Runtime[RunContext],
+    payload: WorkerInput,
+    node: str,
+    messages: list[BaseMessage],
+    known: int,
+    **update: object,
+) -> Send:
     """The Send to `node` for a conversation that now reads `messages`, of which the first `known` are stored:
     the rest is appended (committed) before the step returns, so the checkpoint after it never names a length
     the store has not got."""
@@ -77,8 +83,15 @@ def _opening(runtime: Runtime[RunContext], payload: WorkerInput, fitted: FittedT
     """The pack and the instruction; the pack takes its share of the room (compact.room), so the conversation
     after it holds the kept tool results and several new rounds; its contract names the tools offered."""
     task, role = payload["task"], payload["role"]
-    pack = pack_for(runtime, {"run_id": payload["run_id"], "query": payload["query"]}, role, task=task,
-                    budget_tokens=fitted.room.pack, tools=fitted.names, seat=seat_of(payload))
+    pack = pack_for(
+        runtime,
+        {"run_id": payload["run_id"], "query": payload["query"]},
+        role,
+        task=task,
+        budget_tokens=fitted.room.pack,
+        tools=fitted.names,
+        seat=seat_of(payload),
+    )
     if role == "corrector":
         failures = render_failures(task.verdicts)
         notes = "\n".join(f"- {n}" for n in task.review_notes[-5:]) or "- (none)"
@@ -92,11 +105,18 @@ def tool_context(runtime: Runtime[RunContext], payload: WorkerInput) -> ToolCont
     skills = {s.name: s.body for s in discover_skills(workspace)}
     messages = conversation(runtime, payload)
     return ToolContext(
-        workspace=workspace, settings=settings_of(runtime), run_id=payload["run_id"], task_id=payload["task"].id,
-        read_paths=files_read(messages), confirm=_confirm, skills=skills.get if skills else None,
-        allowed_commands=quality_of(runtime).commands(), result_bytes=payload.get("result_bytes"),
+        workspace=workspace,
+        settings=settings_of(runtime),
+        run_id=payload["run_id"],
+        task_id=payload["task"].id,
+        read_paths=files_read(messages),
+        confirm=_confirm,
+        skills=skills.get if skills else None,
+        allowed_commands=quality_of(runtime).commands(),
+        result_bytes=payload.get("result_bytes"),
         before_write=functools.partial(keep_before_image, workspace, payload["run_id"], payload["task"].id),
-        write_guard=gates_of(runtime).write_guard, edit=edit_format(runtime, payload, messages),
+        write_guard=gates_of(runtime).write_guard,
+        edit=edit_format(runtime, payload, messages),
         environment=environment_of(runtime) if workspace == workspace_of(runtime) else None,  # an attempt: its copy's
     )
 
@@ -123,8 +143,16 @@ def work(payload: WorkerInput, runtime: Runtime[RunContext]) -> Command:
         answer, ladder = call_model(runtime, payload, messages, tools, room, _store_key(payload))
     except Refund as refund:  # the same step again, with the same turn number: this one does not count
         refunds = payload.get("refunds", 0) + 1
-        emit(runtime, payload["run_id"], "refund", role=role, task_id=task.id, turn=payload["turn"],
-             reason=refund.reason, refunds=refunds)
+        emit(
+            runtime,
+            payload["run_id"],
+            "refund",
+            role=role,
+            task_id=task.id,
+            turn=payload["turn"],
+            reason=refund.reason,
+            refunds=refunds,
+        )
         time.sleep(refund.wait)
         return Command(goto=_next(runtime, payload, "worker", messages, known, refunds=refunds))
     turn = payload["turn"] + 1
@@ -134,10 +162,18 @@ def work(payload: WorkerInput, runtime: Runtime[RunContext]) -> Command:
     settings = settings_of(runtime)
     looping = stop_reason(messages, guard_on(settings), settings.loop_guard_calls)
     if answer.tool_calls and turn < max_turns and looping is None:
-        emit(runtime, payload["run_id"], "turn", role=role, task_id=task.id, turn=turn,
-             calls=[c["name"] for c in answer.tool_calls])
-        return Command(goto=_next(runtime, payload, "tools", messages, known, **carried,
-                                  result_bytes=room.result_bytes))
+        emit(
+            runtime,
+            payload["run_id"],
+            "turn",
+            role=role,
+            task_id=task.id,
+            turn=turn,
+            calls=[c["name"] for c in answer.tool_calls],
+        )
+        return Command(
+            goto=_next(runtime, payload, "tools", messages, known, **carried, result_bytes=room.result_bytes)
+        )
     if answer.tool_calls:  # looping or out of turns with calls pending: close the pairs so the transcript stays valid
         stop = LOOP_STOP.format(reason=looping) if looping else TURN_LIMIT
         messages += [ToolMessage(stop, tool_call_id=c["id"], status="error") for c in answer.tool_calls]
@@ -145,29 +181,50 @@ def work(payload: WorkerInput, runtime: Runtime[RunContext]) -> Command:
             emit(runtime, payload["run_id"], "loop", role=role, task_id=task.id, turn=turn, reason=looping)
     elif turn == 1 and not files_changed(messages):
         # A first answer with no tool call at all is a small model's commonest slip: one nudge.
-        return Command(goto=_next(runtime, payload, "worker", [*messages, HumanMessage(NUDGE_NO_TOOLS)], known,
-                                  **carried))
+        return Command(
+            goto=_next(runtime, payload, "worker", [*messages, HumanMessage(NUDGE_NO_TOOLS)], known, **carried)
+        )
     # What the disk holds changed, not every path a write tool reported (an edit put back is no change).
     changed = net_changes(workspace_for(runtime, payload), payload["run_id"], task.id, files_changed(messages))
     if payload.get("attempt"):  # one of a task's attempts: checked in its copy; the join keeps one of them
-        length = store_for(workspace_of(runtime)).write(payload["run_id"], _store_key(payload), known,
-                                                        messages[known:])
-        return Command(goto="join", update=finish(
-            runtime, payload, changed, turns=turn, length=length, looped=looping,
-            summary=answer.content if isinstance(answer.content, str) else ""))
+        length = store_for(workspace_of(runtime)).write(payload["run_id"], _store_key(payload), known, messages[known:])
+        return Command(
+            goto="join",
+            update=finish(
+                runtime,
+                payload,
+                changed,
+                turns=turn,
+                length=length,
+                looped=looping,
+                summary=answer.content if isinstance(answer.content, str) else "",
+            ),
+        )
     all_changed = net_changes(workspace_of(runtime), payload["run_id"], task.id, [*task.files_changed, *changed])
     done = task.model_copy(update={"status": "review", "files_changed": all_changed})
     summary = answer.content if isinstance(answer.content, str) else ""
-    emit(runtime, payload["run_id"], "task", role=role, task_id=task.id, status="review", turns=turn,
-         files_changed=changed)
+    emit(
+        runtime,
+        payload["run_id"],
+        "task",
+        role=role,
+        task_id=task.id,
+        status="review",
+        turns=turn,
+        files_changed=changed,
+    )
     store_for(workspace_of(runtime)).forget(payload["run_id"], _store_key(payload))
     # The conversation joins the run state once, when the branch ends: while it runs, the store holds it, and
     # writing it to the state at every step would re-save it whole in every checkpoint.
     stopped = f"stopped as a loop ({looping}); " if looping else ""
-    return Command(goto="join", update={
-        "tasks": [done], "conversations": {conversation_key(task): messages},
-        "work_log": [f"{role} {task.id}: {turn} turns, {len(changed)} files; {stopped}{summary[:120]}"],
-    })
+    return Command(
+        goto="join",
+        update={
+            "tasks": [done],
+            "conversations": {conversation_key(task): messages},
+            "work_log": [f"{role} {task.id}: {turn} turns, {len(changed)} files; {stopped}{summary[:120]}"],
+        },
+    )
 
 
 def _confirm(command: str) -> bool:
@@ -199,19 +256,40 @@ def run_tools(payload: WorkerInput, runtime: Runtime[RunContext]) -> Command:
             message = run_tool_call(tools, call)
             # A long result goes to a file with a preview kept; the changed-files line stays its last line.
             content, note = split_note(str(message.content))
-            content = offload_tool_output(content, workspace=workspace, run_id=run_id, name=call["name"],
-                                          limit_bytes=ctx.inline_bytes,
-                                          kind="log" if call["name"] == "ws_shell" else "text") + note
+            content = (
+                offload_tool_output(
+                    content,
+                    workspace=workspace,
+                    run_id=run_id,
+                    name=call["name"],
+                    limit_bytes=ctx.inline_bytes,
+                    kind="log" if call["name"] == "ws_shell" else "text",
+                )
+                + note
+            )
             known = (content, message.status)
             journal.record(run_id, call_key, *known)
-            trace_of(runtime).record_tool_call(run_id, task_id=task.id, name=call["name"], args=call["args"],
-                                               ok=known[1] != "error", summary=content[:300])
+            trace_of(runtime).record_tool_call(
+                run_id,
+                task_id=task.id,
+                name=call["name"],
+                args=call["args"],
+                ok=known[1] != "error",
+                summary=content[:300],
+            )
             stream(runtime, "tool", task_id=task.id, name=call["name"], ok=known[1] != "error")  # traced above
         # The path the tool resolved, so the next step's read/changed sets name the file as the tools do.
         path = touched_path(workspace, call["name"], call["args"]) if known[1] != "error" else None
         # A repeated call's result says so (loop_guard), above the changed-files line that must stay last; the
         # journal keeps the tool's own result.
         content, note = split_note(known[0])
-        results.append(ToolMessage(content + steer(call, counted) + note, tool_call_id=call["id"], name=call["name"],
-                                   status=known[1], artifact={"path": path} if path else None))
+        results.append(
+            ToolMessage(
+                content + steer(call, counted) + note,
+                tool_call_id=call["id"],
+                name=call["name"],
+                status=known[1],
+                artifact={"path": path} if path else None,
+            )
+        )
     return Command(goto=_next(runtime, payload, "worker", [*messages, *results], known_length))

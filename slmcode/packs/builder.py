@@ -76,8 +76,9 @@ def build_pack(
     counter = default_counter()
     available = budget_tokens if budget_tokens is not None else role_budget(settings, role).available
     # A focus file comes from a model or a plan edit: one that resolves outside the workspace is never read.
-    focus = sorted(p for p in dict.fromkeys([*focus_files, *(task.focus_files if task else [])])
-                   if readable(workspace, p))
+    focus = sorted(
+        p for p in dict.fromkeys([*focus_files, *(task.focus_files if task else [])]) if readable(workspace, p)
+    )
     search_text = task_query(query, task)
     notes: list[str] = []
 
@@ -142,8 +143,15 @@ def build_pack(
         budget = task_map_budget(map_base, len(bodies), built["map"].tokens)
         excerpts, _ = _code(sources, candidates, max(0, room - budget), identifier_only, counter)
         heading = counter.count(prompts.HEADINGS["task_map"] + "\n")
-        task, reason = task_map(index, query=search_text, focus_files=focus, stable=stable,
-                                shown_files={e.path for e in excerpts}, budget_tokens=budget - heading, counter=counter)
+        task, reason = task_map(
+            index,
+            query=search_text,
+            focus_files=focus,
+            stable=stable,
+            shown_files={e.path for e in excerpts},
+            budget_tokens=budget - heading,
+            counter=counter,
+        )
         notes += [prompts.NO_MAP_NOTE.format(reason=reason)] if reason else []
         maps += [task] if task else []
         built["task_map"] = section("task_map", task.text if task else "", budget, counter)

@@ -18,8 +18,27 @@ from slmcode.localize.sources import SourceFile
 
 _LINGUIST_ATTRIBUTES = ("linguist-generated", "linguist-vendored")
 # Folder names a build or a package manager writes copies into; a file below one loses a tie to one that is not.
-BUILD_FOLDERS = frozenset({"dist", "build", "out", "lib", "esm", "cjs", "es", "umd", "deno", "deno_dist",
-                           "generated", "__generated__", "gen", "target", "vendor", "third_party", "bundle"})
+BUILD_FOLDERS = frozenset(
+    {
+        "dist",
+        "build",
+        "out",
+        "lib",
+        "esm",
+        "cjs",
+        "es",
+        "umd",
+        "deno",
+        "deno_dist",
+        "generated",
+        "__generated__",
+        "gen",
+        "target",
+        "vendor",
+        "third_party",
+        "bundle",
+    }
+)
 # A build's twin keeps the file's name and every definition; two files that merely share a name and one or two
 # definitions (`cmd/a/main.go`, `cmd/b/main.go`) are not copies.
 TWIN_MIN_DEFINITIONS = 3

@@ -58,9 +58,11 @@ class _Block:
 def candidate_paths(workspace: Path, include_readme: bool) -> list[str]:
     """Relative paths to look at, in priority order."""
     rules_dir = workspace / CURSOR_RULES_DIR
-    rules = sorted(p.relative_to(workspace).as_posix() for p in rules_dir.rglob("*") if p.is_file()) if (
-        rules_dir.is_dir()
-    ) else []
+    rules = (
+        sorted(p.relative_to(workspace).as_posix() for p in rules_dir.rglob("*") if p.is_file())
+        if (rules_dir.is_dir())
+        else []
+    )
     return [*INSTRUCTION_FILES, *rules, *LATE_FILES, *([README] if include_readme else [])]
 
 
@@ -87,7 +89,7 @@ def split_front_matter(text: str) -> tuple[list[str], str]:
     except yaml.YAMLError:
         return [], text  # not front matter we understand: keep the text as written
     globs = _globs(data.get("paths")) if isinstance(data, dict) else []
-    return globs, text[match.end():]
+    return globs, text[match.end() :]
 
 
 def gated_blocks(text: str, scope: Sequence[str]) -> list[_Block]:

@@ -76,7 +76,8 @@ def _task_map(
     counter: TokenCounter,
 ) -> RepoMap:
     listed = {(r.symbol.path, r.symbol.name, r.symbol.start) for r in stable.symbols}
-    ranked = rank_symbols(index, query=query, focus_files=focus_files, limit=max(0, budget_tokens),
-                          skip_files=shown_files, skip=listed)
+    ranked = rank_symbols(
+        index, query=query, focus_files=focus_files, limit=max(0, budget_tokens), skip_files=shown_files, skip=listed
+    )
     # The stable part's header already says what the map is and how to read it; the task's part continues it.
     return fit_map(ranked, budget_tokens, counter, header="" if stable.symbols else MAP_HEADER)

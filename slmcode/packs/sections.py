@@ -15,9 +15,7 @@ from slmcode.packs import prompts
 
 # Render order: the first five form the stable prefix (system message), the rest the volatile part.
 STABLE_SECTIONS: tuple[str, ...] = ("system", "tools", "instructions", "skills", "map")
-VOLATILE_SECTIONS: tuple[str, ...] = (
-    "scoped_instructions", "skill_bodies", "memory", "task_map", "excerpts", "task"
-)
+VOLATILE_SECTIONS: tuple[str, ...] = ("scoped_instructions", "skill_bodies", "memory", "task_map", "excerpts", "task")
 SECTION_ORDER: tuple[str, ...] = STABLE_SECTIONS + VOLATILE_SECTIONS
 
 # Shares of the budget left after the system prompt and tool contract. Excerpts take the rest.

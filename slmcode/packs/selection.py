@@ -88,8 +88,11 @@ def select_excerpts(
             break
         if candidate.path in chosen:
             continue
-        if not take(candidate.path, _mention(candidate, len(by_path[candidate.path].lines)),
-                    int(budget * (share + MENTION_SHARE))):
+        if not take(
+            candidate.path,
+            _mention(candidate, len(by_path[candidate.path].lines)),
+            int(budget * (share + MENTION_SHARE)),
+        ):
             break
         mentioned += 1
     cut: tuple[str, Window, int] | None = None  # path, the head shown, the lines cut after it

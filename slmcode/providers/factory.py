@@ -62,13 +62,20 @@ def fallback_binding(settings: ProviderSettings, role: str) -> RoleBinding | Non
         if entry is not None and entry.fallback is not None:
             own = bind_role(settings, name, require_server=False)
             base_url = entry.fallback.base_url or own.base_url
-            return RoleBinding(role=role, model=entry.fallback.model, base_url=base_url.rstrip("/"),
-                               temperature=own.temperature)
+            return RoleBinding(
+                role=role, model=entry.fallback.model, base_url=base_url.rstrip("/"), temperature=own.temperature
+            )
     return None
 
 
-def chat_client(settings: ProviderSettings, binding: RoleBinding, budget: Budget, *, max_tokens: int | None = None,
-                server_limit: int | None = None) -> ChatOpenAI:
+def chat_client(
+    settings: ProviderSettings,
+    binding: RoleBinding,
+    budget: Budget,
+    *,
+    max_tokens: int | None = None,
+    server_limit: int | None = None,
+) -> ChatOpenAI:
     """A chat model for a resolved role (providers.roles holds one per role per run); `server_limit`: the prompt
     tokens its server keeps, when less than the budget's limit (the guard refuses a request past it)."""
     if not binding.base_url:

@@ -23,20 +23,32 @@ def translate(exc: openai.APIError, role: str) -> EndpointError:
     """The project's error for a failed request of `role` (the client's own retries already spent)."""
     who = role or "model"
     if isinstance(exc, openai.APITimeoutError):
-        return ServerUnreachableError(f"the model did not answer a {who} request within request_timeout (with "
-                                      "retries): too slow on this machine now; raise request_timeout or use a faster "
-                                      "model", detail=str(exc), timed_out=True)
+        return ServerUnreachableError(
+            f"the model did not answer a {who} request within request_timeout (with "
+            "retries): too slow on this machine now; raise request_timeout or use a faster "
+            "model",
+            detail=str(exc),
+            timed_out=True,
+        )
     if isinstance(exc, openai.APIConnectionError):
         return ServerUnreachableError(f"model server unreachable during a {who} request: {exc}", detail=str(exc))
     if isinstance(exc, openai.RateLimitError):
-        return RateLimitedError(f"the model server rate-limited a {who} request ({exc.status_code}): {exc.message}",
-                                status_code=exc.status_code, detail=exc.message, retry_after=_retry_after(exc))
+        return RateLimitedError(
+            f"the model server rate-limited a {who} request ({exc.status_code}): {exc.message}",
+            status_code=exc.status_code,
+            detail=exc.message,
+            retry_after=_retry_after(exc),
+        )
     if isinstance(exc, openai.BadRequestError):
-        return ServerRefusedError(f"the model server refused a {who} request: {exc.message}",
-                                  status_code=exc.status_code, detail=exc.message)
+        return ServerRefusedError(
+            f"the model server refused a {who} request: {exc.message}", status_code=exc.status_code, detail=exc.message
+        )
     if isinstance(exc, openai.APIStatusError):
-        return ServerStatusError(f"the model server failed a {who} request ({exc.status_code}): {exc.message}",
-                                 status_code=exc.status_code, detail=exc.message)
+        return ServerStatusError(
+            f"the model server failed a {who} request ({exc.status_code}): {exc.message}",
+            status_code=exc.status_code,
+            detail=exc.message,
+        )
     return EndpointError(f"the model server failed a {who} request: {exc.__class__.__name__}: {exc}")
 
 

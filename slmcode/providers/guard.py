@@ -27,8 +27,15 @@ from slmcode.providers.failures import cut_answer, cut_retry_wait, translate
 from slmcode.redact import safe_url
 
 # What the openai client and langchain raise when a 200 answer is not a chat completion.
-UNUSABLE_ANSWER = (openai.APIResponseValidationError, json.JSONDecodeError, ValueError, KeyError, IndexError,
-                   TypeError, AttributeError)
+UNUSABLE_ANSWER = (
+    openai.APIResponseValidationError,
+    json.JSONDecodeError,
+    ValueError,
+    KeyError,
+    IndexError,
+    TypeError,
+    AttributeError,
+)
 
 
 def request_tokens(payload: dict[str, Any]) -> int:
@@ -59,7 +66,8 @@ class GuardedChat(ChatOpenAI):
                 f"a {self.role or 'model'} request of {tokens} tokens is more than the {self.server_limit} prompt "
                 f"tokens the server at {safe_url(str(self.openai_api_base or ''))} keeps for '{self.model_name}': "
                 "not sent (the server would cut its front); raise the server's window (Ollama: num_ctx) or lower "
-                "context_limit")
+                "context_limit"
+            )
         if self.prompt_limit is not None:
             tokens = request_tokens(payload)
             if tokens > self.prompt_limit:

@@ -84,8 +84,11 @@ def adapt_payload(payload: Payload, role: str = "", steps: StepMemory | None = N
     corrector's next step may be chosen for it (providers/tool_grammar.py: read, then edit, each shown file),
     remembered in `steps`, the client's memory."""
     adapted = dict(payload)
-    step = next_step(adapted["tools"], list(adapted.get("messages") or []), steps) if (
-        role in EDITING_ROLES and adapted.get("tools") and steps is not None) else None
+    step = (
+        next_step(adapted["tools"], list(adapted.get("messages") or []), steps)
+        if (role in EDITING_ROLES and adapted.get("tools") and steps is not None)
+        else None
+    )
     if step is not None:
         adapted["tools"], adapted["tool_choice"] = step
     if "messages" in adapted:

@@ -73,8 +73,13 @@ class RoleTable:
         with self._lock:
             key = (name, max_tokens)
             if key not in self._clients:
-                self._clients[key] = chat_client(role.settings, role.binding, role.budget, max_tokens=max_tokens,
-                                                 server_limit=self._server_limit(role))
+                self._clients[key] = chat_client(
+                    role.settings,
+                    role.binding,
+                    role.budget,
+                    max_tokens=max_tokens,
+                    server_limit=self._server_limit(role),
+                )
             return self._clients[key]
 
     def take_windows(self) -> list[tuple[str, dict[str, Any]]]:
@@ -87,8 +92,12 @@ class RoleTable:
         """The most prompt tokens the role's server keeps, when a set context_limit may size the budget past it (a
         user's context_limit is kept with a warning when the server keeps less): asked once per server and model.
         None: the budget is the server's window already, or the server does not say."""
-        if role.window is not None or role.settings.context_limit is None or not role.binding.base_url \
-                or role.settings.server_dialect == "llama-cpp-python":
+        if (
+            role.window is not None
+            or role.settings.context_limit is None
+            or not role.binding.base_url
+            or role.settings.server_dialect == "llama-cpp-python"
+        ):
             return None
         key = (role.binding.base_url, role.binding.model)
         if key not in self._windows:
@@ -119,16 +128,23 @@ class RoleTable:
     def _fallback(self, role: str) -> Role:
         binding = fallback_binding(self.settings, role)
         if binding is None:
-            raise SlmcodeError(f"no fallback model for the {role} role: set roles.{role}.fallback or "
-                               "roles.worker.fallback")
+            raise SlmcodeError(
+                f"no fallback model for the {role} role: set roles.{role}.fallback or roles.worker.fallback"
+            )
         return self._on_server(fallback_seat(role), role, binding, self[role].settings)  # with the role's share
 
     def _on_server(self, seat: str, role: str, binding: RoleBinding, settings: Settings) -> Role:
         """`role` on a server of its own (a role's base_url, a fallback's), sized to that server's window: the
         run's context_limit was fitted to the run's server (or set for its model), so this server is asked on its
         own, when the seat is first used; its `window` event waits in take_windows."""
-        served = settings.model_copy(update={"model": binding.model, "base_url": binding.base_url or None,
-                                             "context_limit": None, "server_dialect": "openai"})
+        served = settings.model_copy(
+            update={
+                "model": binding.model,
+                "base_url": binding.base_url or None,
+                "context_limit": None,
+                "server_dialect": "openai",
+            }
+        )
         context_limit, window = choose_window(served)
         settings = served.model_copy(update={"context_limit": context_limit})
         profile = resolve_profile(binding.model, settings)
@@ -139,5 +155,9 @@ class RoleTable:
 
 def team_budgets(agents: Mapping[str, AgentBlock], settings: Settings) -> dict[str, Budget]:
     """Each team agent's token budget for its role's model; an agent's budget_share replaces its role's."""
-    return {agent_id: RoleTable(settings, {} if agent.budget_share is None else {agent.role: agent.budget_share})[
-        agent.role].budget for agent_id, agent in sorted(agents.items())}
+    return {
+        agent_id: RoleTable(settings, {} if agent.budget_share is None else {agent.role: agent.budget_share})[
+            agent.role
+        ].budget
+        for agent_id, agent in sorted(agents.items())
+    }

@@ -136,8 +136,10 @@ def _invoke(model: BaseChatModel, messages: list[BaseMessage], response_format: 
     except ServerUnreachableError as exc:
         if exc.timed_out:  # the server is there but slow: saying "unreachable" would send users astray
             waited = time.perf_counter() - started
-            raise EndpointError(f"the model did not answer within request_timeout ({waited:.0f} s with retries): "
-                                "too slow on this machine now; raise request_timeout or use a faster model") from None
+            raise EndpointError(
+                f"the model did not answer within request_timeout ({waited:.0f} s with retries): "
+                "too slow on this machine now; raise request_timeout or use a faster model"
+            ) from None
         raise
     except openai.LengthFinishReasonError as exc:
         # The client's parse() raises when a constrained answer hits the cap (a tiny model looping inside a
@@ -191,8 +193,10 @@ def ask_structured(
             return StructuredFailure(f"the server refused the request: {exc.detail}", calls)
         except ServerStatusError as exc:
             if exc.status_code in REFUSED:  # not the model's answer: every later request gets the same
-                raise EndpointError(f"the model server refused the request ({exc.status_code}): {exc.detail}; "
-                                    f"{REFUSED[exc.status_code]}") from None
+                raise EndpointError(
+                    f"the model server refused the request ({exc.status_code}): {exc.detail}; "
+                    f"{REFUSED[exc.status_code]}"
+                ) from None
             last_error = f"server error {exc.status_code}"
             calls.append(Call("", 0.0, None, None, constrained))
             continue

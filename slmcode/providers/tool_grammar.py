@@ -34,7 +34,7 @@ def shown_files(texts: list[str]) -> dict[str, list[str]]:
     for text in texts:
         for match in SHOWN_FILE.finditer(text):
             lines = files.setdefault(match.group(1), [])
-            for line in text[match.end():].lstrip("\n").splitlines():
+            for line in text[match.end() :].lstrip("\n").splitlines():
                 numbered = NUMBERED.match(line)
                 if numbered is None:
                     if line.startswith(("###", "## ")):
@@ -145,8 +145,9 @@ class StepMemory:
             return self._done[key]
 
 
-def next_step(tools: list[dict[str, Any]], messages: list[dict[str, Any]], memory: StepMemory
-              ) -> tuple[list[dict[str, Any]], Any] | None:
+def next_step(
+    tools: list[dict[str, Any]], messages: list[dict[str, Any]], memory: StepMemory
+) -> tuple[list[dict[str, Any]], Any] | None:
     """The one tool (narrowed to one file) and the named tool_choice for the next step, or None: model's choice."""
     files = shown_files(_texts(messages))
     if not files:

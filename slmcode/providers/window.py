@@ -96,7 +96,11 @@ def _entry(listing: Any, model: str) -> dict[str, Any] | None:
 
 
 PROBES: list[tuple[str, Callable[[str, str, str], int | None]]] = [
-    ("ollama", probe_ollama), ("llama.cpp", probe_llama_cpp), ("lm-studio", probe_lm_studio), ("vllm", probe_vllm)]
+    ("ollama", probe_ollama),
+    ("llama.cpp", probe_llama_cpp),
+    ("lm-studio", probe_lm_studio),
+    ("vllm", probe_vllm),
+]
 
 
 def server_window(base_url: str, model: str, api_key: str = "") -> ServerWindow:
@@ -119,21 +123,41 @@ def choose_window(settings: ProviderSettings) -> tuple[int | None, dict[str, Any
         return kept, _window_event("embedded", None, profile.context_limit, "the embedded model's window")
     found = server_window(settings.base_url, settings.model, settings.api_key)
     if found.tokens is None:
-        return kept, _window_event(found.server, None, profile.context_limit,
-                                   f"the server did not say its window; {profile.context_source} assumed")
+        return kept, _window_event(
+            found.server,
+            None,
+            profile.context_limit,
+            f"the server did not say its window; {profile.context_source} assumed",
+        )
     if kept is not None and kept > found.tokens:
-        return kept, _window_event(found.server, found.tokens, kept,
-                                   f"warning: context_limit {kept} is larger than the {found.tokens} tokens the "
-                                   "server keeps; it will cut the front of long prompts", warning=True)
+        return kept, _window_event(
+            found.server,
+            found.tokens,
+            kept,
+            f"warning: context_limit {kept} is larger than the {found.tokens} tokens the "
+            "server keeps; it will cut the front of long prompts",
+            warning=True,
+        )
     if kept is None and found.tokens < profile.context_limit:
-        return found.tokens, _window_event(found.server, found.tokens, found.tokens,
-                                           f"less than the {profile.context_limit} of {profile.context_source}; "
-                                           "requests are sized to the server's window")
+        return found.tokens, _window_event(
+            found.server,
+            found.tokens,
+            found.tokens,
+            f"less than the {profile.context_limit} of {profile.context_source}; "
+            "requests are sized to the server's window",
+        )
     return kept, _window_event(found.server, found.tokens, profile.context_limit, profile.context_source)
 
 
-def _window_event(server: str, server_tokens: int | None, used: int, reason: str, *,
-                  warning: bool = False) -> dict[str, Any]:
+def _window_event(
+    server: str, server_tokens: int | None, used: int, reason: str, *, warning: bool = False
+) -> dict[str, Any]:
     said = f"{server} keeps {server_tokens}" if server_tokens is not None else f"{server} server"
-    return {"kind": "window", "server": server, "server_tokens": server_tokens, "window": used, "warning": warning,
-            "message": f"window {used} tokens ({said}): {reason}"}
+    return {
+        "kind": "window",
+        "server": server,
+        "server_tokens": server_tokens,
+        "window": used,
+        "warning": warning,
+        "message": f"window {used} tokens ({said}): {reason}",
+    }

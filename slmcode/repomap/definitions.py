@@ -26,7 +26,10 @@ def defined_names(path: str, text: str) -> list[str] | None:
         return []
     names = []
     for symbol in symbols:
-        owners = [s.name for s in symbols
-                  if s is not symbol and s.kind in _CLASS_KINDS and s.start <= symbol.start and symbol.end <= s.end]
+        owners = [
+            s.name
+            for s in symbols
+            if s is not symbol and s.kind in _CLASS_KINDS and s.start <= symbol.start and symbol.end <= s.end
+        ]
         names.append(".".join([*owners, symbol.name]))
     return names

@@ -51,8 +51,9 @@ def stored_map(index: SymbolIndex, workspace: Path, key: str) -> RepoMap | None:
     with suppress(sqlite3.Error, OSError):
         conn = _connect(workspace)
         try:
-            row = conn.execute("SELECT text, tokens, chosen FROM maps WHERE version = ? AND key = ?",
-                               (index.version, key)).fetchone()
+            row = conn.execute(
+                "SELECT text, tokens, chosen FROM maps WHERE version = ? AND key = ?", (index.version, key)
+            ).fetchone()
         finally:
             conn.close()
     if row is None:
@@ -60,8 +61,10 @@ def stored_map(index: SymbolIndex, workspace: Path, key: str) -> RepoMap | None:
     text, tokens, chosen = row
     try:
         # Stored whole: the same index version has the same definitions, and decoding their files cost more.
-        symbols = tuple(RankedSymbol(Symbol(path, name, kind, start, end, signature), rank)
-                        for path, name, kind, start, end, signature, rank in json.loads(chosen))
+        symbols = tuple(
+            RankedSymbol(Symbol(path, name, kind, start, end, signature), rank)
+            for path, name, kind, start, end, signature, rank in json.loads(chosen)
+        )
         budget = json.loads(key)[2]
     except (ValueError, TypeError, IndexError):
         return None
@@ -70,17 +73,22 @@ def stored_map(index: SymbolIndex, workspace: Path, key: str) -> RepoMap | None:
 
 
 def store_map(index: SymbolIndex, workspace: Path, key: str, fitted: RepoMap) -> None:
-    chosen = json.dumps([[s.path, s.name, s.kind, s.start, s.end, s.signature, r.rank]
-                         for r in fitted.symbols for s in [r.symbol]])
+    chosen = json.dumps(
+        [[s.path, s.name, s.kind, s.start, s.end, s.signature, r.rank] for r in fitted.symbols for s in [r.symbol]]
+    )
     with suppress(sqlite3.Error, OSError):
         conn = _connect(workspace)
         try:
             with conn:
                 conn.execute("DELETE FROM maps WHERE version != ?", (index.version,))
-                conn.execute("INSERT OR REPLACE INTO maps VALUES (?, ?, ?, ?, ?)",
-                             (index.version, key, fitted.text, fitted.tokens, chosen))
-                conn.execute("DELETE FROM maps WHERE rowid NOT IN (SELECT rowid FROM maps ORDER BY rowid DESC "
-                             "LIMIT ?)", (KEPT_PER_VERSION,))
+                conn.execute(
+                    "INSERT OR REPLACE INTO maps VALUES (?, ?, ?, ?, ?)",
+                    (index.version, key, fitted.text, fitted.tokens, chosen),
+                )
+                conn.execute(
+                    "DELETE FROM maps WHERE rowid NOT IN (SELECT rowid FROM maps ORDER BY rowid DESC LIMIT ?)",
+                    (KEPT_PER_VERSION,),
+                )
         finally:
             conn.close()
 
@@ -120,9 +128,14 @@ def store_counts(workspace: Path, counts: RememberedCounts) -> None:
         conn = _connect(workspace)
         try:
             with conn:
-                conn.executemany("INSERT OR REPLACE INTO map_counts VALUES (?, ?, ?)",
-                                 [(counts.name, digest, tokens) for digest, tokens in counts.new.items()])
-                conn.execute("DELETE FROM map_counts WHERE rowid NOT IN (SELECT rowid FROM map_counts ORDER BY "
-                             "rowid DESC LIMIT ?)", (COUNTS_KEPT,))
+                conn.executemany(
+                    "INSERT OR REPLACE INTO map_counts VALUES (?, ?, ?)",
+                    [(counts.name, digest, tokens) for digest, tokens in counts.new.items()],
+                )
+                conn.execute(
+                    "DELETE FROM map_counts WHERE rowid NOT IN (SELECT rowid FROM map_counts ORDER BY "
+                    "rowid DESC LIMIT ?)",
+                    (COUNTS_KEPT,),
+                )
         finally:
             conn.close()

@@ -144,7 +144,10 @@ def graph_from_tables(tables: NameTables) -> ReferenceGraph:
     carry_weight = np.repeat(weights, spread)
     other = carry_user != carry_definer
     carry_user, carry_name, carry_weight, carry_definer = (
-        carry_user[other], carry_name[other], carry_weight[other], carry_definer[other]
+        carry_user[other],
+        carry_name[other],
+        carry_weight[other],
+        carry_definer[other],
     )
     edges, carry_edge = np.unique(carry_user * n_files + carry_definer, return_inverse=True)
     keys, def_key = np.unique(def_file * n_names + def_name, return_inverse=True)
@@ -153,11 +156,23 @@ def graph_from_tables(tables: NameTables) -> ReferenceGraph:
     def_order = np.empty_like(order)
     def_order[order] = np.arange(len(order))
     graph = ReferenceGraph(
-        nodes=nodes, names=names, definer_start=definer_start, definer_files=definer_files,
-        def_file=def_file, def_name=def_name, def_local=def_local, def_key=def_key.reshape(-1),
-        def_order=def_order, carry_user=carry_user, carry_name=carry_name, carry_weight=carry_weight,
-        carry_edge=carry_edge.reshape(-1), carry_key=carry_key, edge_user=edges // max(1, n_files),
-        edge_definer=edges % max(1, n_files), base_rank=np.zeros(0),
+        nodes=nodes,
+        names=names,
+        definer_start=definer_start,
+        definer_files=definer_files,
+        def_file=def_file,
+        def_name=def_name,
+        def_local=def_local,
+        def_key=def_key.reshape(-1),
+        def_order=def_order,
+        carry_user=carry_user,
+        carry_name=carry_name,
+        carry_weight=carry_weight,
+        carry_edge=carry_edge.reshape(-1),
+        carry_key=carry_key,
+        edge_user=edges // max(1, n_files),
+        edge_definer=edges % max(1, n_files),
+        base_rank=np.zeros(0),
     )
     # Indexes as 32 bits: half the bytes to store and load (no workspace has 2 billion definitions).
     for f in fields(graph):

@@ -68,8 +68,12 @@ class FileTable(MutableMapping[str, FileSymbols]):
                 self._names[path] = entry[1]()
             return self._names[path]
         uses = entry.uses()
-        return ([s.name for s in entry.definitions], [s.start for s in entry.definitions], list(uses),
-                list(uses.values()))
+        return (
+            [s.name for s in entry.definitions],
+            [s.start for s in entry.definitions],
+            list(uses),
+            list(uses.values()),
+        )
 
     def drop_names(self) -> None:
         self._names.clear()

@@ -23,8 +23,12 @@ def progress_reporter(console: Console) -> Iterator[Callable[[int, int], None]]:
             if total < SHOW_FROM_FILES or not console.is_terminal:
                 return
             progress = Progress(
-                TextColumn("indexing symbols"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                console=console, transient=True,
+                TextColumn("indexing symbols"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TimeElapsedColumn(),
+                console=console,
+                transient=True,
             )
             progress.start()
             task = progress.add_task("parse", total=total)

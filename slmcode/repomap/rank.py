@@ -139,14 +139,27 @@ def _scores(index: SymbolIndex, graph: ReferenceGraph, query: str, focus_files: 
 class Ranking(Sequence[RankedSymbol]):
     """Ranked symbols, best first, each decoded when first read: a map reads its first few dozen."""
 
-    def __init__(self, index: SymbolIndex, graph: ReferenceGraph, order: np.ndarray, score: np.ndarray,
-                 limit: int, skip: Collection[tuple[str, str, int]]) -> None:
+    def __init__(
+        self,
+        index: SymbolIndex,
+        graph: ReferenceGraph,
+        order: np.ndarray,
+        score: np.ndarray,
+        limit: int,
+        skip: Collection[tuple[str, str, int]],
+    ) -> None:
         self._read: list[RankedSymbol] = []
         self._pending = self._walk(index, graph, order.tolist(), score, limit, skip)
 
     @staticmethod
-    def _walk(index: SymbolIndex, graph: ReferenceGraph, order: list[int], score: np.ndarray, limit: int,
-              skip: Collection[tuple[str, str, int]]) -> Iterator[RankedSymbol]:
+    def _walk(
+        index: SymbolIndex,
+        graph: ReferenceGraph,
+        order: list[int],
+        score: np.ndarray,
+        limit: int,
+        skip: Collection[tuple[str, str, int]],
+    ) -> Iterator[RankedSymbol]:
         given = 0
         for i in order:
             if given >= limit:

@@ -116,8 +116,12 @@ def patched_tables(
     for i, path in enumerate(paths):
         if i in fresh:
             defined, starts, refs, counts = fresh[i]
-            segments = (_ints([id_of(n) for n in defined]), _ints(starts), _ints([id_of(n) for n in refs]),
-                        _ints(counts))
+            segments = (
+                _ints([id_of(n) for n in defined]),
+                _ints(starts),
+                _ints([id_of(n) for n in refs]),
+                _ints(counts),
+            )
         else:
             j = old_at[path]
             d0, d1 = def_ends[j] - old.def_sizes[j], def_ends[j]
@@ -134,7 +138,13 @@ def patched_tables(
     renumber = np.full(len(vocab), -1, dtype=np.int64)
     renumber[kept] = np.arange(len(kept))
     return NameTables(
-        paths=list(paths), digests=list(digests), vocab=[vocab[i] for i in kept.tolist()],
-        def_sizes=_ints(def_sizes), def_vocab=renumber[joined["dv"]], def_start=joined["ds"].astype(np.int64),
-        ref_sizes=_ints(ref_sizes), ref_vocab=renumber[joined["rv"]], ref_count=joined["rc"].astype(np.int64),
+        paths=list(paths),
+        digests=list(digests),
+        vocab=[vocab[i] for i in kept.tolist()],
+        def_sizes=_ints(def_sizes),
+        def_vocab=renumber[joined["dv"]],
+        def_start=joined["ds"].astype(np.int64),
+        ref_sizes=_ints(ref_sizes),
+        ref_vocab=renumber[joined["rv"]],
+        ref_count=joined["rc"].astype(np.int64),
     )

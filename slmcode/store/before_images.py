@@ -52,10 +52,15 @@ def keep_before_image(workspace: Path, run_id: str, task_id: str, shown: str, re
         conn = _connect(workspace)
         try:
             with conn:
-                conn.execute("INSERT OR IGNORE INTO before_images (run_id, task_id, path, before, after_sha) "
-                             "VALUES (?, ?, ?, ?, ?)", (run_id, task_id, shown, before, ""))
-                conn.execute("UPDATE before_images SET after_sha=? WHERE run_id=? AND task_id=? AND path=?",
-                             (sha256_bytes(new), run_id, task_id, shown))
+                conn.execute(
+                    "INSERT OR IGNORE INTO before_images (run_id, task_id, path, before, after_sha) "
+                    "VALUES (?, ?, ?, ?, ?)",
+                    (run_id, task_id, shown, before, ""),
+                )
+                conn.execute(
+                    "UPDATE before_images SET after_sha=? WHERE run_id=? AND task_id=? AND path=?",
+                    (sha256_bytes(new), run_id, task_id, shown),
+                )
         finally:
             conn.close()
 
@@ -66,8 +71,10 @@ def images_of(workspace: Path, run_id: str) -> list[Image]:
         return []
     conn = _connect(workspace)
     try:
-        rows = conn.execute("SELECT seq, task_id, path, before, after_sha FROM before_images "
-                            "WHERE run_id=? AND undone=0 ORDER BY seq", (run_id,)).fetchall()
+        rows = conn.execute(
+            "SELECT seq, task_id, path, before, after_sha FROM before_images WHERE run_id=? AND undone=0 ORDER BY seq",
+            (run_id,),
+        ).fetchall()
     finally:
         conn.close()
     return [Image(seq, task, path, before, after) for seq, task, path, before, after in rows]

@@ -35,7 +35,7 @@ class Turn(BaseModel):
     undone: bool = False  # /undo took the run's changes back: a follow-up must not build on them
 
     def line(self) -> str:
-        parts = [f"{self.kind} \"{_clip(self.request)}\"", f"outcome: {_clip(self.outcome or 'unknown', 120)}"]
+        parts = [f'{self.kind} "{_clip(self.request)}"', f"outcome: {_clip(self.outcome or 'unknown', 120)}"]
         if self.changed:
             parts.append("changed: " + ", ".join(self.changed))
         if self.verdicts:
@@ -77,8 +77,9 @@ def load_thread(workspace: Path) -> Thread:
     try:
         return Thread.model_validate_json(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, ValidationError) as exc:
-        raise SlmcodeError(f"chat thread {path} is unreadable ({type(exc).__name__}): remove it to start "
-                           "a new one") from None
+        raise SlmcodeError(
+            f"chat thread {path} is unreadable ({type(exc).__name__}): remove it to start a new one"
+        ) from None
 
 
 def save_thread(workspace: Path, thread: Thread) -> None:

@@ -64,13 +64,18 @@ class ConversationStore:
             live = self._live.get((run_id, conversation))
             if live is not None and len(live) >= length:
                 return live[:length]
-            rows = self._connection().execute(
-                "SELECT message FROM messages WHERE run_id=? AND conversation=? AND position<? ORDER BY position",
-                (run_id, conversation, length),
-            ).fetchall()
+            rows = (
+                self._connection()
+                .execute(
+                    "SELECT message FROM messages WHERE run_id=? AND conversation=? AND position<? ORDER BY position",
+                    (run_id, conversation, length),
+                )
+                .fetchall()
+            )
             if len(rows) < length:
                 raise ConversationGap(
-                    f"conversation {conversation} of run {run_id}: {len(rows)} of {length} messages in {self.path}")
+                    f"conversation {conversation} of run {run_id}: {len(rows)} of {length} messages in {self.path}"
+                )
             messages = messages_from_dict([json.loads(row[0]) for row in rows])
             self._live[(run_id, conversation)] = messages
             return list(messages)
@@ -82,8 +87,10 @@ class ConversationStore:
         with self._lock:
             conn = self._connection()
             with conn:
-                conn.execute("DELETE FROM messages WHERE run_id=? AND conversation=? AND position>=?",
-                             (run_id, conversation, start))
+                conn.execute(
+                    "DELETE FROM messages WHERE run_id=? AND conversation=? AND position>=?",
+                    (run_id, conversation, start),
+                )
                 conn.executemany("INSERT INTO messages VALUES (?, ?, ?, ?)", rows)
             live = self._live.get((run_id, conversation))
             if start == 0 or (live is not None and len(live) >= start):
@@ -95,18 +102,24 @@ class ConversationStore:
     def names(self, run_id: str) -> list[str]:
         """Every conversation the run stored (`role:task/attempt`), sorted."""
         with self._lock:
-            rows = self._connection().execute(
-                "SELECT DISTINCT conversation FROM messages WHERE run_id=? ORDER BY conversation", (run_id,)
-            ).fetchall()
+            rows = (
+                self._connection()
+                .execute("SELECT DISTINCT conversation FROM messages WHERE run_id=? ORDER BY conversation", (run_id,))
+                .fetchall()
+            )
         return [r[0] for r in rows]
 
     def stored(self, run_id: str, conversation: str) -> list[BaseMessage]:
         """The whole stored conversation, as the worker kept it (before any request's elision)."""
         with self._lock:
-            rows = self._connection().execute(
-                "SELECT message FROM messages WHERE run_id=? AND conversation=? ORDER BY position",
-                (run_id, conversation),
-            ).fetchall()
+            rows = (
+                self._connection()
+                .execute(
+                    "SELECT message FROM messages WHERE run_id=? AND conversation=? ORDER BY position",
+                    (run_id, conversation),
+                )
+                .fetchall()
+            )
         return messages_from_dict([json.loads(r[0]) for r in rows])
 
     def forget(self, run_id: str, conversation: str) -> None:

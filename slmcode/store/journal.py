@@ -48,9 +48,11 @@ class Journal:
     def recorded(self, run_id: str, call_id: str) -> tuple[str, str] | None:
         """(content, status) of a call this run already executed, or None."""
         with self._lock:
-            row = self._connection().execute(
-                "SELECT content, status FROM calls WHERE run_id=? AND call_id=?", (run_id, call_id)
-            ).fetchone()
+            row = (
+                self._connection()
+                .execute("SELECT content, status FROM calls WHERE run_id=? AND call_id=?", (run_id, call_id))
+                .fetchone()
+            )
         return (row[0], row[1]) if row else None
 
     def record(self, run_id: str, call_id: str, content: str, status: str) -> None:

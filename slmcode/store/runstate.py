@@ -47,8 +47,9 @@ def run_workspace(path: str | Path) -> Path:
         str(workspace).encode("utf-8")
     except UnicodeEncodeError:
         shown = os.fsencode(workspace).decode("utf-8", "backslashreplace")  # each such byte as \xff
-        raise WorkspaceError(f"workspace {shown}: its path is not UTF-8, which a run needs to record it; rename "
-                             "the folder") from None
+        raise WorkspaceError(
+            f"workspace {shown}: its path is not UTF-8, which a run needs to record it; rename the folder"
+        ) from None
     return workspace
 
 

@@ -70,8 +70,10 @@ class TraceStore(TraceReads):
                 except sqlite3.DatabaseError as exc:  # junk or a torn copy: say which of .slmcode's files
                     if isinstance(exc, sqlite3.OperationalError):  # locked, read-only, full: reported as before
                         raise
-                    raise WorkspaceError(f"{self.path}: {exc} (move it away and slmcode starts a new trace; "
-                                         "the runs it recorded go with it)") from None
+                    raise WorkspaceError(
+                        f"{self.path}: {exc} (move it away and slmcode starts a new trace; "
+                        "the runs it recorded go with it)"
+                    ) from None
             yield self._conn
 
     def _open(self) -> sqlite3.Connection:

@@ -43,8 +43,10 @@ def entries(environ: Mapping[str, str] | None = None) -> dict[str, Entry]:
     try:
         data = json.loads(book_path(environ).read_text(encoding="utf-8"))
         folders = data["folders"] if data.get("version") == BOOK_VERSION else {}
-        return {key: Entry(key, str(e["digest"]), str(e["trusted_at"]), tuple(map(str, e.get("trusted", ()))))
-                for key, e in sorted(folders.items())}
+        return {
+            key: Entry(key, str(e["digest"]), str(e["trusted_at"]), tuple(map(str, e.get("trusted", ()))))
+            for key, e in sorted(folders.items())
+        }
     except (OSError, ValueError, TypeError, KeyError, AttributeError):
         return {}
 
@@ -58,8 +60,7 @@ def _write(found: dict[str, Entry], environ: Mapping[str, str] | None) -> None:
     atomic_write_text(book_path(environ), json.dumps({"version": BOOK_VERSION, "folders": folders}, indent=2) + "\n")
 
 
-def record(workspace: Path | str, digest: str, trusted: list[str],
-           environ: Mapping[str, str] | None = None) -> Entry:
+def record(workspace: Path | str, digest: str, trusted: list[str], environ: Mapping[str, str] | None = None) -> Entry:
     """Trust `workspace` as its settings are now (`digest`); replaces an earlier entry for the same folder."""
     key = folder_key(workspace)
     now = datetime.now(UTC).isoformat(timespec="seconds")

@@ -116,7 +116,7 @@ def _reindent(new_str: str, added: str, removed: str) -> str | None:
         elif removed:
             if not line.startswith(removed):
                 return None
-            out.append(line[len(removed):])
+            out.append(line[len(removed) :])
         else:
             out.append(added + line)
     return "\n".join(out)
@@ -131,8 +131,9 @@ def loose_match(text: str, old_str: str, new_str: str) -> LooseEdit | None:
         return None
     kept = text.splitlines(keepends=True)
     bare = [line.rstrip("\r\n") for line in kept]
-    found = [(i, s) for i in range(len(bare) - len(old) + 1)
-             if (s := _window_shift(bare[i : i + len(old)], old)) is not None]
+    found = [
+        (i, s) for i in range(len(bare) - len(old) + 1) if (s := _window_shift(bare[i : i + len(old)], old)) is not None
+    ]
     if len(found) != 1:
         return None
     start, (added, removed) = found[0]
@@ -140,9 +141,10 @@ def loose_match(text: str, old_str: str, new_str: str) -> LooseEdit | None:
     if new is None:
         return None
     last = kept[start + len(old) - 1]
-    ending = last[len(last.rstrip("\r\n")):]
+    ending = last[len(last.rstrip("\r\n")) :]
     newline = "\r\n" if "\r\n" in text else "\n"
     body = new.replace("\r\n", "\n").replace("\n", newline) + ending if new else ""
     how = prompts.LOOSE_INDENT if added or removed else prompts.LOOSE_TRAILING
-    return LooseEdit("".join(kept[:start]) + body + "".join(kept[start + len(old):]), start + 1, how,
-                     bool(added or removed))
+    return LooseEdit(
+        "".join(kept[:start]) + body + "".join(kept[start + len(old) :]), start + 1, how, bool(added or removed)
+    )

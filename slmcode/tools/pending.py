@@ -109,8 +109,9 @@ def plan_pending(workspace: Path, ids: Sequence[str] | None = None) -> list[Plan
     return plans
 
 
-def apply_pending(workspace: Path, ids: Sequence[str] | None = None,
-                  environment: Environment | None = None) -> list[Patch]:
+def apply_pending(
+    workspace: Path, ids: Sequence[str] | None = None, environment: Environment | None = None
+) -> list[Patch]:
     """Write the chosen patches (all when ids is empty) through `environment` (None: the local one); refuses every
     write if any of them is refused."""
     workspace = Path(workspace)

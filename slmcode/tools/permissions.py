@@ -63,7 +63,9 @@ def content_hash(path: str, new_bytes: bytes, base_sha256: str | None) -> str:
     """sha256 of the canonical JSON of what a patch would do: which file, which bytes, against which base."""
     canonical = json.dumps(
         {"base_sha256": base_sha256, "new_bytes": base64.b64encode(new_bytes).decode("ascii"), "path": path},
-        sort_keys=True, separators=(",", ":"), ensure_ascii=True,
+        sort_keys=True,
+        separators=(",", ":"),
+        ensure_ascii=True,
     )
     return hashlib.sha256(canonical.encode("ascii")).hexdigest()
 

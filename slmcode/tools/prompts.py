@@ -94,8 +94,9 @@ SHELL_NOT_FOUND = "Error: {program} is not installed here."
 SHELL_NO_SANDBOX = (
     "Error: command refused: {reason}. No OS sandbox can run here ({why}), so only read-only commands run: {allowed}."
 )
-SHELL_UNDID_PROTECTED = ("[removed {paths}: commands may not create .git or .slmcode folders, or folders "
-                         "shaped like a git directory]")
+SHELL_UNDID_PROTECTED = (
+    "[removed {paths}: commands may not create .git or .slmcode folders, or folders shaped like a git directory]"
+)
 SHELL_CHANGED = "[files this command changed: {paths}{more}]"
 SHELL_CHANGED_MORE = " and {more} more (ws_shell `git status` lists them)"
 

@@ -19,7 +19,14 @@ from typing import Literal
 Kind = Literal["read", "write", "shell", "meta", "external"]
 
 READ, LIST, SEARCH, WRITE, EDIT, SHELL, SKILL = (
-    "ws_read", "ws_list", "ws_search", "ws_write", "ws_edit", "ws_shell", "ws_skill")
+    "ws_read",
+    "ws_list",
+    "ws_search",
+    "ws_write",
+    "ws_edit",
+    "ws_shell",
+    "ws_skill",
+)
 MCP_PREFIX = "mcp__"  # an MCP server's tools are offered as mcp__SERVER__TOOL (mcp/offer.py)
 
 TOOL_ROLES = frozenset({"worker", "corrector", "tester", "explorer"})  # the roles whose requests carry tools
@@ -44,8 +51,9 @@ SPECS: tuple[ToolSpec, ...] = (
     ToolSpec(SEARCH, "read", "the text of the workspace's files, read", TOOL_ROLES, drop_rank=2),
     ToolSpec(WRITE, "write", "one workspace file, created or rewritten", CHANGING_ROLES, one_file=True),
     ToolSpec(EDIT, "write", "one workspace file, changed in place", CHANGING_ROLES, one_file=True),
-    ToolSpec(SHELL, "shell", "the workspace, through whitelisted programs inside the sandbox", CHANGING_ROLES,
-             drop_rank=4),
+    ToolSpec(
+        SHELL, "shell", "the workspace, through whitelisted programs inside the sandbox", CHANGING_ROLES, drop_rank=4
+    ),
     ToolSpec(SKILL, "meta", "the run's skill cards, no workspace file", TOOL_ROLES, drop_rank=3),
 )
 BY_NAME = {spec.name: spec for spec in SPECS}
@@ -77,5 +85,7 @@ WRITE_TOOLS = names_of("write")  # ws_write, ws_edit
 READ_ONLY_TOOLS = frozenset(spec.name for spec in SPECS if spec.roles >= READ_ONLY_ROLES)
 FILE_TOOLS = frozenset(spec.name for spec in SPECS if spec.one_file)  # ws_read, ws_write, ws_edit
 FILE_READ_TOOLS = FILE_TOOLS - WRITE_TOOLS  # ws_read
-DROP_ORDER: tuple[str, ...] = tuple(spec.name for spec in sorted(
-    (spec for spec in SPECS if spec.drop_rank is not None), key=lambda spec: spec.drop_rank or 0))
+DROP_ORDER: tuple[str, ...] = tuple(
+    spec.name
+    for spec in sorted((spec for spec in SPECS if spec.drop_rank is not None), key=lambda spec: spec.drop_rank or 0)
+)

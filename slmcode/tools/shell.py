@@ -57,7 +57,7 @@ class CappedOutput:
     def text(self) -> str:
         cut = self.total - len(self.head) - len(self.tail)
         middle = prompts.OUTPUT_CUT.format(cut=cut) if cut > 0 else ""
-        return (bytes(self.head).decode("utf-8", "replace") + middle + bytes(self.tail).decode("utf-8", "replace"))
+        return bytes(self.head).decode("utf-8", "replace") + middle + bytes(self.tail).decode("utf-8", "replace")
 
 
 @dataclass
@@ -115,8 +115,15 @@ def _start_pipeline(
     return procs, None
 
 
-def execute(launcher: Launcher, command: str, steps: Sequence[PlannedStep], timeout: float, cap: int,
-            on_start: Callable[[int], None] | None = None, stdin: bytes | None = None) -> ShellResult:
+def execute(
+    launcher: Launcher,
+    command: str,
+    steps: Sequence[PlannedStep],
+    timeout: float,
+    cap: int,
+    on_start: Callable[[int], None] | None = None,
+    stdin: bytes | None = None,
+) -> ShellResult:
     """Run checked steps through `launcher` (inside its `with` block), honouring ; && || and the deadline; output
     is merged and capped. with_after() adds what the environment undid once the block has ended.
     `on_start` hears each process group as it starts, so a run killed meanwhile can end the group when it
@@ -181,8 +188,15 @@ def with_after(result: ShellResult, launcher: Launcher) -> ShellResult:
     return result
 
 
-def run_steps(environment: Environment, command: str, steps: Sequence[PlannedStep], timeout: float, cap: int,
-              on_start: Callable[[int], None] | None = None, stdin: bytes | None = None) -> ShellResult:
+def run_steps(
+    environment: Environment,
+    command: str,
+    steps: Sequence[PlannedStep],
+    timeout: float,
+    cap: int,
+    on_start: Callable[[int], None] | None = None,
+    stdin: bytes | None = None,
+) -> ShellResult:
     """Checked steps through one command() of `environment`, with what it undid afterwards."""
     with environment.command() as launcher:
         result = execute(launcher, command, steps, timeout, cap, on_start, stdin)
@@ -218,14 +232,16 @@ def run_command(
         except Refusal as exc:
             reason = str(exc).removeprefix("Error: ").rstrip(".")
             if launcher.unavailable:
-                return prompts.SHELL_NO_SANDBOX.format(reason=reason, why=launcher.unavailable,
-                                                       allowed=whitelist.names())
+                return prompts.SHELL_NO_SANDBOX.format(
+                    reason=reason, why=launcher.unavailable, allowed=whitelist.names()
+                )
             return prompts.SHELL_REFUSED.format(reason=reason, allowed=whitelist.names())
         if settings.shell_permission == "ask":
             if confirm is None:
                 return prompts.SHELL_NO_APPROVER.format(command=command)
             if not confirm(command):
                 return prompts.SHELL_DECLINED.format(command=command)
-        result = execute(launcher, command, steps, settings.shell_timeout_seconds,
-                         settings.tool_output_capture_bytes, on_start)
+        result = execute(
+            launcher, command, steps, settings.shell_timeout_seconds, settings.tool_output_capture_bytes, on_start
+        )
     return with_after(result, launcher)

@@ -55,8 +55,9 @@ class StagingEnvironment:
             patch = previous.model_copy(update=fields)
             save_patch(self.folder, patch)
             return patch
-        draft = Patch(id="", path=shown, base_sha256=base, mode=self.mode, run_id=self.run_id, task_id=self.task_id,
-                      **fields)
+        draft = Patch(
+            id="", path=shown, base_sha256=base, mode=self.mode, run_id=self.run_id, task_id=self.task_id, **fields
+        )
         return save_new(self.folder, draft)
 
     def read(self, path: str, offset: int = 0, size: int | None = None) -> bytes:
@@ -94,8 +95,14 @@ class StagingEnvironment:
     def run(self, argv: Sequence[str], *, timeout: float, input: bytes | None = None) -> Completed:
         return self.inner.run(argv, timeout=timeout, input=input)
 
-    def git(self, *args: str, write: bool | None = None, input: bytes | None = None,
-            env: Mapping[str, str] | None = None, timeout: float | None = None) -> Completed:
+    def git(
+        self,
+        *args: str,
+        write: bool | None = None,
+        input: bytes | None = None,
+        env: Mapping[str, str] | None = None,
+        timeout: float | None = None,
+    ) -> Completed:
         return self.inner.git(*args, write=write, input=input, env=env, timeout=timeout)
 
     def command(self) -> AbstractContextManager[Launcher]:

@@ -35,8 +35,9 @@ MISTRAL = re.compile(r"\[TOOL_CALLS\]\s*(.*?)(?=\[TOOL_CALLS\]|$)", re.DOTALL)
 MISTRAL_ARGS = re.compile(r"^([\w.\-]+)\s*\[ARGS\]\s*(.*)$", re.DOTALL)
 PYTHON_TAG = re.compile(r"<\|python_tag\|>\s*(.*?)\s*(?:<\|eom_id\|>|<\|eot_id\|>|$)", re.DOTALL)
 FENCED = re.compile(r"```[ \t]*([\w-]*)[ \t]*\n(.*?)\n?[ \t]*```", re.DOTALL)
-REACT = re.compile(r"Action:\s*`?([\w.\-]+)`?\s*\n+\s*Action Input:\s*(.*?)(?=\n\s*(?:Observation|Thought|Action):|$)",
-                   re.DOTALL)
+REACT = re.compile(
+    r"Action:\s*`?([\w.\-]+)`?\s*\n+\s*Action Input:\s*(.*?)(?=\n\s*(?:Observation|Thought|Action):|$)", re.DOTALL
+)
 
 Span = tuple[int, int, list[dict[str, Any]]]
 

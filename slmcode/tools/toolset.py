@@ -83,8 +83,9 @@ def _capped(ctx: ToolContext, func: Callable[..., str]) -> Callable[..., str]:
 def _shell(ctx: ToolContext) -> Callable[..., str]:
     def ws_shell(command: str) -> str:
         before = uncommitted(ctx.workspace)
-        result = run_command(ctx.workspace, command, ctx.settings, ctx.allowed_commands, ctx.confirm, ctx.on_process,
-                             ctx.env)
+        result = run_command(
+            ctx.workspace, command, ctx.settings, ctx.allowed_commands, ctx.confirm, ctx.on_process, ctx.env
+        )
         if isinstance(result, str):
             return result
         after = uncommitted(ctx.workspace) if before is not None else None

@@ -53,7 +53,13 @@ def run_criteria(
     leaves every command UNVERIFIED with the reason as evidence."""
     settings = ToolSettings.of(settings)  # once, not per criterion
     return [
-        verify_criterion(c, workspace=workspace, settings=settings, allowed_commands=allowed_commands, confirm=confirm,
-                         environment=environment)
+        verify_criterion(
+            c,
+            workspace=workspace,
+            settings=settings,
+            allowed_commands=allowed_commands,
+            confirm=confirm,
+            environment=environment,
+        )
         for c in criteria
     ]

@@ -18,8 +18,21 @@ from slmcode.environment.filenames import shown_name
 
 # Never worth a small model's tokens, and often huge.
 SKIP_DIRS = frozenset(
-    {".git", ".slmcode", "node_modules", "__pycache__", ".venv", "venv", ".mypy_cache", ".pytest_cache",
-     ".ruff_cache", ".tox", ".idea", ".gradle", "target"}
+    {
+        ".git",
+        ".slmcode",
+        "node_modules",
+        "__pycache__",
+        ".venv",
+        "venv",
+        ".mypy_cache",
+        ".pytest_cache",
+        ".ruff_cache",
+        ".tox",
+        ".idea",
+        ".gradle",
+        "target",
+    }
 )
 
 
@@ -56,8 +69,11 @@ def walk_files(env: Environment, start: str, glob: str | None = None) -> Iterato
             continue
         prefix = _prefix(folder)
         shown_prefix = shown_name(prefix)
-        dirs = [name for name, kind in entries if kind == "dir" and name not in SKIP_DIRS
-                and not ignored.match_file(shown_prefix + shown_name(name) + "/")]
+        dirs = [
+            name
+            for name, kind in entries
+            if kind == "dir" and name not in SKIP_DIRS and not ignored.match_file(shown_prefix + shown_name(name) + "/")
+        ]
         for name, kind in entries:
             shown = shown_prefix + shown_name(name)
             if kind == "file" and not ignored.match_file(shown) and not (glob and not glob_matches(shown, glob)):

@@ -21,15 +21,52 @@ from slmcode.environment.containment import Refusal, resolve_path
 from slmcode.tools.shellparse import Command, ParseRefusal, Redirect, Step, parse
 
 SAFE_UTILITIES = (
-    "ls", "cat", "head", "tail", "wc", "grep", "rg", "find", "echo", "pwd", "sort", "uniq", "diff", "cut", "tr",
-    "true", "false", "stat", "file", "tree", "basename", "dirname", "which",
+    "ls",
+    "cat",
+    "head",
+    "tail",
+    "wc",
+    "grep",
+    "rg",
+    "find",
+    "echo",
+    "pwd",
+    "sort",
+    "uniq",
+    "diff",
+    "cut",
+    "tr",
+    "true",
+    "false",
+    "stat",
+    "file",
+    "tree",
+    "basename",
+    "dirname",
+    "which",
 )
 GIT_READ_ONLY = ("status", "diff", "log", "show", "blame", "ls-files", "grep", "rev-parse", "describe", "shortlog")
 # Arguments that make a listed program write files or run other programs: (long prefixes, short letters).
 # Following symlinks while recursing would read outside the workspace, so those flags are refused too.
 FORBIDDEN_ARGS: dict[str, tuple[tuple[str, ...], str]] = {
-    "find": (("-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fprint0", "-fprintf", "-fls", "-L", "-H",
-              "-follow", "-files0-from"), ""),
+    "find": (
+        (
+            "-exec",
+            "-execdir",
+            "-ok",
+            "-okdir",
+            "-delete",
+            "-fprint",
+            "-fprint0",
+            "-fprintf",
+            "-fls",
+            "-L",
+            "-H",
+            "-follow",
+            "-files0-from",
+        ),
+        "",
+    ),
     "rg": (("--pre", "--follow", "-L", "--files-from"), ""),
     "grep": (("--dereference-recursive", "--file"), "Rf"),
     "sort": (("--output", "--compress-program", "--files0-from", "--temporary-directory"), "oT"),
@@ -37,14 +74,46 @@ FORBIDDEN_ARGS: dict[str, tuple[tuple[str, ...], str]] = {
     "tree": (("-o", "-l", "--fromfile"), ""),
     "diff": (("--from-file", "--to-file", "--dereference"), ""),
     "git": (("--output", "--open-files-in-pager", "--ext-diff", "-O", "--textconv", "--exec", "--upload-pack"), ""),
-    "pytest": (("--basetemp", "--junitxml", "--junit-xml", "--report-log", "--resultlog", "--rootdir", "--confcutdir",
-                "--override-ini", "-p", "--pyargs", "--debug"), "o"),
+    "pytest": (
+        (
+            "--basetemp",
+            "--junitxml",
+            "--junit-xml",
+            "--report-log",
+            "--resultlog",
+            "--rootdir",
+            "--confcutdir",
+            "--override-ini",
+            "-p",
+            "--pyargs",
+            "--debug",
+        ),
+        "o",
+    ),
 }
 # Programs whose second positional argument is a file they write (`uniq IN OUT`).
 WRITES_SECOND_OPERAND = ("uniq",)
 # Runners whose subcommand is part of what is allowed (`cargo test`, not `cargo install`).
-SUBCOMMAND_PROGRAMS = ("go", "cargo", "npm", "npx", "pnpm", "yarn", "dotnet", "mvn", "gradle", "pip", "bundle",
-                       "swift", "composer", "ruff", "mix", "gradlew", "./gradlew", "./mvnw")
+SUBCOMMAND_PROGRAMS = (
+    "go",
+    "cargo",
+    "npm",
+    "npx",
+    "pnpm",
+    "yarn",
+    "dotnet",
+    "mvn",
+    "gradle",
+    "pip",
+    "bundle",
+    "swift",
+    "composer",
+    "ruff",
+    "mix",
+    "gradlew",
+    "./gradlew",
+    "./mvnw",
+)
 PYTHONS = ("python", "python3")
 NULL_DEVICE = "/dev/null"
 

@@ -164,8 +164,9 @@ def ws_edit(ctx: ToolContext, path: str, old_str: str, new_str: str) -> str:
         reindent = prompts.LOOSE_REINDENT if loose.reindented else ""
         return result + "\n" + prompts.EDIT_LOOSE.format(line=loose.line, how=loose.how, reindent=reindent)
     ctx.edit.misses[target.shown] += 1  # this step's misses count too; earlier steps' come from the transcript
-    return editformat.miss_message(ctx.edit, target.shown, text, lambda: nearmiss.nearest_lines(text, old_str),
-                                   ctx.inline_bytes)
+    return editformat.miss_message(
+        ctx.edit, target.shown, text, lambda: nearmiss.nearest_lines(text, old_str), ctx.inline_bytes
+    )
 
 
 def _same_form(given: str, matched: str, new_str: str) -> str:

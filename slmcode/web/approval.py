@@ -40,12 +40,21 @@ def approval_html(workspace: Path, run_id: str, token: str, message: str = "") -
     if tasks is None:
         return shown
     action = f"/runs/{esc(run_id)}/plan"
-    rows = [[esc(t.id), esc(t.title), esc(", ".join(t.focus_files) or "-"), esc(", ".join(t.depends_on) or "-"),
-             form_button(f"{action}/drop", "Drop", token, {"task": t.id}, danger=True, what=f"Drop task {t.id}")]
-            for t in tasks]
-    return (f"<section id=approval><h2>Plan waiting for your approval</h2>{shown}"
-            f"{table(['task', 'title', 'files', 'after', ''], rows)}"
-            f"{form_button(f'{action}/approve', 'Approve and run', token, {})}</section>")
+    rows = [
+        [
+            esc(t.id),
+            esc(t.title),
+            esc(", ".join(t.focus_files) or "-"),
+            esc(", ".join(t.depends_on) or "-"),
+            form_button(f"{action}/drop", "Drop", token, {"task": t.id}, danger=True, what=f"Drop task {t.id}"),
+        ]
+        for t in tasks
+    ]
+    return (
+        f"<section id=approval><h2>Plan waiting for your approval</h2>{shown}"
+        f"{table(['task', 'title', 'files', 'after', ''], rows)}"
+        f"{form_button(f'{action}/approve', 'Approve and run', token, {})}</section>"
+    )
 
 
 def drop_task(workspace: Path, run_id: str, task_id: str) -> tuple[str, bool]:

@@ -58,5 +58,6 @@ def tokens_spent(events: list[Event]) -> int:
     """Prompt plus completion tokens over every model call the run recorded."""
     return sum(
         int(e.data.get("prompt_tokens") or 0) + int(e.data.get("completion_tokens") or 0)
-        for e in events if e.kind == "model_call"
+        for e in events
+        if e.kind == "model_call"
     )

@@ -57,26 +57,39 @@ def marks(messages: list[BaseMessage], view: Event | None) -> list[str]:
 
 
 def _message_html(message: BaseMessage, mark: str, number: int, in_head: bool) -> str:
-    note = {"elided": f"elided: the model saw “{ELIDED_TOOL_RESULT}” instead",
-            "dropped": "dropped: replaced by the resume brief (digest and condensed notes)"}.get(mark, "")
-    badge = f" <span class=\"mark {esc(mark)}\">{esc(note)}</span>" if note else ""
-    return (f'<li class="msg {esc(mark)}"><strong>#{number} {esc(_label(message, in_head))}</strong>{badge}'
-            f"<pre tabindex=0>{esc(_text(message))}</pre></li>")
+    note = {
+        "elided": f"elided: the model saw “{ELIDED_TOOL_RESULT}” instead",
+        "dropped": "dropped: replaced by the resume brief (digest and condensed notes)",
+    }.get(mark, "")
+    badge = f' <span class="mark {esc(mark)}">{esc(note)}</span>' if note else ""
+    return (
+        f'<li class="msg {esc(mark)}"><strong>#{number} {esc(_label(message, in_head))}</strong>{badge}'
+        f"<pre tabindex=0>{esc(_text(message))}</pre></li>"
+    )
 
 
 def conversation_html(messages: list[BaseMessage], view: Event | None, name: str) -> str:
     cut = marks(messages, view)
-    summary = (f"{len(messages)} messages stored; the last request sent {view.data.get('sent')} "
-               f"({cut.count('elided')} results elided, {cut.count('dropped')} dropped)" if view
-               else f"{len(messages)} messages stored; no request recorded")
+    summary = (
+        f"{len(messages)} messages stored; the last request sent {view.data.get('sent')} "
+        f"({cut.count('elided')} results elided, {cut.count('dropped')} dropped)"
+        if view
+        else f"{len(messages)} messages stored; no request recorded"
+    )
     rungs = view.data.get("rungs") if view else None
-    ladder = (f"<p class=muted>The compaction ladder then ran on that request ({esc(', '.join(rungs))}): the text "
-              "sent was shorter still.</p>" if rungs else "")
+    ladder = (
+        f"<p class=muted>The compaction ladder then ran on that request ({esc(', '.join(rungs))}): the text "
+        "sent was shorter still.</p>"
+        if rungs
+        else ""
+    )
     head = head_length(messages)
     numbered = enumerate(zip(messages, cut, strict=True), 1)
     items = "".join(_message_html(m, mark, n, n <= head) for n, (m, mark) in numbered)
-    return (f"<details class=conversation><summary><strong>{esc(name)}</strong>: {esc(summary)}</summary>"
-            f"{ladder}<ol class=messages>{items}</ol></details>")
+    return (
+        f"<details class=conversation><summary><strong>{esc(name)}</strong>: {esc(summary)}</summary>"
+        f"{ladder}<ol class=messages>{items}</ol></details>"
+    )
 
 
 def conversations_html(workspace: Path, run_id: str, task_id: str, events: list[Event]) -> str:

@@ -42,8 +42,10 @@ def table(headers: list[str], rows: list[list[str]], *, cls: str = "", body_id: 
     head = "".join(f"<th scope=col>{esc(h)}</th>" for h in headers)
     body = "".join("<tr>" + "".join(f"<td>{cell}</td>" for cell in row) + "</tr>" for row in rows)
     ident = f' id="{esc(body_id)}"' if body_id else ""
-    return (f'<div class=scroll><table class="{esc(cls)}"><thead><tr>{head}</tr></thead>'
-            f"<tbody{ident}>{body}</tbody></table></div>")
+    return (
+        f'<div class=scroll><table class="{esc(cls)}"><thead><tr>{head}</tr></thead>'
+        f"<tbody{ident}>{body}</tbody></table></div>"
+    )
 
 
 def diff_block(diff: str) -> str:
@@ -52,19 +54,28 @@ def diff_block(diff: str) -> str:
         return "<p class=muted>(no change)</p>"
     lines = []
     for line in diff.splitlines():
-        kind = ("add" if line.startswith("+") and not line.startswith("+++")
-                else "del" if line.startswith("-") and not line.startswith("---")
-                else "hunk" if line.startswith("@@") else "ctx")
+        kind = (
+            "add"
+            if line.startswith("+") and not line.startswith("+++")
+            else "del"
+            if line.startswith("-") and not line.startswith("---")
+            else "hunk"
+            if line.startswith("@@")
+            else "ctx"
+        )
         lines.append(f'<span class="{kind}">{esc(line)}</span>')
     return "<pre class=diff tabindex=0>" + "".join(lines) + "</pre>"  # each line a block: no newline between
 
 
-def form_button(action: str, label: str, token: str, fields: dict[str, str], *, danger: bool = False,
-                what: str = "") -> str:
+def form_button(
+    action: str, label: str, token: str, fields: dict[str, str], *, danger: bool = False, what: str = ""
+) -> str:
     """A POST form with one button; the token rides along as a hidden field. `what`: the full name a screen
     reader says, when the visible label alone ("Delete") is the same on every row."""
     hidden = "".join(f'<input type=hidden name="{esc(k)}" value="{esc(v)}">' for k, v in fields.items())
     cls = (" class=danger" if danger else "") + (f' aria-label="{esc(what)}"' if what else "")
-    return (f'<form method=post action="{esc(action)}" class=inline>'
-            f'<input type=hidden name=token value="{esc(token)}">{hidden}'
-            f"<button type=submit{cls}>{esc(label)}</button></form>")
+    return (
+        f'<form method=post action="{esc(action)}" class=inline>'
+        f'<input type=hidden name=token value="{esc(token)}">{hidden}'
+        f"<button type=submit{cls}>{esc(label)}</button></form>"
+    )

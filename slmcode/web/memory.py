@@ -23,28 +23,69 @@ from slmcode.web.patches import notice_html
 
 def memory_page(workspace: Path, token: str, notice: str = "", error: bool = False) -> str:
     snapshot = read_memory(workspace)
-    lessons = [[esc(lesson_id(text)), esc(text),
-                form_button("/memory/lessons/delete", "Delete", token, {"id": lesson_id(text)}, danger=True,
-                            what=f"Delete lesson {lesson_id(text)}")]
-               for text in snapshot.lessons]
-    skills = [[esc(s.name), esc(s.description), form_button("/memory/skills/delete", "Delete", token,
-                                                            {"name": s.path.parent.name}, danger=True,
-                                                            what=f"Delete skill {s.name}")]
-              for s in snapshot.skills]
-    sessions = [[esc(s.run_id), esc(s.created_at.strftime("%Y-%m-%d %H:%M")), esc(s.query), esc(s.summary),
-                 form_button("/memory/sessions/delete", "Delete", token, {"id": s.run_id}, danger=True,
-                             what=f"Delete session {s.run_id}")]
-                for s in list_sessions(workspace)]
+    lessons = [
+        [
+            esc(lesson_id(text)),
+            esc(text),
+            form_button(
+                "/memory/lessons/delete",
+                "Delete",
+                token,
+                {"id": lesson_id(text)},
+                danger=True,
+                what=f"Delete lesson {lesson_id(text)}",
+            ),
+        ]
+        for text in snapshot.lessons
+    ]
+    skills = [
+        [
+            esc(s.name),
+            esc(s.description),
+            form_button(
+                "/memory/skills/delete",
+                "Delete",
+                token,
+                {"name": s.path.parent.name},
+                danger=True,
+                what=f"Delete skill {s.name}",
+            ),
+        ]
+        for s in snapshot.skills
+    ]
+    sessions = [
+        [
+            esc(s.run_id),
+            esc(s.created_at.strftime("%Y-%m-%d %H:%M")),
+            esc(s.query),
+            esc(s.summary),
+            form_button(
+                "/memory/sessions/delete",
+                "Delete",
+                token,
+                {"id": s.run_id},
+                danger=True,
+                what=f"Delete session {s.run_id}",
+            ),
+        ]
+        for s in list_sessions(workspace)
+    ]
     body = (
         f"<h1>Memory</h1>{notice_html(notice, error=error)}"
         "<h2>Lessons (.slmcode/MEMORY.md)</h2>"
         + (table(["id", "lesson", ""], lessons, cls="stack") if lessons else "<p class=muted>No lessons yet.</p>")
         + "<h2>Learned skills</h2>"
-        + (table(["skill", "description", ""], skills, cls="stack") if skills
-           else "<p class=muted>No learned skills.</p>")
+        + (
+            table(["skill", "description", ""], skills, cls="stack")
+            if skills
+            else "<p class=muted>No learned skills.</p>"
+        )
         + "<h2>Sessions</h2>"
-        + (table(["run", "when", "task", "summary", ""], sessions, cls="stack") if sessions
-           else "<p class=muted>No sessions.</p>")
+        + (
+            table(["run", "when", "task", "summary", ""], sessions, cls="stack")
+            if sessions
+            else "<p class=muted>No sessions.</p>"
+        )
     )
     return page("Memory", body, active="/memory")
 

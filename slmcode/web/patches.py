@@ -29,15 +29,24 @@ def patches_page(workspace: Path, token: str, notice: str = "", error: bool = Fa
             cards.append(f"<div class=card>{notice_html(f'refused: {plan}', error=True)}</div>")
             continue
         p = plan.patch
-        run = f' <a href="/runs/{esc(part(p.run_id))}/tasks/{esc(part(p.task_id))}">task {esc(p.task_id)}</a>' \
-            if p.run_id and p.task_id else ""
-        buttons = (form_button("/patches/apply", f"Apply {p.id}", token, {"id": p.id})
-                   + " " + form_button("/patches/reject", f"Reject {p.id}", token, {"id": p.id}, danger=True))
-        cards.append(f'<div class=card id="patch-{esc(p.id)}"><h2>patch {esc(p.id)}: {esc(p.path)}</h2>'
-                     f"<p>{run}</p>{diff_block(plan.diff())}<p>{buttons}</p></div>")
-    body = (f"<h1>Pending patches</h1>{notice_html(notice, error=error)}"
-            + ("".join(cards) or "<p>No pending patches. A run with <code>--permission review</code> stages "
-               "its edits here.</p>"))
+        run = (
+            f' <a href="/runs/{esc(part(p.run_id))}/tasks/{esc(part(p.task_id))}">task {esc(p.task_id)}</a>'
+            if p.run_id and p.task_id
+            else ""
+        )
+        buttons = (
+            form_button("/patches/apply", f"Apply {p.id}", token, {"id": p.id})
+            + " "
+            + form_button("/patches/reject", f"Reject {p.id}", token, {"id": p.id}, danger=True)
+        )
+        cards.append(
+            f'<div class=card id="patch-{esc(p.id)}"><h2>patch {esc(p.id)}: {esc(p.path)}</h2>'
+            f"<p>{run}</p>{diff_block(plan.diff())}<p>{buttons}</p></div>"
+        )
+    body = f"<h1>Pending patches</h1>{notice_html(notice, error=error)}" + (
+        "".join(cards)
+        or "<p>No pending patches. A run with <code>--permission review</code> stages its edits here.</p>"
+    )
     return page("Pending patches", body, active="/patches")
 
 

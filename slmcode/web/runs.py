@@ -23,50 +23,61 @@ def took(run: RunRow) -> str:
 def runs_list(store: TraceStore) -> str:
     runs = store.runs()
     if not runs:
-        body = f"<h1>Runs</h1><p>No runs recorded in {esc(store.path.parent.parent)} yet: start one with " \
-               "<code>slmcode run \"...\"</code>.</p>"
+        body = (
+            f"<h1>Runs</h1><p>No runs recorded in {esc(store.path.parent.parent)} yet: start one with "
+            '<code>slmcode run "..."</code>.</p>'
+        )
         return page("Runs", body, active="/")
     rows, tokens = [], store.tokens_by_run()
     for run in runs:
-        rows.append([
-            f'<a href="/runs/{esc(part(run.run_id))}">{esc(first_line(run.query, 90) or run.run_id)}</a>'
-            f'<br><small class=muted>{esc(run.run_id)}</small>',
-            status_cell(shown_status(run)),
-            esc(first_line(run.outcome, 90)),
-            esc(run.started[:19].replace("T", " ")),
-            esc(took(run)),
-            esc(f"{tokens.get(run.run_id, 0):,}"),
-            esc(run.model),
-        ])
-    body = "<h1>Runs</h1>" + table(["task", "status", "outcome", "started (UTC)", "took", "tokens", "model"],
-                                   rows, cls="stack")
+        rows.append(
+            [
+                f'<a href="/runs/{esc(part(run.run_id))}">{esc(first_line(run.query, 90) or run.run_id)}</a>'
+                f"<br><small class=muted>{esc(run.run_id)}</small>",
+                status_cell(shown_status(run)),
+                esc(first_line(run.outcome, 90)),
+                esc(run.started[:19].replace("T", " ")),
+                esc(took(run)),
+                esc(f"{tokens.get(run.run_id, 0):,}"),
+                esc(run.model),
+            ]
+        )
+    body = "<h1>Runs</h1>" + table(
+        ["task", "status", "outcome", "started (UTC)", "took", "tokens", "model"], rows, cls="stack"
+    )
     return page("Runs", body, active="/")
 
 
 def board_html(run_id: str, cards: list[TaskCard]) -> str:
     if not cards:
         return "<p class=muted>No tasks yet.</p>"
-    rows = [[
-        f'<a href="/runs/{esc(part(run_id))}/tasks/{esc(part(c.task_id))}">{esc(c.task_id)}</a>',
-        esc(c.title),
-        status_cell(c.status),
-        esc(c.turns or ""),
-        esc(", ".join(c.files_changed)),
-    ] for c in cards]
+    rows = [
+        [
+            f'<a href="/runs/{esc(part(run_id))}/tasks/{esc(part(c.task_id))}">{esc(c.task_id)}</a>',
+            esc(c.title),
+            status_cell(c.status),
+            esc(c.turns or ""),
+            esc(", ".join(c.files_changed)),
+        ]
+        for c in cards
+    ]
     return table(["task", "title", "status", "turns", "files changed"], rows, cls="stack")
 
 
 def event_row(event: Event, start: str) -> str:
     task = event.task_id or ""
-    return (f"<tr><td>{esc(event.seq)}</td><td>{esc(elapsed(start, event.ts))}</td><td>{esc(event.kind)}</td>"
-            f"<td>{esc(event.role or '')}</td><td>{esc(task)}</td><td>{esc(describe(event))}</td></tr>")
+    return (
+        f"<tr><td>{esc(event.seq)}</td><td>{esc(elapsed(start, event.ts))}</td><td>{esc(event.kind)}</td>"
+        f"<td>{esc(event.role or '')}</td><td>{esc(task)}</td><td>{esc(describe(event))}</td></tr>"
+    )
 
 
 def phases_html(events: list[Event]) -> str:
     """The phases so far as an ordered list, the current one marked (for screen readers too)."""
     current = current_phase(events)
-    items = "".join(f'<li{" aria-current=step" if name == current else ""}>{esc(name)}</li>'
-                    for name in phase_path(events))
+    items = "".join(
+        f"<li{' aria-current=step' if name == current else ''}>{esc(name)}</li>" for name in phase_path(events)
+    )
     return f"<ol class=phases>{items}</ol>"
 
 

@@ -28,7 +28,7 @@ from slmcode.web.html import esc, page
 MAX_FORM_BYTES = 16_384
 SECURITY_HEADERS = {
     "Content-Security-Policy": "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self'; "
-                               "connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+    "connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
     "X-Content-Type-Options": "nosniff",
     # The first URL holds the token: it must not leak to another site. (no-referrer would make the browser
     # send `Origin: null` with our own forms, which the guard refuses.)
@@ -72,8 +72,11 @@ class Handler(BaseHTTPRequestHandler):
         from_url = (query.get("token") or [None])[0]
         if guard.matches(from_url) or guard.matches(guard.cookie_token(self.headers.get("Cookie"))):
             return True
-        self._send(HTTPStatus.UNAUTHORIZED, "text/plain",
-                   "unauthorized: open the URL `slmcode serve` printed (it carries the token)\n")
+        self._send(
+            HTTPStatus.UNAUTHORIZED,
+            "text/plain",
+            "unauthorized: open the URL `slmcode serve` printed (it carries the token)\n",
+        )
         return False
 
     # -- responses -------------------------------------------------------------------------------------
@@ -119,11 +122,17 @@ class Handler(BaseHTTPRequestHandler):
         except RunNotFoundError as exc:
             self._not_found(str(exc))
         except sqlite3.OperationalError as exc:  # e.g. a run creating the trace this very moment
-            self._send(HTTPStatus.SERVICE_UNAVAILABLE, "text/html",
-                       page("Busy", f"<h1>The trace is busy</h1><p>{esc(exc)}: reload the page.</p>"))
+            self._send(
+                HTTPStatus.SERVICE_UNAVAILABLE,
+                "text/html",
+                page("Busy", f"<h1>The trace is busy</h1><p>{esc(exc)}: reload the page.</p>"),
+            )
         except SlmcodeError as exc:  # a broken .slmcode file: its one line, as the CLI says it (was a traceback)
-            self._send(HTTPStatus.INTERNAL_SERVER_ERROR, "text/html",
-                       page("Error", f"<h1>slmcode cannot show this</h1><p>{esc(exc)}</p>"))
+            self._send(
+                HTTPStatus.INTERNAL_SERVER_ERROR,
+                "text/html",
+                page("Error", f"<h1>slmcode cannot show this</h1><p>{esc(exc)}</p>"),
+            )
 
     do_HEAD = do_GET
 
@@ -159,8 +168,10 @@ class Handler(BaseHTTPRequestHandler):
         except RunNotFoundError:
             self._not_found("no such run")
             return
-        self._html(runs.run_page(app.store, found, approval.approval_html(app.workspace, found, app.guard.token,
-                                                                            message)), status)
+        self._html(
+            runs.run_page(app.store, found, approval.approval_html(app.workspace, found, app.guard.token, message)),
+            status,
+        )
 
     def _stream(self, run_id: str, query: dict[str, str]) -> None:
         run_id = self.app.store.run(run_id).run_id
@@ -197,8 +208,11 @@ class Handler(BaseHTTPRequestHandler):
             return
         parts = [unquote(p) for p in url.path.strip("/").split("/")]
         if len(parts) == 4 and parts[0] == "runs" and parts[2] == "plan" and parts[3] in ("drop", "approve"):
-            done = (approval.drop_task(self.app.workspace, parts[1], form.get("task", "")) if parts[3] == "drop"
-                    else approval.approve(self.app.workspace, parts[1]))
+            done = (
+                approval.drop_task(self.app.workspace, parts[1], form.get("task", ""))
+                if parts[3] == "drop"
+                else approval.approve(self.app.workspace, parts[1])
+            )
             self._run_page(parts[1], done[0], HTTPStatus.CONFLICT if done[1] else HTTPStatus.OK)
             return
         action = POST_ACTIONS.get(url.path)
@@ -212,8 +226,9 @@ class Handler(BaseHTTPRequestHandler):
         self._html(render(self.app.workspace, self.app.guard.token, message, failed), status)
 
 
-def make_server(workspace: Path, port: int = 0, token: str | None = None,
-                host: str = "127.0.0.1") -> ThreadingHTTPServer:
+def make_server(
+    workspace: Path, port: int = 0, token: str | None = None, host: str = "127.0.0.1"
+) -> ThreadingHTTPServer:
     """A server bound to (host, port); port 0 picks a free one. Its URL with the token: `server_url(server)`."""
     root = Path(workspace).resolve()
     app = WebApp(root, Guard(token or new_token(), port), TraceStore.for_workspace(root), threading.Event())

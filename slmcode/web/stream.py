@@ -29,8 +29,15 @@ def sse(kind: str, data: str, ident: int | None = None) -> str:
     return f"{head}event: {kind}\n{lines}\n"
 
 
-def follow(store: TraceStore, run_id: str, after: int, send: Send, *, stop: Callable[[], bool] = lambda: False,
-           poll: float = POLL_SECONDS) -> None:
+def follow(
+    store: TraceStore,
+    run_id: str,
+    after: int,
+    send: Send,
+    *,
+    stop: Callable[[], bool] = lambda: False,
+    poll: float = POLL_SECONDS,
+) -> None:
     """Send the run's events past `after` as they are recorded, until the run stops (or the client leaves:
     `send` raises OSError)."""
     everything = store.timeline(run_id)

@@ -33,11 +33,20 @@ def edit_diff(event: Event) -> tuple[str, str]:
 
 def verdicts_html(events: list[Event]) -> str:
     # verify records each verdict twice (the live event and the one with evidence): the evidence one counts.
-    rows = [[esc(e.data.get("criterion")), status_cell(str(e.data.get("status"))),
-             f"<pre>{esc(e.data.get('evidence') or '')}</pre>"]
-            for e in events if e.kind == "verdict" and "evidence" in e.data]
-    return table(["criterion", "verdict", "evidence"], rows, cls="stack") if rows else \
-        "<p class=muted>No verdicts yet.</p>"
+    rows = [
+        [
+            esc(e.data.get("criterion")),
+            status_cell(str(e.data.get("status"))),
+            f"<pre>{esc(e.data.get('evidence') or '')}</pre>",
+        ]
+        for e in events
+        if e.kind == "verdict" and "evidence" in e.data
+    ]
+    return (
+        table(["criterion", "verdict", "evidence"], rows, cls="stack")
+        if rows
+        else "<p class=muted>No verdicts yet.</p>"
+    )
 
 
 def edits_html(events: list[Event]) -> str:
@@ -47,8 +56,10 @@ def edits_html(events: list[Event]) -> str:
     parts = []
     for event in edits:
         path, diff = edit_diff(event)
-        parts.append(f"<div class=card><strong>{esc(path)}</strong> <span class=muted>{esc(event.data.get('name'))}"
-                     f" by {esc(event.role or 'worker')}, event #{esc(event.seq)}</span>{diff_block(diff)}</div>")
+        parts.append(
+            f"<div class=card><strong>{esc(path)}</strong> <span class=muted>{esc(event.data.get('name'))}"
+            f" by {esc(event.role or 'worker')}, event #{esc(event.seq)}</span>{diff_block(diff)}</div>"
+        )
     return "".join(parts)
 
 
@@ -58,15 +69,19 @@ def pending_html(workspace: Path, run_id: str, task_id: str) -> str:
         if isinstance(plan, PatchError):
             continue  # the patches page names every refusal
         if plan.patch.run_id == run_id and plan.patch.task_id == task_id:
-            parts.append(f"<div class=card><strong>{esc(plan.patch.path)}</strong> "
-                         f'<a href="/patches">pending patch {esc(plan.patch.id)}</a>{diff_block(plan.diff())}</div>')
+            parts.append(
+                f"<div class=card><strong>{esc(plan.patch.path)}</strong> "
+                f'<a href="/patches">pending patch {esc(plan.patch.id)}</a>{diff_block(plan.diff())}</div>'
+            )
     return "<h2>Waiting for review</h2>" + "".join(parts) if parts else ""
 
 
 def sections_html(sections: list, budget: int) -> str:
     largest = max([int(t) for _, t in sections] + [1])
-    rows = [[esc(name), esc(tokens), f'<meter min=0 max="{largest}" value="{int(tokens)}">{esc(tokens)}</meter>']
-            for name, tokens in sections]
+    rows = [
+        [esc(name), esc(tokens), f'<meter min=0 max="{largest}" value="{int(tokens)}">{esc(tokens)}</meter>']
+        for name, tokens in sections
+    ]
     return table(["section", "tokens", ""], rows)
 
 
@@ -78,11 +93,12 @@ def packs_html(run_id: str, task_id: str, events: list[Event]) -> str:
     parts = []
     for event in packs:
         d, role = event.data, event.role or ""
-        link = f'/runs/{esc(part(run_id))}/pack?role={esc(part(role))}&amp;task={esc(part(task_id))}'
+        link = f"/runs/{esc(part(run_id))}/pack?role={esc(part(role))}&amp;task={esc(part(task_id))}"
         parts.append(
             f"<div class=card><strong>{esc(role)}</strong> pack, event #{esc(event.seq)}: {esc(d.get('tokens'))} of "
-            f"{esc(d.get('budget'))} tokens · <a href=\"{link}\">read the last {esc(role)} pack</a>"
-            f"{sections_html(d.get('sections') or [], int(d.get('budget') or 0))}</div>")
+            f'{esc(d.get("budget"))} tokens · <a href="{link}">read the last {esc(role)} pack</a>'
+            f"{sections_html(d.get('sections') or [], int(d.get('budget') or 0))}</div>"
+        )
     return "".join(parts)
 
 

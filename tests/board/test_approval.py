@@ -25,8 +25,16 @@ def drop_logo_add_power(question: dict[str, Any]) -> Any:
 
 
 def start(fake: FakeLLM, repo: Path, answer: Any, **settings: Any) -> api.RunResult:
-    return api.run("Add divide and power", repo, base_url=fake.url, model="qwen2.5-coder:7b", request_retries=0,
-                   approve="plan", answer=answer, **settings)
+    return api.run(
+        "Add divide and power",
+        repo,
+        base_url=fake.url,
+        model="qwen2.5-coder:7b",
+        request_retries=0,
+        approve="plan",
+        answer=answer,
+        **settings,
+    )
 
 
 def test_an_edited_plan_runs_exactly_the_edited_tasks(fake_llm: FakeLLM, repo: Path) -> None:
@@ -37,7 +45,10 @@ def test_an_edited_plan_runs_exactly_the_edited_tasks(fake_llm: FakeLLM, repo: P
     assert [t["title"] for t in plan[0]["tasks"]] == ["Add divide", "Draw a logo", "Test the change"]
     assert result.outcome == "done", result.outcome
     assert [(t.title, t.status) for t in result.tasks] == [
-        ("Add divide", "done"), ("Test the change", "done"), ("Add power", "done")]
+        ("Add divide", "done"),
+        ("Test the change", "done"),
+        ("Add power", "done"),
+    ]
     ops = (repo / "calc" / "ops.py").read_text()
     assert "def divide" in ops and "def power" in ops
     assert worker_requests(fake_llm, "TASK-POWER") and not worker_requests(fake_llm, "TASK-LOGO")
@@ -52,22 +63,33 @@ def test_approve_leaves_the_plan_as_the_splitter_made_it(fake_llm: FakeLLM, repo
 
 
 def plan_of_two() -> list[Task]:
-    return [Task(id="r1t1", title="Add divide"), Task(id="r1t2", title="Draw a logo"),
-            Task(id="r1test", title="Test the change", kind="test", depends_on=["r1t1", "r1t2"])]
+    return [
+        Task(id="r1t1", title="Add divide"),
+        Task(id="r1t2", title="Draw a logo"),
+        Task(id="r1test", title="Test the change", kind="test", depends_on=["r1t1", "r1t2"]),
+    ]
 
 
-@pytest.mark.parametrize(("answer", "message"), [
-    ([{"id": "r1t9", "title": "x"}], "unknown task id 'r1t9' (the plan has r1t1, r1t2, r1test)"),
-    ([{"id": "r1t1", "title": "  "}], "r1t1: empty title"),
-    ([{"title": ""}], "new task 1: empty title"),
-    ([{"id": "r1t1", "depends_on": ["r1t2"]}, {"id": "r1t2", "depends_on": ["r1t1"]}],
-     "dependency cycle: r1t1 -> r1t2 -> r1t1"),
-    ([{"id": "r1t2"}, {"id": "r1t1", "depends_on": ["r1t7"]}], "task r1t1 depends on unknown task 'r1t7'"),
-    ([{"title": "new", "focus_files": ["../secrets"]}], "focus file '../secrets' is not a path inside the workspace"),
-    ([{"id": "r1t1", "owner": "me"}], "r1t1: owner: Extra inputs are not permitted"),
-    ([{"id": "r1test"}], "the edited plan has no code task left"),
-    ("make it better", "answer 'approve' or the edited task list, not 'make it better'"),
-])
+@pytest.mark.parametrize(
+    ("answer", "message"),
+    [
+        ([{"id": "r1t9", "title": "x"}], "unknown task id 'r1t9' (the plan has r1t1, r1t2, r1test)"),
+        ([{"id": "r1t1", "title": "  "}], "r1t1: empty title"),
+        ([{"title": ""}], "new task 1: empty title"),
+        (
+            [{"id": "r1t1", "depends_on": ["r1t2"]}, {"id": "r1t2", "depends_on": ["r1t1"]}],
+            "dependency cycle: r1t1 -> r1t2 -> r1t1",
+        ),
+        ([{"id": "r1t2"}, {"id": "r1t1", "depends_on": ["r1t7"]}], "task r1t1 depends on unknown task 'r1t7'"),
+        (
+            [{"title": "new", "focus_files": ["../secrets"]}],
+            "focus file '../secrets' is not a path inside the workspace",
+        ),
+        ([{"id": "r1t1", "owner": "me"}], "r1t1: owner: Extra inputs are not permitted"),
+        ([{"id": "r1test"}], "the edited plan has no code task left"),
+        ("make it better", "answer 'approve' or the edited task list, not 'make it better'"),
+    ],
+)
 def test_an_invalid_edit_is_refused_with_one_line(answer: Any, message: str) -> None:
     with pytest.raises(PlanEditError) as caught:
         edited_plan(plan_of_two(), answer, round_no=1)

@@ -27,7 +27,7 @@ pytestmark = pytest.mark.slow
 
 # A test file in the repository that always passes and tries every way out while it runs (the verify command
 # an edit adds runs it; so does the tester's suite).
-EVIL_TEST = '''import socket
+EVIL_TEST = """import socket
 
 
 def test_evil():
@@ -42,13 +42,17 @@ def test_evil():
             attempt()
         except Exception as exc:
             print("blocked", type(exc).__name__)
-'''
+"""
 
 
-def refused(client: Any, thread_id: str, context: dict[str, Any], answer: Any) -> str:  # noqa: F811
+def refused(client: Any, thread_id: str, context: dict[str, Any], answer: Any) -> str:
     """The error a resume ends with (the client sees it as the stream's error event)."""
-    parts = [(p.event, p.data) for p in client.runs.stream(thread_id, "slmcode", command={"resume": answer},
-                                                           context=context, stream_mode=["updates"])]
+    parts = [
+        (p.event, p.data)
+        for p in client.runs.stream(
+            thread_id, "slmcode", command={"resume": answer}, context=context, stream_mode=["updates"]
+        )
+    ]
     errors = [data for event, data in parts if event == "error"]
     assert errors, f"the resume was not refused: {parts[-3:]}"
     return str(errors[0])
@@ -61,9 +65,14 @@ def listener() -> Iterator[tuple[int, list[bytes]]]:
         yield found
 
 
-def test_hostile_answers_to_the_plan_question_change_nothing(client: Any, thread_id: str,  # noqa: F811
-                                                             fake_llm: FakeLLM, repo: Path,  # noqa: F811
-                                                             tmp_path: Path, listener: tuple[int, list[bytes]]) -> None:
+def test_hostile_answers_to_the_plan_question_change_nothing(
+    client: Any,
+    thread_id: str,
+    fake_llm: FakeLLM,
+    repo: Path,
+    tmp_path: Path,
+    listener: tuple[int, list[bytes]],
+) -> None:
     port, heard = listener
     outside = tmp_path / "outside"  # beside the allowed root, not under it
     outside.mkdir()
@@ -72,23 +81,31 @@ def test_hostile_answers_to_the_plan_question_change_nothing(client: Any, thread
     marker = tmp_path / "fsmonitor-ran"
     (repo / "tests" / "test_evil.py").write_text(EVIL_TEST.format(marker=marker, outside=outside, port=port))
     git_before = {p: digest(repo / ".git" / p) for p in ("hooks", "info")} | {
-        "config": {"text": (repo / ".git" / "config").read_text()}}
+        "config": {"text": (repo / ".git" / "config").read_text()}
+    }
     outside_before = digest(outside)
 
     script_team(fake_llm)
     fake_llm.on(SYSTEM["corrector"], Reply(content="I cannot fix it."))  # a hostile criterion fails: no fix
     good = {"base_url": fake_llm.url, "model": "m", "request_retries": 0, "approve": "plan"}
     context = {"workspace": str(repo), "overrides": good}
-    start = {"run_id": thread_id, "query": "Add divide and power", "workspace": str(repo), "phase": "start",
-             "rounds": 0}
+    start = {
+        "run_id": thread_id,
+        "query": "Add divide and power",
+        "workspace": str(repo),
+        "phase": "start",
+        "rounds": 0,
+    }
     assert interrupts_in(stream(client, thread_id, input=start, context=context))
     asked = len(fake_llm.requests)
 
-    wider = [({"permission": "auto", "approve": "plan"}, "permission only to"),  # from review: wider, refused
-             ({"shell_extra_commands": ["bash -c"]}, "may not set shell_extra_commands"),
-             ({"sandbox_network": True}, "may not set sandbox_network"),
-             ({"sandbox_read_paths": ["/"]}, "may not set sandbox_read_paths"),
-             ({"base_url": f"http://127.0.0.1:{port}/v1"}, "configured endpoints")]
+    wider = [
+        ({"permission": "auto", "approve": "plan"}, "permission only to"),  # from review: wider, refused
+        ({"shell_extra_commands": ["bash -c"]}, "may not set shell_extra_commands"),
+        ({"sandbox_network": True}, "may not set sandbox_network"),
+        ({"sandbox_read_paths": ["/"]}, "may not set sandbox_read_paths"),
+        ({"base_url": f"http://127.0.0.1:{port}/v1"}, "configured endpoints"),
+    ]
     for overrides, expected in wider:
         hostile = {"workspace": str(repo), "overrides": {**good, **overrides}}
         error = refused(client, thread_id, hostile, "approve")
@@ -97,8 +114,14 @@ def test_hostile_answers_to_the_plan_question_change_nothing(client: Any, thread
     assert len(fake_llm.requests) == asked and heard == []
 
     for path in ("/etc/passwd", "../../outside/secret.py", "~/.ssh/id_ed25519"):
-        again = interrupts_in(stream(client, thread_id, context=context, command={
-            "resume": [{"id": "r1t1", "focus_files": [path]}, {"id": "r1test"}]}))
+        again = interrupts_in(
+            stream(
+                client,
+                thread_id,
+                context=context,
+                command={"resume": [{"id": "r1t1", "focus_files": [path]}, {"id": "r1test"}]},
+            )
+        )
         assert "is not a path inside the workspace" in again[0]["value"]["error"], path
 
     hostile_criteria = [
@@ -108,8 +131,14 @@ def test_hostile_answers_to_the_plan_question_change_nothing(client: Any, thread
         {"text": "outside", "priority": "should", "verify": f"cat {outside}/secret.py"},
         {"text": "symlink", "priority": "should", "verify": "cat calc/notes.py"},
     ]
-    edit = [{"id": "r1t1", "focus_files": ["calc/ops.py", "calc/notes.py", "tests/test_ops.py"],
-             "criteria": hostile_criteria}, {"id": "r1test"}]
+    edit = [
+        {
+            "id": "r1t1",
+            "focus_files": ["calc/ops.py", "calc/notes.py", "tests/test_ops.py"],
+            "criteria": hostile_criteria,
+        },
+        {"id": "r1test"},
+    ]
     stream(client, thread_id, context=context, command={"resume": edit})
     state = client.threads.get_state(thread_id)
     values = state["values"]
@@ -122,7 +151,8 @@ def test_hostile_answers_to_the_plan_question_change_nothing(client: Any, thread
         assert SECRET not in request_text(request)
     assert SECRET not in json.dumps(values, default=str)
     assert {p: digest(repo / ".git" / p) for p in ("hooks", "info")} | {
-        "config": {"text": (repo / ".git" / "config").read_text()}} == git_before
+        "config": {"text": (repo / ".git" / "config").read_text()}
+    } == git_before
     assert digest(outside) == outside_before
     subprocess.run(["git", "status"], cwd=repo, capture_output=True)  # the user's next git status
     assert not marker.exists()

@@ -21,22 +21,37 @@ from tests.graph.scenario import MULTIPLY_END, js
 
 def test_a_one_file_task_gets_one_worker_and_no_splitter(fake_llm: FakeLLM, repo: Path) -> None:
     fake_llm.on(SYSTEM["clarify"], js({"requirements": ["calc.ops has divide(a, b)"], "questions": []}))
-    fake_llm.on(SYSTEM["scope_judge"], js({"criteria": [
-        {"text": "divide is tested", "priority": "must", "verify": f"{CHECK} -k divide"}]}))
+    fake_llm.on(
+        SYSTEM["scope_judge"],
+        js({"criteria": [{"text": "divide is tested", "priority": "must", "verify": f"{CHECK} -k divide"}]}),
+    )
     fake_llm.on(SYSTEM["planner"], js({"steps": [{"step": "add divide", "files": ["calc/ops.py"]}]}))
     fake_llm.on(SYSTEM["reviewer"], js({"approve": True, "notes": []}))
     fake_llm.on(SYSTEM["learn"], js({"lessons": []}))
-    fake_llm.on(SYSTEM["worker"], Reply(tool_calls=[tool_call("ws_read", path="calc/ops.py")]),
-                Reply(tool_calls=[tool_call("ws_edit", path="calc/ops.py", old_str=MULTIPLY_END,
-                                            new_str=MULTIPLY_END + DIVIDE)]),
-                Reply(tool_calls=[tool_call("ws_read", path="tests/test_ops.py")]),
-                Reply(tool_calls=[tool_call("ws_edit", path="tests/test_ops.py", old_str=MULTIPLY_TEST,
-                                            new_str=MULTIPLY_TEST + TESTS["TASK-DIVIDE"])]),
-                Reply(content="Added divide and its test."))
+    fake_llm.on(
+        SYSTEM["worker"],
+        Reply(tool_calls=[tool_call("ws_read", path="calc/ops.py")]),
+        Reply(
+            tool_calls=[tool_call("ws_edit", path="calc/ops.py", old_str=MULTIPLY_END, new_str=MULTIPLY_END + DIVIDE)]
+        ),
+        Reply(tool_calls=[tool_call("ws_read", path="tests/test_ops.py")]),
+        Reply(
+            tool_calls=[
+                tool_call(
+                    "ws_edit",
+                    path="tests/test_ops.py",
+                    old_str=MULTIPLY_TEST,
+                    new_str=MULTIPLY_TEST + TESTS["TASK-DIVIDE"],
+                )
+            ]
+        ),
+        Reply(content="Added divide and its test."),
+    )
     result = api.run("Add divide", repo, base_url=fake_llm.url, model="m", request_retries=0, team="auto")
     assert result.outcome == "done", result.outcome
     assert [(t.id, t.kind, t.status, t.focus_files) for t in result.tasks] == [
-        ("r1t1", "code", "done", ["calc/ops.py"])]
+        ("r1t1", "code", "done", ["calc/ops.py"])
+    ]
     assert "splitter" not in roles_asked(fake_llm) and "tester" not in roles_asked(fake_llm)
     store = TraceStore.for_workspace(repo)
     events = store.timeline(result.run_id)

@@ -1,13 +1,16 @@
 from slmcode.compact.gate import accept_compaction, gated
 
-ORIGINAL = """# Context
+ORIGINAL = (
+    """# Context
 
 ## Layout
 The parser lives in src/parse/lexer.py and src/parse/grammar.py; tests in tests/test_parse.py.
 
 ## Conventions
 Run `pytest -q`. Config in pyproject.toml. Fixtures in tests/conftest.py.
-""" + "More detail about the architecture and its history. " * 20
+"""
+    + "More detail about the architecture and its history. " * 20
+)
 
 
 GOOD = """# Context

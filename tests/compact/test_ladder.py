@@ -20,12 +20,17 @@ BRIEF = "## Goal\n- fix src/app.py\n## Progress\n- read src/app.py\n## Key facts
 def long_run(rounds: int = 30, lines: int = 40) -> list:
     messages = [SystemMessage("You are a coding agent."), HumanMessage("Task: make pytest -q pass.")]
     for n in range(rounds):
-        name, args = ("ws_shell", {"command": f"pytest -q tests/t{n}.py"}) if n % 3 == 0 else (
-            "ws_read", {"path": f"src/m{n}.py"})
+        name, args = (
+            ("ws_shell", {"command": f"pytest -q tests/t{n}.py"})
+            if n % 3 == 0
+            else ("ws_read", {"path": f"src/m{n}.py"})
+        )
         body = "\n".join(f"{i:>4}  x_{n}_{i} = f(x_{i})" for i in range(lines))
         body += f"\nexit code {n % 2}" if name == "ws_shell" else ""
-        messages += [AIMessage(f"Step {n}.", tool_calls=[{"name": name, "args": args, "id": f"c{n}"}]),
-                     ToolMessage(body, tool_call_id=f"c{n}", name=name)]
+        messages += [
+            AIMessage(f"Step {n}.", tool_calls=[{"name": name, "args": args, "id": f"c{n}"}]),
+            ToolMessage(body, tool_call_id=f"c{n}", name=name),
+        ]
     return messages
 
 
@@ -78,8 +83,9 @@ def test_the_llm_rung_runs_when_condensing_is_not_enough() -> None:
     calls: list[str] = []
     messages = long_run(rounds=30, lines=12)
     budget = 900
-    result = compact_transcript(messages, settings=SETTINGS, budget_tokens=budget,
-                                summarize=lambda p: calls.append(p) or BRIEF)
+    result = compact_transcript(
+        messages, settings=SETTINGS, budget_tokens=budget, summarize=lambda p: calls.append(p) or BRIEF
+    )
     assert calls, [(r.name, r.tokens_after, r.note) for r in result.rungs]
     assert "## Goal" in result.messages[1].content
     assert "pytest -q tests/t27.py" in calls[0]
@@ -87,8 +93,9 @@ def test_the_llm_rung_runs_when_condensing_is_not_enough() -> None:
 
 def test_a_preamble_brief_is_refused_and_counted_as_a_failure() -> None:
     messages = long_run(rounds=30, lines=12)
-    result = compact_transcript(messages, settings=SETTINGS, budget_tokens=900,
-                                summarize=lambda _: "Sure! Here is the summary:\n" + BRIEF)
+    result = compact_transcript(
+        messages, settings=SETTINGS, budget_tokens=900, summarize=lambda _: "Sure! Here is the summary:\n" + BRIEF
+    )
     summarize = next(r for r in result.rungs if r.name == "summarize")
     assert not summarize.accepted and "preamble" in summarize.note
     assert result.state.consecutive_failures == 1
@@ -123,8 +130,9 @@ def test_a_compaction_without_enough_headroom_pauses_the_llm_rung() -> None:
     result = compact_transcript(messages, settings=SETTINGS, budget_tokens=total - 5, summarize=lambda _: BRIEF)
     # the long user turn cannot be dropped or summarised (it is in the keep window): little headroom opens
     if result.state.paused_at is not None:
-        again = compact_transcript(messages, settings=SETTINGS, budget_tokens=total - 5, summarize=lambda _: BRIEF,
-                                   state=result.state)
+        again = compact_transcript(
+            messages, settings=SETTINGS, budget_tokens=total - 5, summarize=lambda _: BRIEF, state=result.state
+        )
         note = next(r.note for r in again.rungs if r.name == "summarize")
         assert "paused" in note
     else:
@@ -138,8 +146,9 @@ def test_the_compactor_is_reached_over_http(fake_llm) -> None:
     def summarize(prompt: str) -> str:
         return str(model.invoke(prompt).content)
 
-    result = compact_transcript(long_run(rounds=30, lines=12), settings=SETTINGS, budget_tokens=900,
-                                summarize=summarize)
+    result = compact_transcript(
+        long_run(rounds=30, lines=12), settings=SETTINGS, budget_tokens=900, summarize=summarize
+    )
     assert ("summarize", True) in [(r.name, r.accepted) for r in result.rungs]
     assert "## Next step" in result.messages[1].content
     sent = fake_llm.requests[0]["messages"][-1]["content"]

@@ -58,10 +58,14 @@ def test_well_formed_transcripts_pass_and_come_back_unchanged(messages: list) ->
 def test_ensure_pairs_always_yields_a_well_formed_transcript_keeping_every_turn(messages: list) -> None:
     fixed = ensure_pairs(messages)
     assert validate_pairs(fixed) == []
+
     def turns(transcript: list) -> list:
         # every turn stays, with its text and each distinct call id once
-        return [(m.type, m.content, list(dict.fromkeys(c["id"] for c in getattr(m, "tool_calls", []))))
-                for m in transcript if not isinstance(m, ToolMessage)]
+        return [
+            (m.type, m.content, list(dict.fromkeys(c["id"] for c in getattr(m, "tool_calls", []))))
+            for m in transcript
+            if not isinstance(m, ToolMessage)
+        ]
 
     assert turns(fixed) == turns(messages)
 

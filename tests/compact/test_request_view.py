@@ -152,8 +152,11 @@ def test_a_jump_that_elision_alone_leaves_too_full_also_drops_the_oldest_rounds(
 def test_when_the_newest_result_alone_passes_the_trigger_the_view_waits_for_the_room_instead_of_breaking() -> None:
     limits = limits_for(SETTINGS, WINDOW)
     # one result (always kept whole) that passes the trigger but not the room
-    messages = next(m for lines in range(5, 400, 5) if count_message_tokens(m := [*react_run(0), *read_round(0, lines)])
-                    > limits.trigger)
+    messages = next(
+        m
+        for lines in range(5, 400, 5)
+        if count_message_tokens(m := [*react_run(0), *read_round(0, lines)]) > limits.trigger
+    )
     view = request_view(messages, settings=SETTINGS, limits=limits)
     assert limits.trigger < count_message_tokens(messages) <= limits.room
     assert view.cuts.slides == 0 and view.messages == messages  # nothing a jump could win: the prefix stays
@@ -162,8 +165,12 @@ def test_when_the_newest_result_alone_passes_the_trigger_the_view_waits_for_the_
 def test_big_results_are_kept_whole_only_while_they_fit_a_share_of_the_room() -> None:
     limits = limits_for(SETTINGS, WINDOW)
     # five results that together pass the trigger: a fixed keep of five would leave nothing a jump could win
-    messages = next(m for lines in range(5, 80) if count_message_tokens(m := [*react_run(0), *itertools.chain(
-        *(read_round(n, lines) for n in range(5)))]) > limits.trigger)
+    messages = next(
+        m
+        for lines in range(5, 80)
+        if count_message_tokens(m := [*react_run(0), *itertools.chain(*(read_round(n, lines) for n in range(5)))])
+        > limits.trigger
+    )
     view = request_view(messages, settings=SETTINGS, limits=limits)
     whole = [m for m in view.messages if isinstance(m, ToolMessage) and m.content != ELIDED_TOOL_RESULT]
     assert 1 <= len(whole) < 5 and whole[-1] == messages[-1]  # the newest stay whole, within their share

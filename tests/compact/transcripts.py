@@ -8,8 +8,32 @@ import random
 from hypothesis import strategies as st
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
 
-WORDS = ["def", "return", "value", "items", "error", "test", "pass", "fail", "src/a.py", "x", "=", "(", ")",
-         "\n", "\n", "import", "class", "Foo", "bar", "assert", "1", "42", "discount", "total"]
+WORDS = [
+    "def",
+    "return",
+    "value",
+    "items",
+    "error",
+    "test",
+    "pass",
+    "fail",
+    "src/a.py",
+    "x",
+    "=",
+    "(",
+    ")",
+    "\n",
+    "\n",
+    "import",
+    "class",
+    "Foo",
+    "bar",
+    "assert",
+    "1",
+    "42",
+    "discount",
+    "total",
+]
 PATHS = [f"src/mod{i}.py" for i in range(20)]
 COMMANDS = ["pytest -q", "ruff check .", "python -m app", "make test", "pytest tests/test_a.py", "ls", "git diff"]
 TOOLS = ["ws_read", "ws_list", "ws_search", "ws_write", "ws_edit", "ws_shell", "ws_skill"]

@@ -53,8 +53,9 @@ def test_walk_and_search_honour_gitignore_with_or_without_git(ws: Path) -> None:
 
 def test_a_program_runs_inside_the_wall(ws: Path, tmp_path: Path) -> None:
     env = LocalEnvironment(ws)
-    done = env.run(["sh", "-c", f"echo made > made.txt; echo out > {tmp_path}/escaped.txt; cat {tmp_path}/outside.txt"],
-                   timeout=30)
+    done = env.run(
+        ["sh", "-c", f"echo made > made.txt; echo out > {tmp_path}/escaped.txt; cat {tmp_path}/outside.txt"], timeout=30
+    )
     assert (ws / "made.txt").read_text() == "made\n"
     assert not (tmp_path / "escaped.txt").exists()
     assert b"SECRET" not in done.stdout

@@ -105,8 +105,14 @@ class RecordingEnvironment:
         self.seen.append(("run", *argv))
         return self.inner.run(argv, timeout=timeout, input=input)
 
-    def git(self, *args: str, write: bool | None = None, input: bytes | None = None,
-            env: Mapping[str, str] | None = None, timeout: float | None = None) -> Completed:
+    def git(
+        self,
+        *args: str,
+        write: bool | None = None,
+        input: bytes | None = None,
+        env: Mapping[str, str] | None = None,
+        timeout: float | None = None,
+    ) -> Completed:
         self.seen.append(("git", *args))
         return self.inner.git(*args, write=write, input=input, env=env, timeout=timeout)
 
@@ -152,9 +158,16 @@ def test_the_file_tools_read_and_list_through_the_run_environment(ws: Path) -> N
     assert ("listdir", ".") in env.seen and ("read", ".gitignore") in env.seen
     env.seen.clear()
     assert tools["ws_search"].invoke({"pattern": "return a"}).splitlines() == [
-        "calc.py:2: return a + b", "pkg/mod.py:2: return a - b"]
+        "calc.py:2: return a + b",
+        "pkg/mod.py:2: return a - b",
+    ]
     assert [e for e in env.seen if e[0] in ("listdir", "read")] == [
-        ("read", ".gitignore"), ("listdir", "."), ("read", "calc.py"), ("listdir", "pkg"), ("read", "pkg/mod.py")]
+        ("read", ".gitignore"),
+        ("listdir", "."),
+        ("read", "calc.py"),
+        ("listdir", "pkg"),
+        ("read", "pkg/mod.py"),
+    ]
 
 
 def test_a_big_file_is_read_a_chunk_at_a_time_through_the_run_environment(ws: Path) -> None:
@@ -179,8 +192,13 @@ def test_ws_shell_starts_each_program_of_a_pipeline_through_the_run_environment(
 def test_verify_and_a_gate_run_through_the_given_environment(ws: Path) -> None:
     env = recording(ws, Settings())
     check = f"{sys.executable} -c 'import calc; assert calc.add(1, 2) == 3'"
-    verdicts = run_criteria([Criterion(text="adds", verify=check)], workspace=ws, settings=Settings(),
-                            allowed_commands=[check], environment=env)
+    verdicts = run_criteria(
+        [Criterion(text="adds", verify=check)],
+        workspace=ws,
+        settings=Settings(),
+        allowed_commands=[check],
+        environment=env,
+    )
     assert [v.status for v in verdicts] == ["PASSED"]
     gate = run_gate_command("smoke", ws, Settings(), f"{sys.executable} -m py_compile calc.py", environment=env)
     assert gate.status == "PASSED"
@@ -189,8 +207,15 @@ def test_verify_and_a_gate_run_through_the_given_environment(ws: Path) -> None:
 
 def test_a_hook_runs_through_the_given_environment_and_reads_its_event(ws: Path) -> None:
     env = recording(ws, Settings())
-    results = hooks.fire(ws, Settings(), Hooks(on_task_done=["tee event.json"], timeout_seconds=20), "on_task_done",
-                         {"task_id": "r1t1"}, lambda result: None, env)
+    results = hooks.fire(
+        ws,
+        Settings(),
+        Hooks(on_task_done=["tee event.json"], timeout_seconds=20),
+        "on_task_done",
+        {"task_id": "r1t1"},
+        lambda result: None,
+        env,
+    )
     assert [r.ok for r in results] == [True]
     assert '"task_id": "r1t1"' in (ws / "event.json").read_text()
     assert env.started() == ["tee"]
@@ -204,8 +229,7 @@ def test_the_run_end_hooks_run_through_the_runs_environment(ws: Path) -> None:
     trust_workspace(ws)  # a workspace's own hooks run only once its user trusts it
     env = recording(ws, Settings())
     recorded: list[str] = []
-    hooks.at_run_end(ws, load_settings(ws).settings, "run-1", {"status": "done"}, lambda k, d: recorded.append(k),
-                     env)
+    hooks.at_run_end(ws, load_settings(ws).settings, "run-1", {"status": "done"}, lambda k, d: recorded.append(k), env)
     assert recorded == ["hook"] and '"status": "done"' in (ws / "ended.json").read_text()
     assert env.started() == ["tee"]
 
@@ -252,8 +276,13 @@ def test_without_a_sandbox_the_environment_starts_only_read_only_programs(ws: Pa
     assert not (ws / "written.txt").exists()
     listed = run_command(ws, "cat calc.py", Settings(), environment=env)
     assert isinstance(listed, ShellResult) and "return a + b" in listed.output
-    refused = run_command(ws, f"{sys.executable} -c 'open(\"w.txt\", \"w\")'", Settings(),
-                          allowed_commands=[sys.executable], environment=env)
+    refused = run_command(
+        ws,
+        f'{sys.executable} -c \'open("w.txt", "w")\'',
+        Settings(),
+        allowed_commands=[sys.executable],
+        environment=env,
+    )
     assert isinstance(refused, str) and "sandbox" in refused and not (ws / "w.txt").exists()
 
 

@@ -13,8 +13,14 @@ import pytest
 
 def slmcode(*args: str, cwd: Path, timeout: float = 900) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"}
-    return subprocess.run([sys.executable, "-c", "from slmcode.cli import main; main()", *args],
-                          capture_output=True, text=True, cwd=cwd, env=env, timeout=timeout)
+    return subprocess.run(
+        [sys.executable, "-c", "from slmcode.cli import main; main()", *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env=env,
+        timeout=timeout,
+    )
 
 
 @pytest.fixture

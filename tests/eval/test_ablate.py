@@ -21,16 +21,23 @@ def _workspace(tmp_path: Path) -> Path:
     (tmp_path / "shop").mkdir(exist_ok=True)
     (tmp_path / "shop" / "prices.py").write_text(
         "def format_price(cents):\n    return '$' + str(cents / 100)\n\n\ndef total(items):\n"
-        "    return sum(i.cents for i in items)\n")
-    (tmp_path / "shop" / "page.py").write_text("from shop.prices import format_price\n\n\ndef show(p):\n"
-                                                "    return format_price(p)\n")
+        "    return sum(i.cents for i in items)\n"
+    )
+    (tmp_path / "shop" / "page.py").write_text(
+        "from shop.prices import format_price\n\n\ndef show(p):\n    return format_price(p)\n"
+    )
     return tmp_path
 
 
 def _pack(tmp_path: Path, **settings: object) -> dict[str, str]:
-    pack = build_pack("worker", settings=Settings(**settings), workspace=_workspace(tmp_path),
-                      query="format_price shows $3.5 instead of $3.50", system_prompt="You fix code.",
-                      budget_tokens=3000)
+    pack = build_pack(
+        "worker",
+        settings=Settings(**settings),
+        workspace=_workspace(tmp_path),
+        query="format_price shows $3.5 instead of $3.50",
+        system_prompt="You fix code.",
+        budget_tokens=3000,
+    )
     return {name: text for name, _, text in pack.sections}
 
 
@@ -46,8 +53,10 @@ def test_packs_off_leaves_out_the_code_and_repo_map_off_the_map(tmp_path: Path) 
 def test_compaction_off_sends_the_conversation_whole() -> None:
     messages = [SystemMessage("s"), HumanMessage("task")]
     for i in range(30):
-        messages += [AIMessage("", tool_calls=[{"name": "ws_read", "args": {"path": f"f{i}"}, "id": f"c{i}"}]),
-                     ToolMessage("x" * 4000, tool_call_id=f"c{i}")]
+        messages += [
+            AIMessage("", tool_calls=[{"name": "ws_read", "args": {"path": f"f{i}"}, "id": f"c{i}"}]),
+            ToolMessage("x" * 4000, tool_call_id=f"c{i}"),
+        ]
     room = WorkerRoom(room=3000, result_bytes=4000, pack=1000)
     compacted = request_for(messages, Settings(model="qwen2.5-coder:7b"), room).messages
     whole = request_for(messages, Settings(model="qwen2.5-coder:7b", ablate=["compaction"]), room).messages

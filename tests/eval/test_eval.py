@@ -18,6 +18,7 @@ from tests.snapshot import assert_snapshot
 
 pytestmark = pytest.mark.slow  # `slmcode eval` in a subprocess, as a user starts it
 
+
 def test_list_shows_every_task_with_its_language_and_why_one_cannot_run(tmp_path: Path) -> None:
     result = slmcode("eval", "--list", "--json", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
@@ -59,8 +60,19 @@ def test_compare_runs_harness_and_baseline_on_the_same_model_and_shows_the_ratio
     with FakeLLM(models=["qwen2.5-coder:7b"]) as fake:
         script(fake, replays["py-median-even.harness"])
         script(fake, replays["py-median-even.baseline"])
-        result = slmcode("eval", "--compare", "--task", "py-median-even", "--base-url", fake.url,
-                         "--model", "qwen2.5-coder:7b", "--out", str(tmp_path / "out"), cwd=tmp_path)
+        result = slmcode(
+            "eval",
+            "--compare",
+            "--task",
+            "py-median-even",
+            "--base-url",
+            fake.url,
+            "--model",
+            "qwen2.5-coder:7b",
+            "--out",
+            str(tmp_path / "out"),
+            cwd=tmp_path,
+        )
         requests = list(fake.requests)
     assert result.returncode == 0, result.stderr
     assert "harness / baseline" in result.stdout

@@ -18,8 +18,9 @@ ATTEMPT_CAP_SECONDS = "300"
 
 
 def test_the_embedded_subset_runs_two_tasks_and_reports_each(tmp_path: Path) -> None:
-    result = slmcode("eval", "--json", "--timeout", ATTEMPT_CAP_SECONDS, "--out", str(tmp_path), cwd=tmp_path,
-                     timeout=1500)
+    result = slmcode(
+        "eval", "--json", "--timeout", ATTEMPT_CAP_SECONDS, "--out", str(tmp_path), cwd=tmp_path, timeout=1500
+    )
     assert result.returncode == 0, result.stderr
     data = json.loads(result.stdout)
     attempts = data["attempts"]

@@ -21,8 +21,10 @@ def test_a_tasks_replays_end_as_recorded_and_a_wrong_fix_fails_its_hidden_tests(
     assert result.returncode == 0, result.stderr
     data = json.loads(result.stdout)
     assert {r["replay"]: r["got"] for r in data["replays"]} == {
-        "py-median-even.baseline": "solved", "py-median-even.harness": "solved",
-        "py-median-even.wrong-fix": "tests_failed"}
+        "py-median-even.baseline": "solved",
+        "py-median-even.harness": "solved",
+        "py-median-even.wrong-fix": "tests_failed",
+    }
     wrong = next(a for a in data["attempts"] if a["agent"] == "harness" and not a["solved"])
     assert wrong["files_changed"] == ["stats.py"]  # it did edit: the hidden tests, not an empty patch, failed it
     assert "tests/test_hidden.py" in wrong["grade_output"] and "failed" in wrong["grade_output"]
@@ -55,11 +57,14 @@ def test_a_recorded_attempt_replays_to_the_same_end(tmp_path: Path, on_path: Non
     original = next(r for r in load_replays(task_id=task.id) if r.agent == "baseline")
     with FakeLLM(models=["qwen2.5-coder:7b"]) as model:
         script(model, original)
-        recorded = run_job(Job(task, "baseline", {"base_url": model.url, "model": "qwen2.5-coder:7b"},
-                               record=tmp_path), timeout=600)
+        recorded = run_job(
+            Job(task, "baseline", {"base_url": model.url, "model": "qwen2.5-coder:7b"}, record=tmp_path), timeout=600
+        )
     assert recorded.solved
     replay = load_replay(tmp_path / "py-median-even.baseline.jsonl")
     assert replay.expect == "solved" and [a["tool_calls"][0]["name"] for a in replay.answers["baseline"][:2]] == [
-        "ws_read", "ws_edit"]
+        "ws_read",
+        "ws_edit",
+    ]
     again = run_job(Job(task, "baseline", {}, replay), timeout=600)  # no model behind it any more
     assert again.solved and again.files_changed == ["stats.py"]

@@ -33,8 +33,9 @@ def only(error: str, **more: float) -> Profile:
     return Profile(name=f"only-{error}", model=MODEL, window_tokens=0, rates={error: 1.0, **more})
 
 
-def attempt(task_id: str, profile: Profile, agent: str = "harness", seed: int = 0, keep: Path | None = None,
-            **settings: object) -> tuple[Attempt, SimServer]:
+def attempt(
+    task_id: str, profile: Profile, agent: str = "harness", seed: int = 0, keep: Path | None = None, **settings: object
+) -> tuple[Attempt, SimServer]:
     task = TASKS[task_id]
     with SimServer(task, profile, seed=seed, agent=agent) as sim:
         run = {"base_url": sim.url, "model": profile.model, "request_retries": 0, **settings}
@@ -64,10 +65,14 @@ def test_a_profile_is_yaml_a_user_can_write_and_a_bad_one_is_one_line(tmp_path: 
 
 
 def test_a_server_window_smaller_than_the_request_drops_its_front() -> None:
-    request = {"messages": [{"role": "system", "content": "S" * 400},
-                            {"role": "user", "content": "FIRST " + "u" * 4000},
-                            {"role": "assistant", "content": "a" * 400},
-                            {"role": "user", "content": "LAST " + "v" * 400}]}
+    request = {
+        "messages": [
+            {"role": "system", "content": "S" * 400},
+            {"role": "user", "content": "FIRST " + "u" * 4000},
+            {"role": "assistant", "content": "a" * 400},
+            {"role": "user", "content": "LAST " + "v" * 400},
+        ]
+    }
     kept, dropped = fit_window(request, 1000)
     texts = [m["content"] for m in kept["messages"]]
     assert dropped == 1 and texts[0].startswith("S") and texts[-1].startswith("LAST")
@@ -84,14 +89,25 @@ def test_the_simulated_server_answers_each_role_over_http_and_says_it_is_simulat
     with SimServer(task, load_profile("perfect")) as sim:
         models = httpx.get(f"{sim.url}/models").json()["data"]
         schema = {"title": "Plan", "type": "object", "properties": {"steps": {"type": "array"}}}
-        plan = httpx.post(f"{sim.url}/chat/completions", json={
-            "model": models[0]["id"], "messages": [{"role": "system", "content": SYSTEM["planner"]},
-                                                   {"role": "user", "content": task.prompt}],
-            "response_format": {"type": "json_schema", "json_schema": {"name": "Plan", "schema": schema}}}).json()
-        step = httpx.post(f"{sim.url}/chat/completions", json={
-            "model": models[0]["id"], "tools": [{"type": "function", "function": {"name": "ws_search"}}],
-            "messages": [{"role": "system", "content": SYSTEM["worker"]}, {"role": "user", "content": task.prompt}],
-        }).json()
+        plan = httpx.post(
+            f"{sim.url}/chat/completions",
+            json={
+                "model": models[0]["id"],
+                "messages": [
+                    {"role": "system", "content": SYSTEM["planner"]},
+                    {"role": "user", "content": task.prompt},
+                ],
+                "response_format": {"type": "json_schema", "json_schema": {"name": "Plan", "schema": schema}},
+            },
+        ).json()
+        step = httpx.post(
+            f"{sim.url}/chat/completions",
+            json={
+                "model": models[0]["id"],
+                "tools": [{"type": "function", "function": {"name": "ws_search"}}],
+                "messages": [{"role": "system", "content": SYSTEM["worker"]}, {"role": "user", "content": task.prompt}],
+            },
+        ).json()
     assert models[0]["id"] == "sim-perfect-7b"
     assert json.loads(plan["choices"][0]["message"]["content"])["steps"][0]["step"] == task.title
     call = step["choices"][0]["message"]["tool_calls"][0]["function"]
@@ -199,8 +215,23 @@ def test_paired_statistics() -> None:
 
 @pytest.mark.slow
 def test_ci_sized_comparison_the_harness_beats_the_plain_loop(tmp_path: Path) -> None:
-    result = slmcode("eval", "--sim", "tiny", "--compare", "--task", "js-sum-range", "--seeds", "4", "--jobs", "2",
-                     "--json", "--out", str(tmp_path), cwd=tmp_path, timeout=1800)
+    result = slmcode(
+        "eval",
+        "--sim",
+        "tiny",
+        "--compare",
+        "--task",
+        "js-sum-range",
+        "--seeds",
+        "4",
+        "--jobs",
+        "2",
+        "--json",
+        "--out",
+        str(tmp_path),
+        cwd=tmp_path,
+        timeout=1800,
+    )
     assert result.returncode == 0, result.stderr
     data = json.loads(result.stdout)
     assert data["SIMULATED"] is True and Path(data["report"]).is_file()

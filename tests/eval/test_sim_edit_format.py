@@ -18,16 +18,18 @@ from slmcode.eval.sim.shown import Shown
 from slmcode.eval.suite import load_suite
 
 TASK = next(t for t in load_suite() if t.id == "js-sum-range")
-MISMATCH = Profile(name="only-old_str_mismatch", model="sim-qwen2.5-coder:7b", window_tokens=0,
-                   rates={"old_str_mismatch": 1.0})
+MISMATCH = Profile(
+    name="only-old_str_mismatch", model="sim-qwen2.5-coder:7b", window_tokens=0, rates={"old_str_mismatch": 1.0}
+)
 BEFORE = "function a() {\n  return 1;\n}\n\nfunction b() {\n  return 2;\n}\n\nfunction c() {\n  return 3;\n}\n"
 AFTER = BEFORE.replace("return 1;", "return 10;")
 
 
 def rewrite(drop_rate: float) -> Action:
     hunk = Hunk("m.js", "  return 1;\n", "  return 10;\n", 2)
-    action = Action("ws_write", {"path": "m.js", "content": AFTER}, hunk=hunk,
-                    change=FileChange("m.js", BEFORE, AFTER, (hunk,)))
+    action = Action(
+        "ws_write", {"path": "m.js", "content": AFTER}, hunk=hunk, change=FileChange("m.js", BEFORE, AFTER, (hunk,))
+    )
     profile = Profile(name="p", model="m", window_tokens=0, rates={"drop_code_rewrite": drop_rate})
     return mistake(action, Shown(), Dice(random.Random(0), profile, 0, []))
 

@@ -17,8 +17,9 @@ from tests.eval.conftest import slmcode
 
 TASK = next(t for t in load_suite() if t.id == "js-sum-range")
 # A small model that stops before any edit, every time: it fails every attempt it gets.
-NEVER_EDITS = Profile(name="never-edits", model="sim-qwen2.5-coder:7b", window_tokens=0,
-                      rates={"stop_without_edit": 1.0})
+NEVER_EDITS = Profile(
+    name="never-edits", model="sim-qwen2.5-coder:7b", window_tokens=0, rates={"stop_without_edit": 1.0}
+)
 
 
 def test_the_fallback_row_follows_the_others() -> None:

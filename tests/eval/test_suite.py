@@ -23,8 +23,9 @@ def test_the_agent_gets_the_repository_without_the_hidden_tests(task, tmp_path: 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("task", TASKS, ids=[t.id for t in TASKS])
-def test_the_hidden_tests_fail_on_the_repository_and_pass_with_the_solution(task, tmp_path: Path,
-                                                                            on_path: None) -> None:
+def test_the_hidden_tests_fail_on_the_repository_and_pass_with_the_solution(
+    task, tmp_path: Path, on_path: None
+) -> None:
     if why := missing_toolchain(task.language):
         pytest.skip(why)
     assert not grade(task, copy_repo(task, tmp_path / "before")).passed

@@ -26,12 +26,18 @@ from tests.fake_llm import FakeLLM, Reply, request_text, tool_call
 RETRY_MARK = "The test errors are shown above."
 
 # --- a synthetic polyglot tree -----------------------------------------------------------------------------------
-STUBS = {"alpha": ("def double(n):\n    pass\n", "def double(n):\n    return n * 2\n",
-                   "def double(n):\n    return n + 2\n"),
-         "beta": ("def shout(s):\n    pass\n", "def shout(s):\n    return s.upper() + '!'\n",
-                  "def shout(s):\n    return s.upper()\n")}
-TESTS = {"alpha": "from alpha import double\n\n\ndef test_double():\n    assert double(5) == 10\n",
-         "beta": "from beta import shout\n\n\ndef test_shout():\n    assert shout('hi') == 'HI!'\n"}
+STUBS = {
+    "alpha": ("def double(n):\n    pass\n", "def double(n):\n    return n * 2\n", "def double(n):\n    return n + 2\n"),
+    "beta": (
+        "def shout(s):\n    pass\n",
+        "def shout(s):\n    return s.upper() + '!'\n",
+        "def shout(s):\n    return s.upper()\n",
+    ),
+}
+TESTS = {
+    "alpha": "from alpha import double\n\n\ndef test_double():\n    assert double(5) == 10\n",
+    "beta": "from beta import shout\n\n\ndef test_shout():\n    assert shout('hi') == 'HI!'\n",
+}
 
 
 def make_polyglot(root: Path) -> Path:
@@ -41,8 +47,11 @@ def make_polyglot(root: Path) -> Path:
         (ex / ".meta").mkdir()
         (ex / ".docs" / "instructions.md").write_text(f"# {name}\n\nEXERCISE-{name.upper()}: make the test pass.\n")
         (ex / ".docs" / "instructions.append.md").write_text("\nAppended note.\n")
-        (ex / ".meta" / "config.json").write_text(json.dumps(
-            {"files": {"solution": [f"{name}.py"], "test": [f"{name}_test.py"], "example": [".meta/example.py"]}}))
+        (ex / ".meta" / "config.json").write_text(
+            json.dumps(
+                {"files": {"solution": [f"{name}.py"], "test": [f"{name}_test.py"], "example": [".meta/example.py"]}}
+            )
+        )
         (ex / ".meta" / "example.py").write_text(right)
         (ex / f"{name}.py").write_text(stub)
         (ex / f"{name}_test.py").write_text(TESTS[name])
@@ -108,8 +117,9 @@ TEST_NEW = TEST_BASE + "\n\ndef test_add():\n    assert add(2, 3) == 5\n"
 
 
 def _git(cwd: Path, *args: str) -> str:
-    return subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", *args], cwd=cwd, check=True,
-                          capture_output=True, text=True).stdout
+    return subprocess.run(
+        ["git", "-c", "user.name=t", "-c", "user.email=t@t", *args], cwd=cwd, check=True, capture_output=True, text=True
+    ).stdout
 
 
 def make_clone(repos: Path) -> tuple[Path, str, str]:
@@ -132,11 +142,19 @@ def make_clone(repos: Path) -> tuple[Path, str, str]:
 
 
 def instance_line(instance_id: str, base: str, patch: str, repo: str = "acme/calc", **extra: Any) -> str:
-    return json.dumps({"instance_id": instance_id, "repo": repo, "base_commit": base,
-                       "problem_statement": f"{instance_id.upper()}: add(2, 3) returns -1; it must return 5.",
-                       "FAIL_TO_PASS": json.dumps(["tests/test_calc.py::test_add"]),
-                       "PASS_TO_PASS": ["tests/test_calc.py::test_zero"], "test_patch": patch, "version": "0.1",
-                       **extra})
+    return json.dumps(
+        {
+            "instance_id": instance_id,
+            "repo": repo,
+            "base_commit": base,
+            "problem_statement": f"{instance_id.upper()}: add(2, 3) returns -1; it must return 5.",
+            "FAIL_TO_PASS": json.dumps(["tests/test_calc.py::test_add"]),
+            "PASS_TO_PASS": ["tests/test_calc.py::test_zero"],
+            "test_patch": patch,
+            "version": "0.1",
+            **extra,
+        }
+    )
 
 
 def test_a_malformed_line_names_the_file_and_the_line(tmp_path: Path) -> None:
@@ -150,8 +168,7 @@ def test_a_malformed_line_names_the_file_and_the_line(tmp_path: Path) -> None:
         swebench.load_instances(path)
 
 
-def test_an_instance_is_resolved_only_when_its_tests_pass_after_the_test_patch(tmp_path: Path,
-                                                                                on_path: None) -> None:
+def test_an_instance_is_resolved_only_when_its_tests_pass_after_the_test_patch(tmp_path: Path, on_path: None) -> None:
     clone, base, patch = make_clone(tmp_path / "repos")
     instance = swebench.parse_instance(instance_line("acme__calc-1", base, patch), "line 1")
     for code, resolved in ((BUGGY, False), (FIXED, True)):
@@ -168,9 +185,16 @@ def test_an_instance_is_resolved_only_when_its_tests_pass_after_the_test_patch(t
 def test_a_missing_clone_or_commit_skips_the_instance_with_one_line(tmp_path: Path) -> None:
     _clone, base, patch = make_clone(tmp_path / "repos")
     path = tmp_path / "instances.jsonl"
-    path.write_text("\n".join([instance_line("acme__calc-1", base, patch),
-                               instance_line("other__lib-2", base, patch, repo="other/lib"),
-                               instance_line("acme__calc-3", "f" * 40, patch)]) + "\n")
+    path.write_text(
+        "\n".join(
+            [
+                instance_line("acme__calc-1", base, patch),
+                instance_line("other__lib-2", base, patch, repo="other/lib"),
+                instance_line("acme__calc-3", "f" * 40, patch),
+            ]
+        )
+        + "\n"
+    )
     chosen = swebench_items(path, tmp_path / "repos")
     assert [i.id for i in chosen.items] == ["acme__calc-1"] and chosen.total == 3
     assert chosen.skipped["other__lib-2"].startswith("no clone of other/lib (looked for ")
@@ -189,7 +213,8 @@ def scripted_model(fake: FakeLLM, edit: Any) -> FakeLLM:
         "clarify": {"requirements": ["make the change"], "questions": []},
         "scope_judge": {"criteria": [{"text": "the change is made", "priority": "must"}]},
         "planner": {"steps": [{"step": "Make the change", "files": []}]},
-        "reviewer": {"approve": True, "notes": []}, "escalate": {"decision": "give_up", "guidance": ""},
+        "reviewer": {"approve": True, "notes": []},
+        "escalate": {"decision": "give_up", "guidance": ""},
         "learn": {"lessons": []},
     }
     for role, answer in answers.items():
@@ -197,8 +222,12 @@ def scripted_model(fake: FakeLLM, edit: Any) -> FakeLLM:
 
     def splitter(request: dict[str, Any]) -> Reply:
         path = edit(request_text(request))[0]
-        task = {"title": "Make the change", "description": f"Change {path}.", "focus_files": [path],
-                "criteria": [{"text": "the change is made", "priority": "must"}]}
+        task = {
+            "title": "Make the change",
+            "description": f"Change {path}.",
+            "focus_files": [path],
+            "criteria": [{"text": "the change is made", "priority": "must"}],
+        }
         return Reply(content=json.dumps({"tasks": [task]}))
 
     def worker(request: dict[str, Any]) -> Reply:
@@ -231,8 +260,22 @@ def test_polyglot_reports_pass_at_1_and_pass_at_2_by_language(tmp_path: Path) ->
         return "beta.py", *((wrong, right) if retried else (stub, wrong))  # the retry edits its first answer
 
     with scripted_model(FakeLLM(models=["qwen2.5-coder:7b"]), edit) as fake:
-        result = slmcode("eval", "--suite", "polyglot", str(bench), "--json", "--jobs", "2", "--base-url", fake.url,
-                         "--model", "qwen2.5-coder:7b", "--out", str(tmp_path / "out"), cwd=tmp_path)
+        result = slmcode(
+            "eval",
+            "--suite",
+            "polyglot",
+            str(bench),
+            "--json",
+            "--jobs",
+            "2",
+            "--base-url",
+            fake.url,
+            "--model",
+            "qwen2.5-coder:7b",
+            "--out",
+            str(tmp_path / "out"),
+            cwd=tmp_path,
+        )
     assert result.returncode == 0, result.stderr
     data = json.loads(result.stdout)
     attempts = {a["id"]: a for a in data["attempts"]}
@@ -257,29 +300,65 @@ def test_polyglot_reports_pass_at_1_and_pass_at_2_by_language(tmp_path: Path) ->
 def test_swebench_resolves_the_right_fix_not_the_wrong_one_and_skips_a_missing_clone(tmp_path: Path) -> None:
     _clone, base, patch = make_clone(tmp_path / "repos")
     path = tmp_path / "instances.jsonl"
-    path.write_text("\n".join([instance_line("acme__calc-good", base, patch),
-                               instance_line("acme__calc-bad", base, patch),
-                               instance_line("other__lib-1", base, patch, repo="other/lib")]) + "\n")
+    path.write_text(
+        "\n".join(
+            [
+                instance_line("acme__calc-good", base, patch),
+                instance_line("acme__calc-bad", base, patch),
+                instance_line("other__lib-1", base, patch, repo="other/lib"),
+            ]
+        )
+        + "\n"
+    )
 
     def edit(text: str) -> tuple[str, str, str]:
         return "calc.py", BUGGY, FIXED if "ACME__CALC-GOOD" in text else WRONG
 
     with scripted_model(FakeLLM(models=["qwen2.5-coder:7b"]), edit) as fake:
-        result = slmcode("eval", "--suite", "swebench", str(path), "--repos", str(tmp_path / "repos"), "--json",
-                         "--jobs", "2", "--base-url", fake.url, "--model", "qwen2.5-coder:7b",
-                         "--out", str(tmp_path / "out"), cwd=tmp_path)
+        result = slmcode(
+            "eval",
+            "--suite",
+            "swebench",
+            str(path),
+            "--repos",
+            str(tmp_path / "repos"),
+            "--json",
+            "--jobs",
+            "2",
+            "--base-url",
+            fake.url,
+            "--model",
+            "qwen2.5-coder:7b",
+            "--out",
+            str(tmp_path / "out"),
+            cwd=tmp_path,
+        )
         elsewhere = tmp_path / "elsewhere.jsonl"
-        elsewhere.write_text("\n".join(instance_line(f"other__lib-{n}", base, patch, repo="other/lib")
-                                       for n in (1, 2)) + "\n")
-        none_ran = slmcode("eval", "--suite", "swebench", str(elsewhere), "--repos", str(tmp_path / "repos"),
-                           "--base-url", fake.url, "--model", "qwen2.5-coder:7b", "--out", str(tmp_path / "out"),
-                           cwd=tmp_path)
+        elsewhere.write_text(
+            "\n".join(instance_line(f"other__lib-{n}", base, patch, repo="other/lib") for n in (1, 2)) + "\n"
+        )
+        none_ran = slmcode(
+            "eval",
+            "--suite",
+            "swebench",
+            str(elsewhere),
+            "--repos",
+            str(tmp_path / "repos"),
+            "--base-url",
+            fake.url,
+            "--model",
+            "qwen2.5-coder:7b",
+            "--out",
+            str(tmp_path / "out"),
+            cwd=tmp_path,
+        )
     assert result.returncode == 0, result.stderr
     # A repository without a clone is one line for all its instances, and the table counts them as not resolved.
     assert none_ran.returncode == 0, none_ran.stderr
     assert [line for line in none_ran.stderr.splitlines() if line.startswith("skipped")] == [
         f"skipped 2 items (other__lib-1, ...): no clone of other/lib (looked for {tmp_path / 'repos'}/other__lib "
-        f"or {tmp_path / 'repos'}/lib)"]
+        f"or {tmp_path / 'repos'}/lib)"
+    ]
     assert "0.0%" in none_ran.stdout
     data = json.loads(result.stdout)
     attempts = {a["id"]: a for a in data["attempts"]}
@@ -296,7 +375,7 @@ def test_swebench_resolves_the_right_fix_not_the_wrong_one_and_skips_a_missing_c
     shown = slmcode("eval", "--suite", "swebench", str(path), "--repos", str(tmp_path / "nowhere"), cwd=tmp_path)
     assert shown.returncode == 2 and "Traceback" not in shown.stderr and "not a folder" in shown.stderr
     bad = tmp_path / "bad.jsonl"
-    bad.write_text(instance_line("acme__calc-good", base, patch) + "\n{\"instance_id\": \n")
+    bad.write_text(instance_line("acme__calc-good", base, patch) + '\n{"instance_id": \n')
     broken = slmcode("eval", "--suite", "swebench", str(bad), "--repos", str(tmp_path / "repos"), cwd=tmp_path)
     assert broken.returncode == 2 and "Traceback" not in broken.stderr
     assert f"{bad}:2: not valid JSON" in broken.stderr.replace("\n", "")

@@ -50,8 +50,7 @@ def environment(**extra: str) -> dict[str, str]:
 def slmcode(*args: str | Path, env: dict[str, str] | None = None, timeout: float = CLI_TIMEOUT_S) -> Done:
     """`slmcode ARGS` as a user runs it, in a process of its own, from this tree's code."""
     argv = [sys.executable, "-c", "from slmcode.cli import main; main()", *map(str, args)]
-    done = subprocess.run(argv, cwd=PROJECT, env=env or environment(), capture_output=True, text=True,
-                          timeout=timeout)
+    done = subprocess.run(argv, cwd=PROJECT, env=env or environment(), capture_output=True, text=True, timeout=timeout)
     return Done(done.returncode, done.stdout, done.stderr)
 
 
@@ -62,8 +61,12 @@ def slmcode_here(*args: str | Path, env: dict[str, str] | None = None) -> Done:
 
     out, err = io.StringIO(), io.StringIO()
     argv = ["slmcode", *map(str, args)]
-    with mock.patch.object(sys, "argv", argv), mock.patch.dict(os.environ, env or environment(), clear=True), \
-            contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+    with (
+        mock.patch.object(sys, "argv", argv),
+        mock.patch.dict(os.environ, env or environment(), clear=True),
+        contextlib.redirect_stdout(out),
+        contextlib.redirect_stderr(err),
+    ):
         try:
             main()
             code = 0

@@ -73,8 +73,9 @@ def test_a_run_killed_while_two_attempts_work_resumes_each_and_keeps_the_winner(
     err = tmp_path / "run.err"
     argv = [sys.executable, "-c", "from slmcode.cli import main; main()", *map(str, run_args(repo, fake_llm.url))]
     with err.open("w") as stderr:
-        proc = subprocess.Popen(argv, cwd=PROJECT, env=environment(), stdout=subprocess.DEVNULL, stderr=stderr,
-                                start_new_session=True)
+        proc = subprocess.Popen(
+            argv, cwd=PROJECT, env=environment(), stdout=subprocess.DEVNULL, stderr=stderr, start_new_session=True
+        )
 
     def progressed() -> bool:  # both attempts past their second request: each has edited in its copy
         return all(sum(1 for r in list(fake_llm.requests) if _worker(r, seed)) >= 3 for seed in (None, 2))

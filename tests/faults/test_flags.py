@@ -36,13 +36,17 @@ def test_a_role_only_an_agent_block_names_is_known(repo: Path) -> None:
 
 
 @pytest.mark.parametrize("command", [["pack", "--query", "divide"], ["map"]])
-@pytest.mark.parametrize(("focus", "says"), [
-    ("calc/missing.py", "--focus: calc/missing.py: no such file in {repo}"),
-    ("calc", "--focus: calc is a folder; name a file"),
-    ("../outside.py", "--focus: ../outside.py is outside the workspace"),
-])
-def test_a_focus_file_that_is_not_a_workspace_file_is_named(command: list[str], focus: str, says: str,
-                                                            repo: Path) -> None:
+@pytest.mark.parametrize(
+    ("focus", "says"),
+    [
+        ("calc/missing.py", "--focus: calc/missing.py: no such file in {repo}"),
+        ("calc", "--focus: calc is a folder; name a file"),
+        ("../outside.py", "--focus: ../outside.py is outside the workspace"),
+    ],
+)
+def test_a_focus_file_that_is_not_a_workspace_file_is_named(
+    command: list[str], focus: str, says: str, repo: Path
+) -> None:
     # Before: the pack (or map) was built without it, exit 0: a typo in a path went unnoticed.
     (repo.parent / "outside.py").write_text("SECRET = 1\n")
     done = slmcode_here(*command, "--focus", focus, "-w", repo)
@@ -66,9 +70,14 @@ def test_a_budget_that_is_not_positive_is_one_line(command: list[str], budget: s
     assert done.error_line() == f"error: --budget: expected a positive number of tokens, got {budget}"
 
 
-@pytest.mark.parametrize(("flag", "value", "unit"), [
-    ("--tasks", "0", "tasks"), ("--jobs", "-1", "attempts at a time"), ("--timeout", "0", "seconds"),
-])
+@pytest.mark.parametrize(
+    ("flag", "value", "unit"),
+    [
+        ("--tasks", "0", "tasks"),
+        ("--jobs", "-1", "attempts at a time"),
+        ("--timeout", "0", "seconds"),
+    ],
+)
 def test_an_eval_count_or_timeout_that_is_not_positive_is_one_line(flag: str, value: str, unit: str) -> None:
     # Before: --tasks 0 measured nothing, --timeout 0 reported every task as timed out, --jobs 0 ran one at a time.
     done = slmcode_here("eval", "--replay", flag, value)

@@ -87,11 +87,14 @@ def test_a_broken_project_config_is_one_line_naming_the_file(fault: str, command
     assert not (repo / ".slmcode" / "runs").exists()
 
 
-@pytest.mark.parametrize(("variable", "value", "says"), [
-    ("SLMCODE_MAX_PARALLEL", "lots", "key 'max_parallel'"),
-    ("SLMCODE_ROLES", "[unclosed", "SLMCODE_ROLES: expected YAML"),
-    ("SLMCODE_PERMISSION", "yolo", "key 'permission'"),
-])
+@pytest.mark.parametrize(
+    ("variable", "value", "says"),
+    [
+        ("SLMCODE_MAX_PARALLEL", "lots", "key 'max_parallel'"),
+        ("SLMCODE_ROLES", "[unclosed", "SLMCODE_ROLES: expected YAML"),
+        ("SLMCODE_PERMISSION", "yolo", "key 'permission'"),
+    ],
+)
 def test_a_bad_environment_variable_is_one_line_naming_it(variable: str, value: str, says: str, repo: Path) -> None:
     done = slmcode_here(*COMMANDS["run"], "-w", repo, env=environment(**{variable: value}))
     assert done.code == 2
@@ -116,11 +119,14 @@ def test_a_model_name_no_profile_knows_says_the_window_is_a_guess(repo: Path) ->
     assert "profile used: size bucket 7b" in known.out and "guess" not in known.err
 
 
-@pytest.mark.parametrize(("args", "says"), [
-    (["resume"], "no unfinished run in"),
-    (["resume", "run-nope"], "no run 'run-nope'"),
-    (["trace", "run-nope"], "no run 'run-nope'"),
-])
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (["resume"], "no unfinished run in"),
+        (["resume", "run-nope"], "no run 'run-nope'"),
+        (["trace", "run-nope"], "no run 'run-nope'"),
+    ],
+)
 def test_resume_or_trace_without_a_run_says_so(args: list[str], says: str, repo: Path) -> None:
     done = slmcode_here(*args, "-w", repo)
     assert done.code == 2
@@ -129,8 +135,7 @@ def test_resume_or_trace_without_a_run_says_so(args: list[str], says: str, repo:
 
 @pytest.mark.parametrize("url", ["localhost:11434/v1", "notaurl", "ftp://127.0.0.1:9/v1"])
 @pytest.mark.parametrize("command", ["run", "doctor"])
-def test_a_base_url_that_is_not_an_http_url_is_refused_before_a_run_starts(url: str, command: str,
-                                                                           repo: Path) -> None:
+def test_a_base_url_that_is_not_an_http_url_is_refused_before_a_run_starts(url: str, command: str, repo: Path) -> None:
     # Before: the run started, was recorded interrupted, and said 'model server unreachable: Connection error'.
     args = [a if a != "http://127.0.0.1:9/v1" else url for a in COMMANDS[command]]
     done = slmcode_here(*args, "-w", repo)
@@ -151,17 +156,21 @@ def test_a_role_base_url_that_is_not_an_http_url_names_the_file_and_key(repo: Pa
 NOT_UTF8 = b"# Lessons\n- caf\xe9 is Latin-1\n"  # saved by an editor in Latin-1
 
 
-@pytest.mark.parametrize(("name", "args"), [
-    ("MEMORY.md", ["memory"]),
-    ("MEMORY.md", ["memory", "drop", "L1"]),
-    ("MEMORY.md", ["context"]),
-    ("CONTEXT.md", ["context", "--query", "divide"]),
-    ("blocks/mine.yaml", ["blocks", "list"]),
-    ("blocks/mine.yaml", ["compose", "Add divide"]),
-    ("skills/learned/mine/SKILL.md", ["context"]),  # and by every run as it starts (read_memory)
-])
-def test_a_state_file_that_is_not_utf8_is_one_line_naming_file_line_and_byte(name: str, args: list[str],
-                                                                             repo: Path) -> None:
+@pytest.mark.parametrize(
+    ("name", "args"),
+    [
+        ("MEMORY.md", ["memory"]),
+        ("MEMORY.md", ["memory", "drop", "L1"]),
+        ("MEMORY.md", ["context"]),
+        ("CONTEXT.md", ["context", "--query", "divide"]),
+        ("blocks/mine.yaml", ["blocks", "list"]),
+        ("blocks/mine.yaml", ["compose", "Add divide"]),
+        ("skills/learned/mine/SKILL.md", ["context"]),  # and by every run as it starts (read_memory)
+    ],
+)
+def test_a_state_file_that_is_not_utf8_is_one_line_naming_file_line_and_byte(
+    name: str, args: list[str], repo: Path
+) -> None:
     # Before: 'internal error: UnicodeDecodeError: ...' with exit 3.
     target = repo / ".slmcode" / name
     target.parent.mkdir(parents=True, exist_ok=True)
@@ -226,13 +235,15 @@ def test_resume_takes_a_unique_prefix_and_names_a_missing_run_file(repo: Path) -
     run_file.unlink()
     gone = slmcode_here("resume", run_id, "-w", repo)
     assert gone.code == 2
-    assert gone.error_line() == (f"error: run {run_id} cannot be resumed: its run file {run_file} is gone; start it "
-                                 "again with `slmcode run`")
+    assert gone.error_line() == (
+        f"error: run {run_id} cannot be resumed: its run file {run_file} is gone; start it again with `slmcode run`"
+    )
 
 
 @pytest.mark.parametrize("command", ["run", "resume"])
-def test_a_workspace_whose_path_is_not_utf8_is_one_line_before_anything_is_written(command: str,
-                                                                                  tmp_path: Path) -> None:
+def test_a_workspace_whose_path_is_not_utf8_is_one_line_before_anything_is_written(
+    command: str, tmp_path: Path
+) -> None:
     # Before: run said 'internal error: UnicodeEncodeError: ... surrogates not allowed' (exit 3) as it recorded
     # the run, after writing its run file.
     folder = os.fsdecode(os.fsencode(tmp_path) + b"/caf\xe9")  # a folder named on a Latin-1 system
@@ -240,6 +251,8 @@ def test_a_workspace_whose_path_is_not_utf8_is_one_line_before_anything_is_writt
     before = tree_digest(repo)
     done = slmcode_here(*COMMANDS[command], "-w", repo)
     assert done.code == 2
-    assert done.error_line() == (f"error: workspace {tmp_path}/caf\\xe9/calculator: its path is not UTF-8, which a "
-                                 "run needs to record it; rename the folder")
+    assert done.error_line() == (
+        f"error: workspace {tmp_path}/caf\\xe9/calculator: its path is not UTF-8, which a "
+        "run needs to record it; rename the folder"
+    )
     assert tree_digest(repo) == before and not (repo / ".slmcode" / "runs").exists()

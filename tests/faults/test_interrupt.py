@@ -28,8 +28,7 @@ def repo(tmp_path: Path) -> Path:
     return make_repo(tmp_path)
 
 
-def test_a_second_ctrl_c_stops_a_hung_model_call_at_once_and_resume_ends_the_run(repo: Path,
-                                                                                  fake_llm: FakeLLM) -> None:
+def test_a_second_ctrl_c_stops_a_hung_model_call_at_once_and_resume_ends_the_run(repo: Path, fake_llm: FakeLLM) -> None:
     hung = threading.Event()
 
     def hang(request: dict) -> Reply:
@@ -39,8 +38,9 @@ def test_a_second_ctrl_c_stops_a_hung_model_call_at_once_and_resume_ends_the_run
     # The worker's first call hangs, once.
     scripted(fake_llm, fault=hang, role="worker")  # type: ignore[arg-type]
     argv = [sys.executable, "-c", "from slmcode.cli import main; main()", *map(str, run_args(repo, fake_llm.url))]
-    proc = subprocess.Popen(argv, cwd=PROJECT, env=environment(), stdout=subprocess.DEVNULL,
-                            stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        argv, cwd=PROJECT, env=environment(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
+    )
     lines: list[str] = []
     stopping = threading.Event()
 

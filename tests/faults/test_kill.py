@@ -43,13 +43,15 @@ def start_run(repo: Path, url: str, err: Path) -> subprocess.Popen[bytes]:
     argv = [sys.executable, "-c", "from slmcode.cli import main; main()", *map(str, run_args(repo, url))]
     with err.open("w") as stderr:
         # A session of its own: the kill reaches every process of the run, as a closed terminal would.
-        return subprocess.Popen(argv, cwd=PROJECT, env=environment(), stdout=subprocess.DEVNULL, stderr=stderr,
-                                start_new_session=True)
+        return subprocess.Popen(
+            argv, cwd=PROJECT, env=environment(), stdout=subprocess.DEVNULL, stderr=stderr, start_new_session=True
+        )
 
 
 @pytest.mark.parametrize("kill_at", KILL_POINTS)
-def test_sigkill_at_a_random_point_then_resume_ends_the_run(kill_at: int, repo: Path, fake_llm: FakeLLM,
-                                                            tmp_path: Path) -> None:
+def test_sigkill_at_a_random_point_then_resume_ends_the_run(
+    kill_at: int, repo: Path, fake_llm: FakeLLM, tmp_path: Path
+) -> None:
     script_by_progress(fake_llm)
     err = tmp_path / "run.err"
     proc = start_run(repo, fake_llm.url, err)

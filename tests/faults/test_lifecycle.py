@@ -71,8 +71,10 @@ def test_resume_of_a_finished_run_says_so_before_any_server_is_probed(repo: Path
     for named in (run_id, run_id[:-2]):
         done = slmcode_here("resume", named, "-w", repo, "--base-url", NO_SERVER, "--yes")
         assert done.code == 2 and done.out == ""  # no empty run board before the line (terminal.RunView)
-        assert done.error_line() == (f"error: run {run_id} already finished (done): nothing to resume; `slmcode "
-                                     f"trace {run_id}` replays it, `slmcode run` starts a new one")
+        assert done.error_line() == (
+            f"error: run {run_id} already finished (done): nothing to resume; `slmcode "
+            f"trace {run_id}` replays it, `slmcode run` starts a new one"
+        )
     assert [r["status"] for r in runs_status(repo)] == ["done"]
     by_default = slmcode_here("resume", "-w", repo, "--base-url", NO_SERVER)
     assert by_default.code == 2 and "no unfinished run" in by_default.error_line()
@@ -111,7 +113,8 @@ def requests_fit(fake: FakeLLM, model: str) -> None:
 
 def test_a_120_kb_task_is_offloaded_and_every_request_fits(repo: Path, fake_llm: FakeLLM) -> None:
     task = "Add a divide operation to calc/ops.py.\n" + "".join(
-        f"Note {i}: the division must keep working for input number {i}.\n" for i in range(2400))
+        f"Note {i}: the division must keep working for input number {i}.\n" for i in range(2400)
+    )
     assert len(task.encode()) > 120_000
     scripted(fake_llm)
     done = slmcode_here(*run_args(repo, fake_llm.url, query=task))
@@ -119,8 +122,11 @@ def test_a_120_kb_task_is_offloaded_and_every_request_fits(repo: Path, fake_llm:
     requests_fit(fake_llm, MODEL)
     (saved,) = (repo / ".slmcode" / "scratch").glob("*/task.md")
     assert saved.read_text() == task
-    assert any("task shortened" in str(m.get("content")) and str(saved.relative_to(repo)) in str(m.get("content"))
-               for r in fake_llm.requests for m in r["messages"])
+    assert any(
+        "task shortened" in str(m.get("content")) and str(saved.relative_to(repo)) in str(m.get("content"))
+        for r in fake_llm.requests
+        for m in r["messages"]
+    )
 
 
 def test_a_1_mb_task_through_the_api_never_sends_an_oversized_request(repo: Path, fake_llm: FakeLLM) -> None:

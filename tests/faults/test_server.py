@@ -69,8 +69,7 @@ CUT_ANSWERS = {
 
 @pytest.mark.parametrize("fault", sorted(CUT_ANSWERS))
 @pytest.mark.parametrize("role", ["clarify", "worker"])
-def test_a_cut_answer_is_asked_again_and_the_run_goes_on(fault: str, role: str, repo: Path,
-                                                          fake_llm: FakeLLM) -> None:
+def test_a_cut_answer_is_asked_again_and_the_run_goes_on(fault: str, role: str, repo: Path, fake_llm: FakeLLM) -> None:
     # Before: a proxy's cut body ended the run with "not a chat completion", while a 429, a 5xx or a timeout
     # was retried within request_retries.
     scripted(fake_llm, fault=CUT_ANSWERS[fault], role=role, after=1 if role == "worker" else 0)
@@ -108,8 +107,9 @@ def test_resume_after_a_broken_answer_finishes_the_run(fault: str, repo: Path, f
 
 
 @pytest.mark.parametrize(("status", "says"), [(401, "401"), (404, "404"), (500, "500")])
-def test_an_error_status_on_every_request_is_not_a_traceback(status: int, says: str, repo: Path,
-                                                             fake_llm: FakeLLM) -> None:
+def test_an_error_status_on_every_request_is_not_a_traceback(
+    status: int, says: str, repo: Path, fake_llm: FakeLLM
+) -> None:
     fake_llm.default = Reply(content=f"fake failure {status}", status=status)
     before = tree_digest(repo)
     done = slmcode_here(*run_args(repo, fake_llm.url, "--json"), env=environment(SLMCODE_REQUEST_RETRIES="0"))
@@ -131,8 +131,9 @@ def test_an_unreachable_server_names_it_and_resume_says_so_again(repo: Path) -> 
 
 
 @pytest.mark.parametrize(("status", "hint"), [(404, "does the server serve --model"), (401, "is the api_key right?")])
-def test_a_refusal_no_reask_can_cure_stops_the_run_at_the_first_request(status: int, hint: str, repo: Path,
-                                                                        fake_llm: FakeLLM) -> None:
+def test_a_refusal_no_reask_can_cure_stops_the_run_at_the_first_request(
+    status: int, hint: str, repo: Path, fake_llm: FakeLLM
+) -> None:
     # Before: clarify, scope_judge, planner and splitter each re-asked and fell back (13 requests), then the
     # worker's request failed with the same status.
     fake_llm.default = Reply(body='{"error": {"message": "model \'other\' not found"}}', status=status)

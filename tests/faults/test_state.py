@@ -46,8 +46,9 @@ def repo(tmp_path: Path) -> Path:
 
 def mount_tmpfs(folder: Path, size: str = "2m") -> None:
     folder.mkdir(parents=True, exist_ok=True)
-    done = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(folder)],
-                          capture_output=True, text=True)
+    done = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(folder)], capture_output=True, text=True
+    )
     if done.returncode != 0:
         pytest.skip(f"cannot mount a tmpfs here ({done.stderr.strip() or 'mount failed'}): needs root")
 
@@ -82,8 +83,7 @@ def python_files_compile(repo: Path) -> None:
 
 
 @pytest.mark.parametrize("free_kb", [0, 16, 96, 400])
-def test_a_full_disk_is_one_line_and_nothing_is_half_written(free_kb: int, small_disk: Path,
-                                                             fake_llm: FakeLLM) -> None:
+def test_a_full_disk_is_one_line_and_nothing_is_half_written(free_kb: int, small_disk: Path, fake_llm: FakeLLM) -> None:
     repo = small_disk / "calculator"
     scripted(fake_llm)
     before = tree_digest(repo)
@@ -146,8 +146,9 @@ def test_resume_in_a_workspace_made_read_only_says_so(read_only_repo: Path, fake
 
 
 @pytest.mark.parametrize("command", ["run", "resume"])
-def test_a_second_writer_is_refused_naming_the_run_that_holds_the_workspace(command: str, repo: Path,
-                                                                            fake_llm: FakeLLM) -> None:
+def test_a_second_writer_is_refused_naming_the_run_that_holds_the_workspace(
+    command: str, repo: Path, fake_llm: FakeLLM
+) -> None:
     scripted(fake_llm, fault=BROKEN)
     assert slmcode_here(*run_args(repo, fake_llm.url)).code == 2  # leaves a run to resume
     before = tree_digest(repo)
@@ -165,7 +166,10 @@ def test_two_runs_at_once_one_writes_the_other_is_refused(repo: Path, fake_llm: 
     scripted(fake_llm, fault=Reply(content='{"requirements": ["divide"], "questions": []}', delay=60))
     first = subprocess.Popen(
         [os.sys.executable, "-c", "from slmcode.cli import main; main()", *map(str, run_args(repo, fake_llm.url))],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=Path(__file__).resolve().parents[2])
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        cwd=Path(__file__).resolve().parents[2],
+    )
     try:
         lock = repo / ".slmcode" / LOCK_NAME
         for _ in range(1200):
@@ -270,8 +274,9 @@ def test_nothing_of_slmcode_reaches_a_commit(repo: Path, fake_llm: FakeLLM) -> N
     scripted(fake_llm, fault=BROKEN)
     slmcode_here(*run_args(repo, fake_llm.url))
     assert (repo / ".slmcode" / ".gitignore").read_text().splitlines()[-1] == "*"
-    status = subprocess.run(["git", "status", "--porcelain", "--untracked-files=all"], cwd=repo,
-                            capture_output=True, text=True, check=True).stdout
+    status = subprocess.run(
+        ["git", "status", "--porcelain", "--untracked-files=all"], cwd=repo, capture_output=True, text=True, check=True
+    ).stdout
     assert ".slmcode" not in status
 
 
@@ -282,8 +287,9 @@ def test_api_refuses_an_empty_task_with_a_value_error(repo: Path) -> None:
 
 
 @pytest.mark.parametrize("name", ["journal.sqlite", "conversations.sqlite"])
-def test_a_junk_run_database_is_named_and_resume_goes_on_once_it_is_moved_away(name: str, repo: Path,
-                                                                                 fake_llm: FakeLLM) -> None:
+def test_a_junk_run_database_is_named_and_resume_goes_on_once_it_is_moved_away(
+    name: str, repo: Path, fake_llm: FakeLLM
+) -> None:
     # Before: '<repo>/.slmcode: a database failed: file is not a database' (which of the folder's five?).
     junk = repo / ".slmcode" / name
     junk.parent.mkdir(exist_ok=True)

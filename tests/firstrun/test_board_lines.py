@@ -13,8 +13,9 @@ from slmcode.terminal import RunView
 from tests.fake_llm import FakeLLM, Reply
 from tests.graph.scenario import js, script_planning
 
-LONG = ("the calculator command line prints an understandable message instead of a traceback when "
-        "somebody divides by zero")
+LONG = (
+    "the calculator command line prints an understandable message instead of a traceback when somebody divides by zero"
+)
 ECHO = js({"steps": [{"step": "A short title.", "files": "A list of file paths."}], "extra": 1})
 
 
@@ -22,21 +23,41 @@ def recent_lines(fake: FakeLLM, repo: Path) -> list[str]:
     seen: list[str] = []
     console = Console(width=120, record=True, color_system=None, force_terminal=False)
     with RunView(console) as view:
+
         def on_event(event: dict) -> None:
             view.on_event(event)
             seen.extend(line for line in view.recent if line not in seen)
 
-        api.run("Make division by zero friendly", repo, base_url=fake.url, model="qwen2.5-coder:7b",
-                request_retries=0, max_retries=0, on_event=on_event)
+        api.run(
+            "Make division by zero friendly",
+            repo,
+            base_url=fake.url,
+            model="qwen2.5-coder:7b",
+            request_retries=0,
+            max_retries=0,
+            on_event=on_event,
+        )
     return seen
 
 
 def test_a_long_criterion_is_cut_between_words(fake_llm: FakeLLM, repo: Path) -> None:
     criteria = [{"text": LONG, "priority": "must", "verify": "python -m pytest -q -k nothing_selects_this"}]
     fake_llm.on(SYSTEM["scope_judge"], js({"criteria": criteria}))
-    fake_llm.on(SYSTEM["splitter"], js({"tasks": [{
-        "title": "Friendly zero", "description": "Catch ZeroDivisionError in calc/cli.py",
-        "focus_files": ["calc/cli.py"], "criteria": criteria}]}))
+    fake_llm.on(
+        SYSTEM["splitter"],
+        js(
+            {
+                "tasks": [
+                    {
+                        "title": "Friendly zero",
+                        "description": "Catch ZeroDivisionError in calc/cli.py",
+                        "focus_files": ["calc/cli.py"],
+                        "criteria": criteria,
+                    }
+                ]
+            }
+        ),
+    )
     script_planning(fake_llm)
     fake_llm.on(SYSTEM["worker"], Reply(content="Done."))
     fake_llm.on(SYSTEM["corrector"], Reply(content="Done."))

@@ -24,8 +24,14 @@ def test_no_tester_turns_when_no_code_task_was_done(fake_llm: FakeLLM, repo: Pat
     script_planning(fake_llm)
     for role in ("worker", "corrector", "tester"):
         fake_llm.on(SYSTEM[role], Reply(content="Done."))
-    result = api.run("Add a divide operation", repo, base_url=fake_llm.url, model="qwen2.5-coder:7b",
-                     request_retries=0, max_retries=0)
+    result = api.run(
+        "Add a divide operation",
+        repo,
+        base_url=fake_llm.url,
+        model="qwen2.5-coder:7b",
+        request_retries=0,
+        max_retries=0,
+    )
     assert not any(SYSTEM["tester"] in system_text(r) for r in fake_llm.requests)
     tester = next(t for t in result.tasks if t.kind == "test")
     assert tester.status == "failed"
@@ -40,15 +46,31 @@ def test_an_escalation_after_a_long_failure_fits_a_2k_window(fake_llm: FakeLLM, 
     from tests.graph.scenario import js
 
     broken = "def divide(a: float, b: float)\n" + "".join(f"    x{i} = {i}  # filler line {i}\n" for i in range(40))
-    fake_llm.on(SYSTEM["worker"],
-                Reply(tool_calls=[tool_call("ws_read", path="calc/ops.py")]),
-                Reply(tool_calls=[tool_call("ws_edit", path="calc/ops.py", old_str='"""Arithmetic operations."""',
-                                            new_str='"""Arithmetic operations."""\n' + broken)]),
-                Reply(content="Done."))
+    fake_llm.on(
+        SYSTEM["worker"],
+        Reply(tool_calls=[tool_call("ws_read", path="calc/ops.py")]),
+        Reply(
+            tool_calls=[
+                tool_call(
+                    "ws_edit",
+                    path="calc/ops.py",
+                    old_str='"""Arithmetic operations."""',
+                    new_str='"""Arithmetic operations."""\n' + broken,
+                )
+            ]
+        ),
+        Reply(content="Done."),
+    )
     fake_llm.on(SYSTEM["escalate"], js({"decision": "give_up", "guidance": ""}))
     for role in ("corrector", "tester"):
         fake_llm.on(SYSTEM[role], Reply(content="Done."))
-    result = api.run("Add a divide operation to calc/ops.py with a test", repo, base_url=fake_llm.url,
-                     model="smollm2:135m", request_retries=0, max_retries=2)
+    result = api.run(
+        "Add a divide operation to calc/ops.py with a test",
+        repo,
+        base_url=fake_llm.url,
+        model="smollm2:135m",
+        request_retries=0,
+        max_retries=2,
+    )
     assert any(SYSTEM["escalate"] in system_text(r) for r in fake_llm.requests)
     assert result.outcome.startswith("failed: task r1t1 'Add divide' failed"), result.outcome

@@ -12,9 +12,14 @@ from tests.graph.scenario import make_repo
 
 
 def slmcode(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-c", "from slmcode.cli import main; main()", *args],
-                          capture_output=True, text=True, cwd=cwd, timeout=120, env={"COLUMNS": "60",
-                          "PATH": "/usr/bin:/bin", "HOME": str(cwd or Path.cwd())})
+    return subprocess.run(
+        [sys.executable, "-c", "from slmcode.cli import main; main()", *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        timeout=120,
+        env={"COLUMNS": "60", "PATH": "/usr/bin:/bin", "HOME": str(cwd or Path.cwd())},
+    )
 
 
 def closed_port() -> int:
@@ -29,8 +34,9 @@ def test_a_run_with_no_server_listening_is_one_line_with_a_hint_and_leaves_no_in
     repo = make_repo(tmp_path)
     url = f"http://127.0.0.1:{closed_port()}/v1"
     assert slmcode("trust", str(repo), cwd=tmp_path).returncode == 0  # as README's demo does first
-    result = slmcode("run", "Add a divide operation", "-w", str(repo), "--base-url", url, "--model", "m", "--yes",
-                     cwd=tmp_path)
+    result = slmcode(
+        "run", "Add a divide operation", "-w", str(repo), "--base-url", url, "--model", "m", "--yes", cwd=tmp_path
+    )
     assert result.returncode == 2, result.stderr
     error = [line for line in result.stderr.splitlines() if line.strip()]
     assert len(error) == 1 and error[0].startswith(f"error: the model server at {url} is unreachable"), error
@@ -58,5 +64,11 @@ def test_a_model_slower_than_request_timeout_is_named_slow_not_unreachable(tmp_p
     with FakeLLM() as fake:
         fake.on(SYSTEM["clarify"], Reply(content="{}", delay=3))
         with pytest.raises(EndpointError, match=r"the model did not answer within request_timeout"):
-            api.run("Add a divide operation", repo, base_url=fake.url, model="qwen2.5-coder:7b", request_timeout=1,
-                    request_retries=0)
+            api.run(
+                "Add a divide operation",
+                repo,
+                base_url=fake.url,
+                model="qwen2.5-coder:7b",
+                request_timeout=1,
+                request_retries=0,
+            )

@@ -21,8 +21,11 @@ PLANNING = ("clarify", "scope_judge", "planner", "splitter")
 def script_team(fake: FakeLLM) -> None:
     fake.on(SYSTEM["worker"], *divide_worker_replies())
     fake.on(SYSTEM["reviewer"], js({"approve": True, "notes": []}))
-    fake.on(SYSTEM["tester"], Reply(tool_calls=[tool_call("ws_shell", command="python -m pytest -q")]),
-            Reply(content="Tests pass."))
+    fake.on(
+        SYSTEM["tester"],
+        Reply(tool_calls=[tool_call("ws_shell", command="python -m pytest -q")]),
+        Reply(content="Tests pass."),
+    )
     fake.on(SYSTEM["learn"], js({"lessons": []}))
     fake.on(SYSTEM["corrector"], Reply(content="Done."))
     fake.on(SYSTEM["escalate"], js({"decision": "give_up", "guidance": ""}))
@@ -46,21 +49,38 @@ def test_a_tiny_model_gets_the_plan_filled_and_the_run_is_done(fake_llm: FakeLLM
 def test_a_larger_model_or_simple_plan_off_still_plans_with_the_model(fake_llm: FakeLLM, repo: Path) -> None:
     script_team(fake_llm)
     fake_llm.on(SYSTEM["clarify"], js({"requirements": ["calc.ops has divide(a, b)"], "questions": []}))
-    fake_llm.on(SYSTEM["scope_judge"], js({"criteria": [
-        {"text": "divide is tested", "priority": "must", "verify": "python -m pytest -q -k divide"}]}))
+    fake_llm.on(
+        SYSTEM["scope_judge"],
+        js({"criteria": [{"text": "divide is tested", "priority": "must", "verify": "python -m pytest -q -k divide"}]}),
+    )
     fake_llm.on(SYSTEM["planner"], js({"steps": [{"step": "add divide", "files": ["calc/ops.py"]}]}))
-    fake_llm.on(SYSTEM["splitter"], js({"tasks": [{"title": "Add divide", "description": "add divide",
-                                                   "focus_files": ["calc/ops.py", "tests/test_ops.py"]}]}))
+    fake_llm.on(
+        SYSTEM["splitter"],
+        js(
+            {
+                "tasks": [
+                    {
+                        "title": "Add divide",
+                        "description": "add divide",
+                        "focus_files": ["calc/ops.py", "tests/test_ops.py"],
+                    }
+                ]
+            }
+        ),
+    )
     api.run(TASK, repo, base_url=fake_llm.url, model="smollm2:135m", request_retries=0, simple_plan="off")
     assert all(asked(fake_llm, role) == 1 for role in PLANNING), {r: asked(fake_llm, r) for r in PLANNING}
 
 
-@pytest.mark.parametrize("query", [
-    "Add a divide operation to calc/ops.py with a test and update the README",  # says more than one function
-    "Add a multiply operation to calc/ops.py with a test",  # exists already
-    "Add a divide operation to calc/nothing.py with a test",  # no such file
-    "Fix the divide operation in calc/ops.py",
-])
+@pytest.mark.parametrize(
+    "query",
+    [
+        "Add a divide operation to calc/ops.py with a test and update the README",  # says more than one function
+        "Add a multiply operation to calc/ops.py with a test",  # exists already
+        "Add a divide operation to calc/nothing.py with a test",  # no such file
+        "Fix the divide operation in calc/ops.py",
+    ],
+)
 def test_requests_that_say_more_go_to_the_model(repo: Path, query: str) -> None:
     assert parse_simple(query, repo, "python -m pytest -q") is None
 

@@ -21,15 +21,19 @@ def worker_requests(fake: FakeLLM) -> list[dict]:
     return [r for r in fake.requests if r["messages"][0]["content"].startswith(SYSTEM["worker"])]
 
 
-def test_on_a_2k_window_the_worker_sees_the_whole_task_and_the_code_it_must_edit(
-    fake_llm: FakeLLM, repo: Path
-) -> None:
+def test_on_a_2k_window_the_worker_sees_the_whole_task_and_the_code_it_must_edit(fake_llm: FakeLLM, repo: Path) -> None:
     script_planning(fake_llm)
     fake_llm.on(SYSTEM["worker"], Reply(content="Nothing to do."))
     fake_llm.on(SYSTEM["corrector"], Reply(content="Nothing to change."))
     fake_llm.on(SYSTEM["tester"], Reply(content="Nothing to test."))
-    api.run("Add a divide operation to calc/ops.py with a test", repo, base_url=fake_llm.url, model=SMALL_MODEL,
-            request_retries=0, max_retries=0)
+    api.run(
+        "Add a divide operation to calc/ops.py with a test",
+        repo,
+        base_url=fake_llm.url,
+        model=SMALL_MODEL,
+        request_retries=0,
+        max_retries=0,
+    )
     first = worker_requests(fake_llm)[0]
     text = "\n".join(str(m.get("content") or "") for m in first["messages"])
     # calc/ops.py's code to its last line, as the worker must copy it into an edit
@@ -47,8 +51,19 @@ def test_on_a_2k_window_the_worker_sees_the_whole_task_and_the_code_it_must_edit
 
 
 def test_pack_promises_the_worker_what_the_run_gives_it(repo: Path) -> None:
-    result = CliRunner().invoke(app, ["pack", "--query", "Add a divide operation to calc/ops.py with a test",
-                                      "--model", SMALL_MODEL, "-w", str(repo), "--json"])
+    result = CliRunner().invoke(
+        app,
+        [
+            "pack",
+            "--query",
+            "Add a divide operation to calc/ops.py with a test",
+            "--model",
+            SMALL_MODEL,
+            "-w",
+            str(repo),
+            "--json",
+        ],
+    )
     assert result.exit_code == 0, result.output
     shown = json.loads(result.stdout)
     budget = CliRunner().invoke(app, ["budget", "--model", SMALL_MODEL, "-w", str(repo), "--json"])

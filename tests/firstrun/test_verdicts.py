@@ -18,8 +18,9 @@ SPECIFIC = "python -m pytest -q -k divide"  # selects no test before the change:
 
 
 def run(fake: FakeLLM, repo: Path) -> api.RunResult:
-    return api.run("Add a divide operation", repo, base_url=fake.url, model="qwen2.5-coder:7b", request_retries=0,
-                   max_retries=0)
+    return api.run(
+        "Add a divide operation", repo, base_url=fake.url, model="qwen2.5-coder:7b", request_retries=0, max_retries=0
+    )
 
 
 def test_a_check_the_unchanged_tree_passes_is_unverified_and_the_outcome_says_no_edit_was_made(
@@ -45,16 +46,40 @@ def test_a_check_that_fails_before_the_change_passes_after_it_and_teaches_a_grou
 ) -> None:
     criteria = [{"text": "divide is tested", "priority": "must", "verify": SPECIFIC}]
     fake_llm.on(SYSTEM["scope_judge"], js({"criteria": criteria}))
-    fake_llm.on(SYSTEM["splitter"], js({"tasks": [{
-        "title": "Add divide", "description": "Add divide(a, b) to calc/ops.py and a test in tests/test_ops.py",
-        "focus_files": ["calc/ops.py", "tests/test_ops.py"], "criteria": criteria}]}))
-    fake_llm.on(SYSTEM["learn"], js({"lessons": ["The 3 short lessons you requested.",
-                                                 "Run python -m pytest -q -k NAME to check one operation.",
-                                                 "Write good code."]}))
+    fake_llm.on(
+        SYSTEM["splitter"],
+        js(
+            {
+                "tasks": [
+                    {
+                        "title": "Add divide",
+                        "description": "Add divide(a, b) to calc/ops.py and a test in tests/test_ops.py",
+                        "focus_files": ["calc/ops.py", "tests/test_ops.py"],
+                        "criteria": criteria,
+                    }
+                ]
+            }
+        ),
+    )
+    fake_llm.on(
+        SYSTEM["learn"],
+        js(
+            {
+                "lessons": [
+                    "The 3 short lessons you requested.",
+                    "Run python -m pytest -q -k NAME to check one operation.",
+                    "Write good code.",
+                ]
+            }
+        ),
+    )
     script_planning(fake_llm)
     fake_llm.on(SYSTEM["worker"], *divide_worker_replies())
-    fake_llm.on(SYSTEM["tester"], Reply(tool_calls=[tool_call("ws_shell", command="python -m pytest -q")]),
-                Reply(content="Tests pass."))
+    fake_llm.on(
+        SYSTEM["tester"],
+        Reply(tool_calls=[tool_call("ws_shell", command="python -m pytest -q")]),
+        Reply(content="Tests pass."),
+    )
     result = run(fake_llm, repo)
     code = next(t for t in result.tasks if t.kind == "code")
     assert [v.status for v in code.verdicts if v.gate is None] == ["PASSED"], code.verdicts
@@ -80,7 +105,8 @@ def test_a_check_whose_interpreter_lacks_pytest_says_what_is_missing(
     monkeypatch.setenv("PATH", f"{bin_dir}:/usr/bin:/bin")
     repo = make_repo(tmp_path)
     criterion = Criterion(text="the tests pass", verify="python -m pytest -q")
-    verdicts = missing_tool(run_criteria([criterion], workspace=repo, settings=Settings(), allowed_commands=[
-        "python -m pytest -q"]))
+    verdicts = missing_tool(
+        run_criteria([criterion], workspace=repo, settings=Settings(), allowed_commands=["python -m pytest -q"])
+    )
     assert verdicts[0].status == "UNVERIFIED"
     assert verdicts[0].evidence.startswith("nothing was tested: `python` on PATH has no module pytest")

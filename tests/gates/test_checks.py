@@ -33,14 +33,17 @@ def _added(new_tail: str, before: str = OPS) -> tuple[dict[str, str], list[Edit]
     return {"ops.py": before + new_tail}, [Edit("ops.py", before, before + new_tail)]
 
 
-@pytest.mark.parametrize("tail, found", [
-    ("\n\ndef divide(a, b):\n    pass  # TODO\n", "ops.py:7 TODO comment `pass  # TODO`"),
-    ("\n\ndef divide(a, b):\n    ...\n", "ops.py:7 `divide` has an empty body"),
-    ('\n\ndef divide(a, b):\n    """Divide."""\n', "ops.py:7 `divide` has an empty body"),
-    ("\n\ndef divide(a, b):\n    raise NotImplementedError\n", "ops.py:7 not implemented"),
-    ("\n\ndef divide(a, b):\n    # your code here\n    return 0\n", "ops.py:7 stub note"),
-    ("\n\ndef divide(a, b):\n    return a / b  # FIXME: zero\n", "ops.py:7 FIXME comment"),
-])
+@pytest.mark.parametrize(
+    "tail, found",
+    [
+        ("\n\ndef divide(a, b):\n    pass  # TODO\n", "ops.py:7 TODO comment `pass  # TODO`"),
+        ("\n\ndef divide(a, b):\n    ...\n", "ops.py:7 `divide` has an empty body"),
+        ('\n\ndef divide(a, b):\n    """Divide."""\n', "ops.py:7 `divide` has an empty body"),
+        ("\n\ndef divide(a, b):\n    raise NotImplementedError\n", "ops.py:7 not implemented"),
+        ("\n\ndef divide(a, b):\n    # your code here\n    return 0\n", "ops.py:7 stub note"),
+        ("\n\ndef divide(a, b):\n    return a / b  # FIXME: zero\n", "ops.py:7 FIXME comment"),
+    ],
+)
 def test_a_stub_in_the_added_lines_fails_the_placeholder_gate(tail: str, found: str) -> None:
     verdict = check_placeholders(*_added(tail))
     assert verdict is not None and verdict.status == "FAILED"
@@ -54,7 +57,7 @@ def test_a_real_body_passes_and_a_todo_that_was_there_before_is_not_the_tasks() 
 
 
 def test_abstract_methods_overloads_and_protocols_keep_their_stub_bodies() -> None:
-    tail = '''
+    tail = """
 
 class Shape(Protocol):
     def area(self) -> float: ...
@@ -64,7 +67,7 @@ class Base(ABC):
     @abstractmethod
     def run(self) -> None:
         raise NotImplementedError
-'''
+"""
     verdict = check_placeholders(*_added(tail))
     assert verdict is not None and verdict.status == "PASSED", verdict
 
@@ -107,34 +110,46 @@ def test_completeness_fails_for_an_untouched_focus_file_unless_the_worker_names_
 EDIT = Edit("ops.py", "a", "b")
 
 
-@pytest.mark.parametrize("steps, status, words", [
-    ((EDIT,), "FAILED", "no test command ran after the last edit"),
-    ((ShellRun("python -m pytest -q", 0), EDIT), "FAILED", "no test command ran after the last edit"),
-    ((EDIT, ShellRun("python -m pytest -q", 1)), "FAILED", "`python -m pytest -q` exited 1"),
-    ((EDIT, ShellRun("ls", 0)), "FAILED", "no test command ran"),
-    ((EDIT, ShellRun("python -m pytest -q", 0)), "PASSED", "`python -m pytest -q` exited 0 after the last edit"),
-    ((EDIT, ShellRun("make check", 0)), "PASSED", "`make check` exited 0"),  # the quality block's test command
-])
+@pytest.mark.parametrize(
+    "steps, status, words",
+    [
+        ((EDIT,), "FAILED", "no test command ran after the last edit"),
+        ((ShellRun("python -m pytest -q", 0), EDIT), "FAILED", "no test command ran after the last edit"),
+        ((EDIT, ShellRun("python -m pytest -q", 1)), "FAILED", "`python -m pytest -q` exited 1"),
+        ((EDIT, ShellRun("ls", 0)), "FAILED", "no test command ran"),
+        ((EDIT, ShellRun("python -m pytest -q", 0)), "PASSED", "`python -m pytest -q` exited 0 after the last edit"),
+        ((EDIT, ShellRun("make check", 0)), "PASSED", "`make check` exited 0"),  # the quality block's test command
+    ],
+)
 def test_a_claim_that_the_tests_pass_needs_a_passing_run_after_the_last_edit(steps, status, words) -> None:  # type: ignore[no-untyped-def]
     verdict = check_claims(TaskRecord(steps, "Done: all tests pass."), ["make check"])
     assert verdict is not None and verdict.status == status and words in verdict.evidence, verdict
 
 
 def test_no_claim_no_claims_verdict() -> None:
-    for message in ("Added divide.", "The tests do not pass yet.", "Tests fail on divide by zero.",
-                    "Not all tests pass: divide by zero still fails."):
+    for message in (
+        "Added divide.",
+        "The tests do not pass yet.",
+        "Tests fail on divide by zero.",
+        "Not all tests pass: divide by zero still fails.",
+    ):
         assert check_claims(TaskRecord((EDIT,), message), []) is None
 
 
 def test_the_record_reads_edits_and_exit_codes_off_the_transcript() -> None:
-    calls = [{"id": "1", "name": "ws_edit", "args": {"path": "./ops.py", "old_str": "a", "new_str": "b"}},
-             {"id": "2", "name": "ws_shell", "args": {"command": "pytest -q"}},
-             {"id": "3", "name": "ws_edit", "args": {"path": "ops.py", "old_str": "zz", "new_str": "y"}}]
-    messages = [HumanMessage("go"), AIMessage("", tool_calls=calls),
-                ToolMessage("edited ops.py", tool_call_id="1", artifact={"path": "ops.py"}),
-                ToolMessage("$ pytest -q\n1 passed\n[exit code 0]", tool_call_id="2"),
-                ToolMessage("Error: old_str not found", tool_call_id="3", status="error"),
-                AIMessage("Tests pass.")]
+    calls = [
+        {"id": "1", "name": "ws_edit", "args": {"path": "./ops.py", "old_str": "a", "new_str": "b"}},
+        {"id": "2", "name": "ws_shell", "args": {"command": "pytest -q"}},
+        {"id": "3", "name": "ws_edit", "args": {"path": "ops.py", "old_str": "zz", "new_str": "y"}},
+    ]
+    messages = [
+        HumanMessage("go"),
+        AIMessage("", tool_calls=calls),
+        ToolMessage("edited ops.py", tool_call_id="1", artifact={"path": "ops.py"}),
+        ToolMessage("$ pytest -q\n1 passed\n[exit code 0]", tool_call_id="2"),
+        ToolMessage("Error: old_str not found", tool_call_id="3", status="error"),
+        AIMessage("Tests pass."),
+    ]
     record = task_record([messages])
     assert record.steps == (Edit("ops.py", "a", "b"), ShellRun("pytest -q", 0))
     assert record.final_message == "Tests pass."

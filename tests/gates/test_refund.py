@@ -23,22 +23,50 @@ TOO_LONG = Reply(content="This model's maximum context length is 8192 tokens", s
 
 def run(fake: FakeLLM, repo: Path, worker: list[Reply]) -> api.RunResult:
     fake.on(SYSTEM["scope_judge"], js({"criteria": CRITERIA}))
-    fake.on(SYSTEM["splitter"], js({"tasks": [{
-        "title": "Add divide", "description": "Add divide(a, b) to calc/ops.py and a test in tests/test_ops.py",
-        "focus_files": ["calc/ops.py", "tests/test_ops.py"], "criteria": CRITERIA}]}))
+    fake.on(
+        SYSTEM["splitter"],
+        js(
+            {
+                "tasks": [
+                    {
+                        "title": "Add divide",
+                        "description": "Add divide(a, b) to calc/ops.py and a test in tests/test_ops.py",
+                        "focus_files": ["calc/ops.py", "tests/test_ops.py"],
+                        "criteria": CRITERIA,
+                    }
+                ]
+            }
+        ),
+    )
     fake.on(SYSTEM["worker"], *worker)
     fake.on(SYSTEM["tester"], run_tests(), Reply(content="Tests pass."))
     script_planning(fake)
     # Six turns: exactly the six answers below that are not errors.
-    return api.run("Add a divide operation", repo, base_url=fake.url, model=MODEL, request_retries=0,
-                   max_retries=0, model_profiles={MODEL: {"max_turns": 6}})
+    return api.run(
+        "Add a divide operation",
+        repo,
+        base_url=fake.url,
+        model=MODEL,
+        request_retries=0,
+        max_retries=0,
+        model_profiles={MODEL: {"max_turns": 6}},
+    )
 
 
 def test_turns_lost_to_a_rate_limit_or_an_overflow_are_given_back(fake_llm: FakeLLM, repo: Path) -> None:
     read_ops, edit = edit_ops()
     read_test, edit_t = edit_test()
-    worker = [RATE_LIMITED, read_ops, RATE_LIMITED, edit, read_test, edit_t, TOO_LONG, run_tests(),
-              Reply(content="Added divide and its test.")]
+    worker = [
+        RATE_LIMITED,
+        read_ops,
+        RATE_LIMITED,
+        edit,
+        read_test,
+        edit_t,
+        TOO_LONG,
+        run_tests(),
+        Reply(content="Added divide and its test."),
+    ]
     result = run(fake_llm, repo, worker)
     assert result.outcome == "done", result.outcome
     events = TraceStore.for_workspace(repo).timeline(result.run_id)

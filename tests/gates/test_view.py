@@ -20,8 +20,11 @@ def rendered(*verdicts: Verdict) -> str:
 
 
 def test_a_failed_gate_is_named_and_passed_gates_are_counted() -> None:
-    failed = rendered(Verdict(criterion=CHECK, status="PASSED"), Verdict(criterion=GATE, status="PASSED", gate="smoke"),
-                      Verdict(criterion=GATE, status="FAILED", gate="placeholder"))
+    failed = rendered(
+        Verdict(criterion=CHECK, status="PASSED"),
+        Verdict(criterion=GATE, status="PASSED", gate="smoke"),
+        Verdict(criterion=GATE, status="FAILED", gate="placeholder"),
+    )
     assert "PASSED placeholder:FAILED" in failed
     passed = rendered(Verdict(criterion=CHECK, status="PASSED"), Verdict(criterion=GATE, status="PASSED", gate="smoke"))
     assert "PASSED gates 1/1" in passed

@@ -22,8 +22,11 @@ REFUSED = "Error: calc/ops.py already exists; use ws_edit to change it (ws_write
 
 def write(workspace: Path, *, guard: bool, path: str, content: str) -> str:
     ctx = ToolContext(workspace=workspace, settings=Settings(), write_guard=guard)
-    return str(run_tool_call(make_tools(ctx), {"name": "ws_write", "args": {"path": path, "content": content},
-                                               "id": "call_1"}).content)
+    return str(
+        run_tool_call(
+            make_tools(ctx), {"name": "ws_write", "args": {"path": path, "content": content}, "id": "call_1"}
+        ).content
+    )
 
 
 def test_the_guard_refuses_an_existing_file_and_leaves_it_alone(tmp_path: Path) -> None:
@@ -46,8 +49,9 @@ def _run(fake: FakeLLM, repo: Path) -> api.RunResult:
     fake.on(SYSTEM["worker"], rewrite, *edit_ops(), *edit_test(), run_tests(), Reply(content="Added divide."))
     fake.on(SYSTEM["tester"], run_tests(), Reply(content="Tests pass."))
     script_planning(fake)
-    return api.run("Add a divide operation", repo, base_url=fake.url, model="qwen2.5-coder:7b", request_retries=0,
-                   max_retries=0)  # the guard-off run breaks the file: no corrector, the run just ends
+    return api.run(
+        "Add a divide operation", repo, base_url=fake.url, model="qwen2.5-coder:7b", request_retries=0, max_retries=0
+    )  # the guard-off run breaks the file: no corrector, the run just ends
 
 
 @pytest.mark.parametrize("guard", ["on", "off"])

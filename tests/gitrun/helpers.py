@@ -23,8 +23,9 @@ def scripted_run(fake: FakeLLM, repo: Path, **settings: object) -> api.RunResult
     """The calculator scenario: a code task (wrong, then corrected) and the tester task."""
     script_planning(fake)
     script_buggy_worker_then_fix(fake)
-    return api.run("Add a divide operation", repo, base_url=fake.url, model="qwen2.5-coder:7b", request_retries=0,
-                   **settings)
+    return api.run(
+        "Add a divide operation", repo, base_url=fake.url, model="qwen2.5-coder:7b", request_retries=0, **settings
+    )
 
 
 def slmcode(*args: str) -> subprocess.CompletedProcess[str]:

@@ -63,8 +63,7 @@ def test_stash_keeps_the_users_work_out_of_the_run_and_restores_it(fake_llm: Fak
     assert "README.md" not in run_files and "notes.txt" not in run_files
 
 
-def test_a_run_that_fails_before_its_first_checkpoint_leaves_no_branch_and_gives_the_work_back(
-        repo: Path) -> None:
+def test_a_run_that_fails_before_its_first_checkpoint_leaves_no_branch_and_gives_the_work_back(repo: Path) -> None:
     import socket
 
     from slmcode import api
@@ -76,7 +75,13 @@ def test_a_run_that_fails_before_its_first_checkpoint_leaves_no_branch_and_gives
     user_branch = branch_of(repo)
     (repo / "notes.txt").write_text("mine\n")
     with pytest.raises(EndpointError, match="unreachable"):
-        api.run("Add a divide operation", repo, base_url=f"http://127.0.0.1:{port}/v1", model="qwen2.5-coder:7b",
-                git_mode="branch", git_stash=True)
+        api.run(
+            "Add a divide operation",
+            repo,
+            base_url=f"http://127.0.0.1:{port}/v1",
+            model="qwen2.5-coder:7b",
+            git_mode="branch",
+            git_stash=True,
+        )
     assert branch_of(repo) == user_branch and (repo / "notes.txt").read_text() == "mine\n"
     assert git(repo, "branch", "--list", "slmcode/*") == "" and git(repo, "stash", "list") == ""

@@ -28,7 +28,8 @@ api.run("Add a divide operation", sys.argv[1], run_id=sys.argv[2], base_url=sys.
 
 
 def test_a_run_killed_between_edits_and_commit_commits_once_on_resume(
-        fake_llm: FakeLLM, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    fake_llm: FakeLLM, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("PATH", python_on_path())
     monkeypatch.setenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")
     repo = make_repo(tmp_path)
@@ -45,8 +46,12 @@ def test_a_run_killed_between_edits_and_commit_commits_once_on_resume(
 
     fake_llm.on(SYSTEM["corrector"], hold, times=1)
     fake_llm.rules.insert(0, fake_llm.rules.pop())  # before the scripted corrector
-    child = subprocess.Popen([sys.executable, "-c", CHILD, str(repo), RUN, fake_llm.url], start_new_session=True,
-                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    child = subprocess.Popen(
+        [sys.executable, "-c", CHILD, str(repo), RUN, fake_llm.url],
+        start_new_session=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
     try:
         assert reached.wait(timeout=240), child.stderr.read().decode()[-2000:] if child.poll() is not None else ""
         assert branch_of(repo) == f"slmcode/{RUN}" and "divide" in (repo / "calc" / "ops.py").read_text()

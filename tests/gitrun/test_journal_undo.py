@@ -29,8 +29,11 @@ def folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def _snapshot(folder: Path) -> dict[str, bytes]:
-    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*"))
-            if p.is_file() and not {".slmcode", "__pycache__", ".pytest_cache"} & set(p.relative_to(folder).parts)}
+    return {
+        str(p.relative_to(folder)): p.read_bytes()
+        for p in sorted(folder.rglob("*"))
+        if p.is_file() and not {".slmcode", "__pycache__", ".pytest_cache"} & set(p.relative_to(folder).parts)
+    }
 
 
 def test_a_runs_edits_are_undone_from_the_journal_exactly(fake_llm: FakeLLM, folder: Path) -> None:

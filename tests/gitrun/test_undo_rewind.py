@@ -21,16 +21,25 @@ OPS = "calc/ops.py"
 
 def _task(task_id: str, files: list[str]) -> Task:
     check = Criterion(text="the tests pass", verify="python -m pytest -q")
-    return Task(id=task_id, title=f"task {task_id}", status="done", files_changed=files, attempts=1,
-                verdicts=[Verdict(criterion=check, status="PASSED")])
+    return Task(
+        id=task_id,
+        title=f"task {task_id}",
+        status="done",
+        files_changed=files,
+        attempts=1,
+        verdicts=[Verdict(criterion=check, status="PASSED")],
+    )
 
 
 def three_task_run(repo: Path, mode: str = "branch") -> GitRun:
     """t1 edits calc/ops.py, t2 README.md, t3 adds calc/extra.py; each accepted (committed) in turn."""
     run = GitRun.start(repo, RUN, mode, stash=False)  # type: ignore[arg-type]
     done: list[Task] = []
-    for task_id, path, text in (("t1", OPS, None), ("t2", "README.md", "# calculator, edited\n"),
-                                ("t3", "calc/extra.py", "X = 1\n")):
+    for task_id, path, text in (
+        ("t1", OPS, None),
+        ("t2", "README.md", "# calculator, edited\n"),
+        ("t3", "calc/extra.py", "X = 1\n"),
+    ):
         target = repo / path
         target.write_text(text if text is not None else target.read_text() + "\n# t1 was here\n")
         done.append(_task(task_id, [path]))

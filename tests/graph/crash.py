@@ -35,8 +35,12 @@ SKIPPED_PARTS = {".slmcode", ".git", "__pycache__", ".pytest_cache"}
 
 def environment(home: Path) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("SLMCODE_")}
-    return {**env, "SLMCODE_HOME": str(home), "PATH": python_on_path(),
-            "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}  # the fixture repo's pytest starts in 0.5 s, not 3
+    return {
+        **env,
+        "SLMCODE_HOME": str(home),
+        "PATH": python_on_path(),
+        "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1",
+    }  # the fixture repo's pytest starts in 0.5 s, not 3
 
 
 @dataclass
@@ -78,8 +82,9 @@ class Scene:
         out, err = self.repo.parent / f"{name}.out", self.repo.parent / f"{name}.err"
         with out.open("w") as stdout, err.open("w") as stderr:
             # A session of its own: the kill reaches the whole process group, as a crash or closed terminal would.
-            proc = subprocess.Popen(argv, cwd=PROJECT, env=self.env, stdout=stdout, stderr=stderr,
-                                    start_new_session=True)
+            proc = subprocess.Popen(
+                argv, cwd=PROJECT, env=self.env, stdout=stdout, stderr=stderr, start_new_session=True
+            )
         return RunProcess(proc, out, err)
 
     def trace(self) -> TraceStore:
@@ -146,5 +151,8 @@ def trace_record(scene: Scene, run_id: str) -> dict[str, list[Any]]:
 
 
 def ending(scene: Scene, run_id: str) -> dict[str, Any]:
-    return {"state": final_state(scene.repo, run_id), "files": workspace_files(scene.repo),
-            "trace": trace_record(scene, run_id)}
+    return {
+        "state": final_state(scene.repo, run_id),
+        "files": workspace_files(scene.repo),
+        "trace": trace_record(scene, run_id),
+    }

@@ -3,8 +3,22 @@ thing in it (a phase's `when`, a slot) and look at the graph it makes."""
 
 from __future__ import annotations
 
-PHASES = ("context", "clarify", "scope_judge", "planner", "splitter", "coordinator", "worker", "verify", "reviewer",
-          "corrector", "escalate", "tester", "qa", "learn")
+PHASES = (
+    "context",
+    "clarify",
+    "scope_judge",
+    "planner",
+    "splitter",
+    "coordinator",
+    "worker",
+    "verify",
+    "reviewer",
+    "corrector",
+    "escalate",
+    "tester",
+    "qa",
+    "learn",
+)
 AUTO = frozenset({"corrector", "escalate"})  # the built-in pipeline runs these only when needed
 
 

@@ -62,8 +62,10 @@ def final_state(workspace: Path, run_id: str) -> dict[str, Any]:
         "tasks": [task_summary(t) for t in values.get("tasks", [])],
         "qa": None if qa is None else {"passed": qa.passed, "reason": normalise(qa.reason)},
         "lessons": values.get("lessons", []),
-        "conversations": {key: [message_shape(m) for m in messages]
-                          for key, messages in sorted(values.get("conversations", {}).items())},
+        "conversations": {
+            key: [message_shape(m) for m in messages]
+            for key, messages in sorted(values.get("conversations", {}).items())
+        },
     }
 
 
@@ -78,12 +80,29 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--checkpoint-url", default=None)
     args = parser.parse_args(argv)
     if args.mode == "run":
-        result = api.run(args.query, args.workspace, run_id=args.run_id, base_url=args.base_url, model=MODEL,
-                         request_retries=0, max_parallel=1, checkpoint_url=args.checkpoint_url)
+        result = api.run(
+            args.query,
+            args.workspace,
+            run_id=args.run_id,
+            base_url=args.base_url,
+            model=MODEL,
+            request_retries=0,
+            max_parallel=1,
+            checkpoint_url=args.checkpoint_url,
+        )
     else:
         result = api.resume(args.run_id, args.workspace, base_url=args.base_url)
-    print(json.dumps({"run_id": result.run_id, "status": result.status, "outcome": result.outcome,
-                      "ok": result.ok, "tasks": [t.model_dump(mode="json") for t in result.tasks]}))
+    print(
+        json.dumps(
+            {
+                "run_id": result.run_id,
+                "status": result.status,
+                "outcome": result.outcome,
+                "ok": result.ok,
+                "tasks": [t.model_dump(mode="json") for t in result.tasks],
+            }
+        )
+    )
 
 
 if __name__ == "__main__":

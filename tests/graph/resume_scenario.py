@@ -68,17 +68,17 @@ def power(a: float, b: float) -> float:
     return a**b
 '''
 TEST_ANCHOR = "    assert ops.multiply(4, 3) == 12\n"
-TEST_DIVIDE = '''
+TEST_DIVIDE = """
 
 def test_divide() -> None:
     assert ops.divide(6, 3) == 2
-'''
+"""
 TEST_DIVIDE_END = "    assert ops.divide(6, 3) == 2\n"
-TEST_POWER = '''
+TEST_POWER = """
 
 def test_power() -> None:
     assert ops.power(2, 3) == 8
-'''
+"""
 # Each task's check selects its own test: it fails before the task's edit (no test selected, exit 5), so its
 # PASSED afterwards is evidence of the change (a check the unchanged tree passes is UNVERIFIED).
 TESTS_PASS = {"text": "the tests pass", "priority": "must", "verify": "python -m pytest -q -k divide"}
@@ -89,8 +89,13 @@ def make_pausable_repo(root: Path) -> Path:
     """The calculator repository plus the pause gate, committed."""
     repo = make_repo(root)
     (repo / "tests" / "conftest.py").write_text(PAUSE_CONFTEST)
-    env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t",
-           "GIT_COMMITTER_EMAIL": "t@t"}
+    env = {
+        **os.environ,
+        "GIT_AUTHOR_NAME": "t",
+        "GIT_AUTHOR_EMAIL": "t@t",
+        "GIT_COMMITTER_NAME": "t",
+        "GIT_COMMITTER_EMAIL": "t@t",
+    }
     for args in (["add", "-A"], ["commit", "-qm", "pause gate"]):
         subprocess.run(["git", *args], cwd=repo, check=True, env=env)
     return repo
@@ -101,49 +106,89 @@ def js(value: object) -> str:
 
 
 def script_two_tasks(fake: FakeLLM) -> None:
-    fake.on(SYSTEM["clarify"], js({"requirements": ["calc.ops has divide(a, b)", "calc.ops has power(a, b)"],
-                                   "questions": []}))
+    fake.on(
+        SYSTEM["clarify"],
+        js({"requirements": ["calc.ops has divide(a, b)", "calc.ops has power(a, b)"], "questions": []}),
+    )
     fake.on(SYSTEM["scope_judge"], js({"criteria": [TESTS_PASS]}))
-    fake.on(SYSTEM["planner"], js({"steps": [
-        {"step": "add divide and its test", "files": ["calc/ops.py", "tests/test_ops.py"]},
-        {"step": "add power and its test", "files": ["calc/ops.py", "tests/test_ops.py"]}]}))
-    fake.on(SYSTEM["splitter"], js({"tasks": [
-        {"title": "Add divide", "description": "Add divide(a, b) to calc/ops.py and a test in tests/test_ops.py",
-         "focus_files": ["calc/ops.py", "tests/test_ops.py"], "criteria": [TESTS_PASS]},
-        {"title": "Add power", "description": "Add power(a, b) to calc/ops.py and a test in tests/test_ops.py",
-         "focus_files": ["calc/ops.py", "tests/test_ops.py"], "depends_on": ["Add divide"],
-         "criteria": [POWER_TESTS_PASS,
-                      {"text": "power's docstring covers negative exponents", "priority": "should"}]},
-    ]}))
-    fake.on(SYSTEM["worker"],
-            # r1t1
-            Reply(tool_calls=[tool_call("ws_read", path="calc/ops.py")]),
-            Reply(tool_calls=[tool_call("ws_read", path="tests/test_ops.py")]),
-            Reply(tool_calls=[
+    fake.on(
+        SYSTEM["planner"],
+        js(
+            {
+                "steps": [
+                    {"step": "add divide and its test", "files": ["calc/ops.py", "tests/test_ops.py"]},
+                    {"step": "add power and its test", "files": ["calc/ops.py", "tests/test_ops.py"]},
+                ]
+            }
+        ),
+    )
+    fake.on(
+        SYSTEM["splitter"],
+        js(
+            {
+                "tasks": [
+                    {
+                        "title": "Add divide",
+                        "description": "Add divide(a, b) to calc/ops.py and a test in tests/test_ops.py",
+                        "focus_files": ["calc/ops.py", "tests/test_ops.py"],
+                        "criteria": [TESTS_PASS],
+                    },
+                    {
+                        "title": "Add power",
+                        "description": "Add power(a, b) to calc/ops.py and a test in tests/test_ops.py",
+                        "focus_files": ["calc/ops.py", "tests/test_ops.py"],
+                        "depends_on": ["Add divide"],
+                        "criteria": [
+                            POWER_TESTS_PASS,
+                            {"text": "power's docstring covers negative exponents", "priority": "should"},
+                        ],
+                    },
+                ]
+            }
+        ),
+    )
+    fake.on(
+        SYSTEM["worker"],
+        # r1t1
+        Reply(tool_calls=[tool_call("ws_read", path="calc/ops.py")]),
+        Reply(tool_calls=[tool_call("ws_read", path="tests/test_ops.py")]),
+        Reply(
+            tool_calls=[
                 tool_call("ws_edit", path="calc/ops.py", old_str=MULTIPLY_END, new_str=MULTIPLY_END + DIVIDE),
                 tool_call("ws_edit", path="tests/test_ops.py", old_str=TEST_ANCHOR, new_str=TEST_ANCHOR + TEST_DIVIDE),
-                tool_call("ws_shell", command="python -m pytest -q")]),
-            Reply(content="Added divide and its test; the tests pass."),
-            # r1t2
-            Reply(tool_calls=[tool_call("ws_read", path="calc/ops.py"),
-                              tool_call("ws_read", path="tests/test_ops.py")]),
-            Reply(tool_calls=[
+                tool_call("ws_shell", command="python -m pytest -q"),
+            ]
+        ),
+        Reply(content="Added divide and its test; the tests pass."),
+        # r1t2
+        Reply(tool_calls=[tool_call("ws_read", path="calc/ops.py"), tool_call("ws_read", path="tests/test_ops.py")]),
+        Reply(
+            tool_calls=[
                 tool_call("ws_edit", path="calc/ops.py", old_str=DIVIDE_END, new_str=DIVIDE_END + POWER),
-                tool_call("ws_edit", path="tests/test_ops.py", old_str=TEST_DIVIDE_END,
-                          new_str=TEST_DIVIDE_END + TEST_POWER)]),
-            Reply(content="Added power and its test."))
+                tool_call(
+                    "ws_edit", path="tests/test_ops.py", old_str=TEST_DIVIDE_END, new_str=TEST_DIVIDE_END + TEST_POWER
+                ),
+            ]
+        ),
+        Reply(content="Added power and its test."),
+    )
     fake.on(SYSTEM["reviewer"], js({"approve": True, "notes": []}))
-    fake.on(SYSTEM["tester"], Reply(tool_calls=[tool_call("ws_shell", command="python -m pytest -q")]),
-            Reply(content="Tests pass."))
+    fake.on(
+        SYSTEM["tester"],
+        Reply(tool_calls=[tool_call("ws_shell", command="python -m pytest -q")]),
+        Reply(content="Tests pass."),
+    )
     fake.on(SYSTEM["learn"], js({"lessons": ["Add each operation with its test in tests/test_ops.py."]}))
     fake.on(SYSTEM["escalate"], js({"decision": "give_up", "guidance": ""}))
 
 
 def is_first_power_request(request: dict) -> bool:
     """The worker's first model request for r1t2: its worker system prompt, no answer yet, about power."""
-    return (system_text(request).startswith(SYSTEM["worker"])
-            and not any(m.get("role") == "assistant" for m in request.get("messages", []))
-            and "Add power" in request_text(request))
+    return (
+        system_text(request).startswith(SYSTEM["worker"])
+        and not any(m.get("role") == "assistant" for m in request.get("messages", []))
+        and "Add power" in request_text(request)
+    )
 
 
 def is_review(request: dict) -> bool:

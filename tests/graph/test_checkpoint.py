@@ -30,8 +30,12 @@ class BoardState(TypedDict, total=False):
 
 def plan(state: BoardState) -> dict[str, Any]:
     tasks = [
-        Task(id="t1", title="add greet()", focus_files=["app.py"],
-             criteria=[Criterion(text="greet works", verify="python -c 'import app'")]),
+        Task(
+            id="t1",
+            title="add greet()",
+            focus_files=["app.py"],
+            criteria=[Criterion(text="greet works", verify="python -c 'import app'")],
+        ),
         Task(id="t2", title="document greet()", depends_on=["t1"], criteria=[Criterion(text="README mentions it")]),
     ]
     return {"tasks": tasks, "work_log": ["planned 2 tasks"]}
@@ -40,10 +44,14 @@ def plan(state: BoardState) -> dict[str, Any]:
 def work(state: BoardState) -> dict[str, Any]:
     first = state["tasks"][0]
     criterion = first.criteria[0]
-    done = first.model_copy(update={
-        "status": "done", "attempts": 1, "files_changed": ["app.py"],
-        "verdicts": [Verdict(criterion=criterion, status="PASSED", evidence="ok", exit_code=0)],
-    })
+    done = first.model_copy(
+        update={
+            "status": "done",
+            "attempts": 1,
+            "files_changed": ["app.py"],
+            "verdicts": [Verdict(criterion=criterion, status="PASSED", evidence="ok", exit_code=0)],
+        }
+    )
     call = {"id": "call-1", "name": "ws_write", "args": {"path": "app.py"}}
     messages = [AIMessage(content="", tool_calls=[call]), ToolMessage(content="wrote app.py", tool_call_id="call-1")]
     return {"tasks": [done], "work_log": ["t1 done"], "conversations": {"t1": messages}}
@@ -175,8 +183,10 @@ def test_unreachable_database_is_one_clear_line(tmp_path: Path) -> None:
 
 
 def test_other_url_schemes_are_refused(tmp_path: Path) -> None:
-    with pytest.raises(CheckpointError, match="not a postgresql:// URL"), \
-            open_checkpointer(Settings(checkpoint_url="mysql://h/db"), tmp_path):
+    with (
+        pytest.raises(CheckpointError, match="not a postgresql:// URL"),
+        open_checkpointer(Settings(checkpoint_url="mysql://h/db"), tmp_path),
+    ):
         pass
 
 

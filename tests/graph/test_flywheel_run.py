@@ -42,7 +42,8 @@ def test_a_project_agent_overrides_a_built_in_prompt(fake_llm: FakeLLM, repo: Pa
     blocks.mkdir(parents=True, exist_ok=True)
     (blocks / "planner.yaml").write_text(
         "api_version: blocks/v1\nkind: agent\nid: planner\nrole: planner\n"
-        "prompt: You are the house planner. Plans touch calc/ only.\n")
+        "prompt: You are the house planner. Plans touch calc/ only.\n"
+    )
     fake_llm.on("You are the house planner", '{"steps": [{"step": "add divide", "files": ["calc/ops.py"]}]}')
     script_planning(fake_llm)
     script_buggy_worker_then_fix(fake_llm)
@@ -76,8 +77,9 @@ def test_a_slot_after_the_coordinator_still_hands_the_tasks_to_workers(fake_llm:
     pipeline = repo / ".slmcode" / "blocks" / "pipeline.yaml"
     pipeline.write_text(pipeline.read_text().replace("after: reviewer", "after: coordinator"))
     trust_workspace(repo)  # a changed pipeline block asks for trust again
-    fake_llm.on("Check Add a divide operation for secrets.", "No secrets.",
-                where=lambda r: str(r["messages"][-1]["content"]))
+    fake_llm.on(
+        "Check Add a divide operation for secrets.", "No secrets.", where=lambda r: str(r["messages"][-1]["content"])
+    )
     script_planning(fake_llm)
     script_buggy_worker_then_fix(fake_llm)
     result = run(fake_llm, repo, "Add a divide operation")

@@ -25,8 +25,18 @@ from tests.graph.scenario import make_repo, python_on_path
 pytest.importorskip("llama_cpp")
 pytestmark = [pytest.mark.local_model, pytest.mark.slow]
 
-PHASES = ("context", "clarify", "scope_judge", "planner", "splitter", "coordinator", "verify", "reviewer", "qa",
-          "learn")
+PHASES = (
+    "context",
+    "clarify",
+    "scope_judge",
+    "planner",
+    "splitter",
+    "coordinator",
+    "verify",
+    "reviewer",
+    "qa",
+    "learn",
+)
 
 
 def test_a_full_run_on_the_example_ends_honestly_and_every_request_fits(
@@ -35,8 +45,9 @@ def test_a_full_run_on_the_example_ends_honestly_and_every_request_fits(
     monkeypatch.setenv("PATH", python_on_path())
     monkeypatch.setenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")
     repo = make_repo(tmp_path)
-    result = api.run("Add a divide operation to calc/ops.py with a test", repo, max_retries=1, max_rounds=1,
-                     max_tasks=2)
+    result = api.run(
+        "Add a divide operation to calc/ops.py with a test", repo, max_retries=1, max_rounds=1, max_tasks=2
+    )
     assert result.outcome == "done" or result.outcome.startswith("failed: ")
     assert result.ok == (result.outcome == "done")
     trace = TraceStore.for_workspace(repo)

@@ -41,6 +41,7 @@ def new_scene(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Callable[[],
 
 # -- kill points: how to set each trap, how to see the run is inside it, what must hold at that moment ----------
 
+
 def ended(started: Path) -> bool:
     """The paused pytest holds a lock on its marker until it ends (or is killed): free means gone."""
     with started.open() as marker:
@@ -109,11 +110,13 @@ POINTS = {
     "between_tasks": KillPoint(
         lambda scene: hold(scene.fake, is_first_power_request),
         lambda scene: any(is_first_power_request(r) for r in list(scene.fake.requests)),
-        first_task_done_second_not_started),
+        first_task_done_second_not_started,
+    ),
     "review": KillPoint(
         lambda scene: hold(scene.fake, is_review),
         lambda scene: any(is_review(r) for r in list(scene.fake.requests)),
-        second_task_verified_not_reviewed),
+        second_task_verified_not_reviewed,
+    ),
 }
 
 
@@ -139,6 +142,7 @@ def assert_same_end(scene: Scene, resumed: dict[str, Any], reference: dict[str, 
 
 
 # -- the tests ------------------------------------------------------------------------------------------------
+
 
 def test_the_uninterrupted_run_passes_every_kill_point(reference: dict[str, Any]) -> None:
     """Guards the script: the points the other tests kill at all happen in a run that is never killed."""

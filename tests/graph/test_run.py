@@ -23,8 +23,9 @@ pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("graph-test-run")]
 
 def run(fake: FakeLLM, repo: Path, query: str = "Add a divide operation", **settings: object) -> api.RunResult:
     events: list[dict] = []
-    result = api.run(query, repo, base_url=fake.url, model="qwen2.5-coder:7b", on_event=events.append,
-                     request_retries=0, **settings)
+    result = api.run(
+        query, repo, base_url=fake.url, model="qwen2.5-coder:7b", on_event=events.append, request_retries=0, **settings
+    )
     result.events = events  # type: ignore[attr-defined]
     return result
 
@@ -63,8 +64,18 @@ def test_a_rejected_first_attempt_is_corrected_and_the_run_ends_done(corrected: 
     assert "return a / b" in (repo / "calc" / "ops.py").read_text()
     assert result.qa is not None and result.qa.passed
     phases = [e["phase"] for e in result.events if e["kind"] == "phase"]
-    for phase in ("context", "clarify", "scope_judge", "planner", "splitter", "coordinator", "corrector",
-                  "tester", "qa", "learn"):
+    for phase in (
+        "context",
+        "clarify",
+        "scope_judge",
+        "planner",
+        "splitter",
+        "coordinator",
+        "corrector",
+        "tester",
+        "qa",
+        "learn",
+    ):
         assert phase in phases
     assert "Run python -m pytest -q after every edit" in (repo / ".slmcode" / "MEMORY.md").read_text()
     # Each event is in the trace once: a tool call is one row (the board's live 'tool' event is not stored too).

@@ -102,8 +102,9 @@ def server(tmp_path: Path, fake_llm: FakeLLM) -> Iterator[Server]:
     log = tmp_path / "langgraph-dev.log"  # outside the project: a file written inside it means a reload
     command = [str(LANGGRAPH), "dev", "--no-browser", "--no-reload", "--port", str(port), "--host", "127.0.0.1"]
     with log.open("wb") as out:
-        process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
-                                   start_new_session=True)
+        process = subprocess.Popen(
+            command, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
+        )
     try:
         url = f"http://127.0.0.1:{port}"
         wait_until_up(url, process, log)
@@ -136,8 +137,9 @@ def thread_id(client: Any) -> Iterator[str]:
 
 def stream(client: Any, thread_id: str, **run: Any) -> list[tuple[str, Any]]:
     """One run on the thread, streamed to its end; an error event fails the test with the server's message."""
-    parts = [(p.event, p.data) for p in client.runs.stream(thread_id, "slmcode", stream_mode=["updates", "custom"],
-                                                           **run)]
+    parts = [
+        (p.event, p.data) for p in client.runs.stream(thread_id, "slmcode", stream_mode=["updates", "custom"], **run)
+    ]
     errors = [data for event, data in parts if event == "error"]
     assert not errors, errors
     return parts
@@ -147,17 +149,31 @@ def interrupts_in(parts: list[tuple[str, Any]]) -> list[dict[str, Any]]:
     return [i for event, data in parts if event == "updates" for i in data.get("__interrupt__", [])]
 
 
-def test_a_full_run_through_langgraph_dev_with_a_clarify_interrupt(client: Any, thread_id: str, fake_llm: FakeLLM,
-                                                                     repo: Path) -> None:
+def test_a_full_run_through_langgraph_dev_with_a_clarify_interrupt(
+    client: Any, thread_id: str, fake_llm: FakeLLM, repo: Path
+) -> None:
     # Asked once: the questions wait in the state for the interview node, which the resume re-enters.
-    fake_llm.on(SYSTEM["clarify"], js({"requirements": ["calc.ops has divide(a, b)"], "questions": [QUESTION]}),
-                times=1)
+    fake_llm.on(
+        SYSTEM["clarify"], js({"requirements": ["calc.ops has divide(a, b)"], "questions": [QUESTION]}), times=1
+    )
     script_planning(fake_llm)
     script_buggy_worker_then_fix(fake_llm)
-    context = {"workspace": str(repo), "overrides": {"base_url": fake_llm.url, "model": "qwen2.5-coder:7b",
-                                                     "clarify_mode": "ask", "request_retries": 0}}
-    start = {"run_id": thread_id, "query": "Add a divide operation", "workspace": str(repo), "phase": "start",
-             "rounds": 0}
+    context = {
+        "workspace": str(repo),
+        "overrides": {
+            "base_url": fake_llm.url,
+            "model": "qwen2.5-coder:7b",
+            "clarify_mode": "ask",
+            "request_retries": 0,
+        },
+    }
+    start = {
+        "run_id": thread_id,
+        "query": "Add a divide operation",
+        "workspace": str(repo),
+        "phase": "start",
+        "rounds": 0,
+    }
 
     first = stream(client, thread_id, input=start, context=context)
     asked = interrupts_in(first)
@@ -196,10 +212,17 @@ def test_a_full_run_through_langgraph_dev_with_a_clarify_interrupt(client: Any, 
 
 def run_error(client: Any, thread_id: str, context: dict[str, Any], workspace: str) -> str:
     """The error a run ends with (the client sees it as the stream's error event)."""
-    start = {"run_id": thread_id, "query": "Add a divide operation", "workspace": workspace, "phase": "start",
-             "rounds": 0}
-    parts = [(p.event, p.data) for p in client.runs.stream(thread_id, "slmcode", input=start, context=context,
-                                                           stream_mode=["updates"])]
+    start = {
+        "run_id": thread_id,
+        "query": "Add a divide operation",
+        "workspace": workspace,
+        "phase": "start",
+        "rounds": 0,
+    }
+    parts = [
+        (p.event, p.data)
+        for p in client.runs.stream(thread_id, "slmcode", input=start, context=context, stream_mode=["updates"])
+    ]
     errors = [data for event, data in parts if event == "error"]
     assert errors, f"the run was not refused: {parts[-3:]}"
     return str(errors[0])
@@ -214,8 +237,9 @@ def post(url: str, body: bytes, headers: dict[str, str]) -> int:
         return exc.code
 
 
-def test_the_server_refuses_what_the_operator_did_not_allow(server: Server, client: Any, thread_id: str,
-                                                           fake_llm: FakeLLM, repo: Path, tmp_path: Path) -> None:
+def test_the_server_refuses_what_the_operator_did_not_allow(
+    server: Server, client: Any, thread_id: str, fake_llm: FakeLLM, repo: Path, tmp_path: Path
+) -> None:
     outside = tmp_path / "elsewhere"
     outside.mkdir()
     good = {"base_url": fake_llm.url, "model": "qwen2.5-coder:7b"}
@@ -224,13 +248,22 @@ def test_the_server_refuses_what_the_operator_did_not_allow(server: Server, clie
         ({"workspace": "/etc", "overrides": good}, "/etc", "is not under SLMCODE_ALLOWED_ROOTS"),
         ({"overrides": good}, ".", "must name its workspace"),
         ({"workspace": str(tmp_path / "allowed" / "new"), "overrides": good}, "x", "does not exist"),
-        ({"workspace": str(repo), "overrides": {**good, "shell_extra_commands": ["bash -c"]}}, str(repo),
-         "may not set shell_extra_commands"),
-        ({"workspace": str(repo), "overrides": {**good, "sandbox_network": True}}, str(repo),
-         "may not set sandbox_network"),
+        (
+            {"workspace": str(repo), "overrides": {**good, "shell_extra_commands": ["bash -c"]}},
+            str(repo),
+            "may not set shell_extra_commands",
+        ),
+        (
+            {"workspace": str(repo), "overrides": {**good, "sandbox_network": True}},
+            str(repo),
+            "may not set sandbox_network",
+        ),
         ({"workspace": str(repo), "overrides": {**good, "permission": "auto"}}, str(repo), "permission only to"),
-        ({"workspace": str(repo), "overrides": {**good, "base_url": "http://attacker.example/v1"}}, str(repo),
-         "configured endpoints"),
+        (
+            {"workspace": str(repo), "overrides": {**good, "base_url": "http://attacker.example/v1"}},
+            str(repo),
+            "configured endpoints",
+        ),
     ]
     for context, workspace, expected in cases:
         assert expected in run_error(client, thread_id, context, workspace), context
@@ -244,13 +277,17 @@ def test_the_server_refuses_what_the_operator_did_not_allow(server: Server, clie
     assert client.runs.list(thread_id) != [] and all(r["status"] == "error" for r in client.runs.list(thread_id))
 
 
-SHAPED_PIPELINE = pipeline_block({"clarify": "never"}, """
+SHAPED_PIPELINE = pipeline_block(
+    {"clarify": "never"},
+    """
   - {name: precheck, before: planner, agent: security-reviewer, prompt: "Check {{query}} first."}
-""")
+""",
+)
 
 
-def test_a_workspace_pipeline_shapes_the_servers_graph(client: Any, thread_id: str, fake_llm: FakeLLM,
-                                                        repo: Path) -> None:
+def test_a_workspace_pipeline_shapes_the_servers_graph(
+    client: Any, thread_id: str, fake_llm: FakeLLM, repo: Path
+) -> None:
     # Before: the server compiled the built-in pipeline, so the slot was no node to stop before and clarify ran.
     from slmcode.trust import trust_workspace
 
@@ -259,10 +296,17 @@ def test_a_workspace_pipeline_shapes_the_servers_graph(client: Any, thread_id: s
     (blocks / "pipeline.yaml").write_text(SHAPED_PIPELINE)
     trust_workspace(repo)  # a pipeline's slots apply once the user trusts the workspace
     script_planning(fake_llm)
-    context = {"workspace": str(repo), "overrides": {"base_url": fake_llm.url, "model": "qwen2.5-coder:7b",
-                                                     "request_retries": 0}}
-    start = {"run_id": thread_id, "query": "Add a divide operation", "workspace": str(repo), "phase": "start",
-             "rounds": 0}
+    context = {
+        "workspace": str(repo),
+        "overrides": {"base_url": fake_llm.url, "model": "qwen2.5-coder:7b", "request_retries": 0},
+    }
+    start = {
+        "run_id": thread_id,
+        "query": "Add a divide operation",
+        "workspace": str(repo),
+        "phase": "start",
+        "rounds": 0,
+    }
     stream(client, thread_id, input=start, context=context, interrupt_before=["precheck"])
     assert client.threads.get_state(thread_id)["next"] == ["precheck"]
     assert not any(system_text(r).startswith(SYSTEM["clarify"]) for r in fake_llm.requests)  # when: never

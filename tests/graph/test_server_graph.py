@@ -25,8 +25,11 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def served(workspace: Path | str, thread: str):
-    runtime = _ExecutionRuntime(access_context="threads.create_run", store=InMemoryStore(),
-                                context={"workspace": str(workspace), "overrides": {"model": "qwen2.5-coder:7b"}})
+    runtime = _ExecutionRuntime(
+        access_context="threads.create_run",
+        store=InMemoryStore(),
+        context={"workspace": str(workspace), "overrides": {"model": "qwen2.5-coder:7b"}},
+    )
     return asyncio.run(make_graph({"configurable": {"thread_id": thread}}, runtime))
 
 

@@ -15,23 +15,31 @@ from tests.graph.pipelines import pipeline_block
 from tests.snapshot import assert_snapshot
 
 PIPELINES = {
-    "a slot after reviewer, clarify never": ({"clarify": "never"}, """
+    "a slot after reviewer, clarify never": (
+        {"clarify": "never"},
+        """
   - {name: security_check, after: reviewer, agent: security-reviewer, prompt: "Check {{query}}."}
-"""),
-    "slots around clarify and planner, context replaced, learn never": ({"learn": "never"}, """
+""",
+    ),
+    "slots around clarify and planner, context replaced, learn never": (
+        {"learn": "never"},
+        """
   - {name: gather, replace: context, agent: security-reviewer, prompt: "Look at {{query}}."}
   - {name: precheck, before: planner, agent: security-reviewer, prompt: "Before {{query}}."}
   - {name: after_clarify_one, after: clarify, agent: security-reviewer, prompt: "One {{query}}."}
   - {name: after_clarify_two, after: clarify, agent: security-reviewer, prompt: "Two {{query}}."}
   - {name: after_qa, after: qa, agent: security-reviewer, prompt: "Last {{query}}."}
-"""),
+""",
+    ),
 }
 
 
 def shape(graph) -> dict:
     drawn = graph.get_graph()
-    return {"nodes": sorted(drawn.nodes),
-            "edges": sorted([e.source, e.target, bool(e.conditional)] for e in drawn.edges)}
+    return {
+        "nodes": sorted(drawn.nodes),
+        "edges": sorted([e.source, e.target, bool(e.conditional)] for e in drawn.edges),
+    }
 
 
 def pipeline_phases(workspace: Path, name: str):

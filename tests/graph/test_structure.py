@@ -18,10 +18,13 @@ from slmcode.trust import trust_workspace
 from tests.graph.pipelines import pipeline_block
 from tests.snapshot import assert_snapshot
 
-SLOT_PIPELINE = pipeline_block({"clarify": "never"}, """
+SLOT_PIPELINE = pipeline_block(
+    {"clarify": "never"},
+    """
   - {name: security_check, after: reviewer, agent: security-reviewer, prompt: "Check {{query}} for secrets.",
      fail_mode: %s}
-""")
+""",
+)
 
 
 def test_the_default_graph_shape() -> None:
@@ -35,8 +38,7 @@ def test_the_system_prompts_and_tool_contract() -> None:
 
 def test_the_tool_schemas(tmp_path: Path) -> None:
     tools = make_tools(ToolContext(workspace=tmp_path, settings=Settings(), skills=lambda name: None))
-    schemas = [{"name": t.name, "description": t.description, "args": t.args_schema.model_json_schema()}
-               for t in tools]
+    schemas = [{"name": t.name, "description": t.description, "args": t.args_schema.model_json_schema()} for t in tools]
     assert_snapshot("tool_schemas.json", json.dumps(schemas, indent=2, sort_keys=True) + "\n")
 
 
@@ -60,7 +62,8 @@ def test_a_structural_phase_cannot_be_skipped(tmp_path: Path) -> None:
     write_pipeline(tmp_path)
     text = (tmp_path / ".slmcode" / "blocks" / "pipeline.yaml").read_text()
     (tmp_path / ".slmcode" / "blocks" / "pipeline.yaml").write_text(
-        text.replace("{name: verify}", "{name: verify, when: never}"))
+        text.replace("{name: verify}", "{name: verify, when: never}")
+    )
     trust_workspace(tmp_path)
     with pytest.raises(BlockError, match="phase 'verify' cannot be skipped"):
         build_graph(None, resolve_pipeline(tmp_path, Settings()).phases)

@@ -21,10 +21,17 @@ def source(path: str, lines: list[str], definitions: list[tuple[str, int, int]])
 
 def parser_pair() -> list[SourceFile]:
     code = ["import re", "", "LIMIT = 10", "", "def parse_header(text):", "    return text.split(':')", ""]
-    test = ["from shop import parse_header", "", "def test_parse_header_splits():",
-            "    assert parse_header('a:b') == ['a', 'b']", ""]
-    return [source("shop/parse.py", code, [("parse_header", 5, 6)]),
-            source("tests/test_parse.py", test, [("test_parse_header_splits", 3, 4)])]
+    test = [
+        "from shop import parse_header",
+        "",
+        "def test_parse_header_splits():",
+        "    assert parse_header('a:b') == ['a', 'b']",
+        "",
+    ]
+    return [
+        source("shop/parse.py", code, [("parse_header", 5, 6)]),
+        source("tests/test_parse.py", test, [("test_parse_header_splits", 3, 4)]),
+    ]
 
 
 def test_a_test_file_ranks_below_the_source_unless_the_task_is_about_tests() -> None:
@@ -40,10 +47,22 @@ def test_a_test_file_ranks_below_the_source_unless_the_task_is_about_tests() -> 
 
 def test_documentation_ranks_below_the_code_it_describes_unless_the_task_is_about_docs() -> None:
     """A docs/conf.py spells "version string" as often as the code that parses one: a fix ranks the code first."""
-    code = ["import re", "", "def parse_version(text):", '    """The number in a version string."""',
-            "    match = re.match(r'v?(\\d+)', text)", "    return match.group(1)", ""]
-    conf = ["# The short X.Y version string", "version = '1.0'", "# The full version string, including tags",
-            "release = version", ""]
+    code = [
+        "import re",
+        "",
+        "def parse_version(text):",
+        '    """The number in a version string."""',
+        "    match = re.match(r'v?(\\d+)', text)",
+        "    return match.group(1)",
+        "",
+    ]
+    conf = [
+        "# The short X.Y version string",
+        "version = '1.0'",
+        "# The full version string, including tags",
+        "release = version",
+        "",
+    ]
     sources = [source("shop/release.py", code, [("parse_version", 3, 6)]), source("docs/conf.py", conf, [])]
     assert rank_candidates(sources, "wrong version string parsed")[0].path == "shop/release.py"
     assert rank_candidates(sources, "docs: wrong version string shown")[0].path == "docs/conf.py"
@@ -60,10 +79,20 @@ def test_a_file_with_a_hit_offers_its_header_of_imports_and_constants() -> None:
 def test_the_definition_a_matching_span_calls_comes_next_without_a_shared_word() -> None:
     caller = ["def handle_request(request):", "    return normalise_cookie(request.cookie)", ""]
     body = [f"    value = value.replace('{n}', '')" for n in range(6)]
-    callee = ["def unrelated_helper(value):", *body, "    return value", "",
-              "def normalise_cookie(value):", *body, "    return value.strip().lower()", ""]
-    sources = [source("web/handler.py", caller, [("handle_request", 1, 2)]),
-               source("web/util.py", callee, [("unrelated_helper", 1, 8), ("normalise_cookie", 10, 17)])]
+    callee = [
+        "def unrelated_helper(value):",
+        *body,
+        "    return value",
+        "",
+        "def normalise_cookie(value):",
+        *body,
+        "    return value.strip().lower()",
+        "",
+    ]
+    sources = [
+        source("web/handler.py", caller, [("handle_request", 1, 2)]),
+        source("web/util.py", callee, [("unrelated_helper", 1, 8), ("normalise_cookie", 10, 17)]),
+    ]
     candidates = rank_candidates(sources, "handle request drops the session")
     order = [(c.path, c.window.start) for c in candidates]
     assert order[0] == ("web/handler.py", 1)
@@ -73,10 +102,20 @@ def test_the_definition_a_matching_span_calls_comes_next_without_a_shared_word()
 def test_the_code_that_calls_a_matching_definition_comes_next_without_a_shared_word() -> None:
     body = [f"    value = value.replace('{n}', '')" for n in range(6)]
     util = ["def squash_value(value):", *body, "    # trailing spaces are kept on purpose", "    return value", ""]
-    views = ["def unrelated_view(request):", *body, "    return request", "",
-             "def handle_request(request):", *body, "    return squash_value(request)", ""]
-    sources = [source("web/util.py", util, [("squash_value", 1, 9)]),
-               source("web/views.py", views, [("unrelated_view", 1, 8), ("handle_request", 10, 17)])]
+    views = [
+        "def unrelated_view(request):",
+        *body,
+        "    return request",
+        "",
+        "def handle_request(request):",
+        *body,
+        "    return squash_value(request)",
+        "",
+    ]
+    sources = [
+        source("web/util.py", util, [("squash_value", 1, 9)]),
+        source("web/views.py", views, [("unrelated_view", 1, 8), ("handle_request", 10, 17)]),
+    ]
     candidates = rank_candidates(sources, "trailing spaces kept in the cookie")
     order = [(c.path, c.window.start) for c in candidates]
     assert order[0] == ("web/util.py", 1)
@@ -111,14 +150,26 @@ def test_copies_and_marked_files_are_left_out_and_their_source_kept(tmp_path: Pa
 
 
 def test_the_words_asking_for_a_fix_do_not_pull_in_code_that_mentions_fixes() -> None:
-    client = ["def send_request(url, timeout):", "    conn = open_connection(url)", "    conn.settimeout(timeout)",
-              "    return conn.read()", ""]
+    client = [
+        "def send_request(url, timeout):",
+        "    conn = open_connection(url)",
+        "    conn.settimeout(timeout)",
+        "    return conn.read()",
+        "",
+    ]
     config = ["import os", "", "def default_timeout():", "    return float(os.environ.get('TIMEOUT', 5))", ""]
-    fixes = ["def apply_fixes(items):", "    # fix for #3116: fixes the bug in the fixed list",
-             "    fixed = [fix(i) for i in items]", "    return fixed", ""]
-    sources = [source("net/client.py", client, [("send_request", 1, 4)]),
-               source("net/config.py", config, [("default_timeout", 3, 4)]),
-               source("data/fixes.py", fixes, [("apply_fixes", 1, 4)])]
+    fixes = [
+        "def apply_fixes(items):",
+        "    # fix for #3116: fixes the bug in the fixed list",
+        "    fixed = [fix(i) for i in items]",
+        "    return fixed",
+        "",
+    ]
+    sources = [
+        source("net/client.py", client, [("send_request", 1, 4)]),
+        source("net/config.py", config, [("default_timeout", 3, 4)]),
+        source("data/fixes.py", fixes, [("apply_fixes", 1, 4)]),
+    ]
     candidates = rank_candidates(sources, "Fix send request timeout (#3116)")
     files = list(dict.fromkeys(c.path for c in candidates))
     assert files == ["net/client.py", "net/config.py"]  # the file full of "fix" and "#3116" is not offered
@@ -138,15 +189,29 @@ def test_a_place_sharing_the_best_matchs_rare_names_ranks_before_another_files_w
     # The request names the first place a fix touches; the second place shares that place's own names
     # (`fieldset_names`, `unknown_fieldset`), not the request's words.
     padding = [f"    step_{n} = {n}" for n in range(4)]
-    schema = ["def load_partial(payload, partial):", "    fieldset_names = sorted(payload)",
-              "    unknown_fieldset = [n for n in fieldset_names if n not in partial]", *padding,
-              "    return unknown_fieldset", "",
-              "def dump(payload):", *padding, "    return dict(payload)", "",
-              "def check_fields(payload):", "    fieldset_names = list(payload)", *padding,
-              "    unknown_fieldset = fieldset_names[1:]", "    return unknown_fieldset", ""]
+    schema = [
+        "def load_partial(payload, partial):",
+        "    fieldset_names = sorted(payload)",
+        "    unknown_fieldset = [n for n in fieldset_names if n not in partial]",
+        *padding,
+        "    return unknown_fieldset",
+        "",
+        "def dump(payload):",
+        *padding,
+        "    return dict(payload)",
+        "",
+        "def check_fields(payload):",
+        "    fieldset_names = list(payload)",
+        *padding,
+        "    unknown_fieldset = fieldset_names[1:]",
+        "    return unknown_fieldset",
+        "",
+    ]
     other = ["def render(value):", *padding, "    # a partial render", "    return str(value)", ""]
-    sources = [source("shop/schema.py", schema, [("load_partial", 1, 8), ("dump", 10, 15), ("check_fields", 17, 24)]),
-               source("shop/render.py", other, [("render", 1, 7)])]
+    sources = [
+        source("shop/schema.py", schema, [("load_partial", 1, 8), ("dump", 10, 15), ("check_fields", 17, 24)]),
+        source("shop/render.py", other, [("render", 1, 7)]),
+    ]
     candidates = rank_candidates(sources, "load_partial ignores partial payload")
     order = [(c.path, c.window.start) for c in candidates]
     assert order[0] == ("shop/schema.py", 1)  # the place the request names stays first

@@ -53,10 +53,15 @@ def test_the_setting_off_or_a_missing_package_turns_the_channel_off(monkeypatch:
 NOTES = "NOTES.md\nThe network layer: retry a request when the connection drops."
 # Code with nothing to do with networks: most of a real corpus, against which closeness must stand out (the
 # channel counts a span's similarity above the 90th percentile of all spans').
-FILLER = {f"util{n}.py": f"def {name}(values):\n    total = 0\n    for v in values:\n        total += v * {n}\n"
-          f"    return total\n"
-          for n, name in enumerate(f"{verb}_{noun}" for verb in ("sum", "scale", "count", "weigh", "average")
-                                   for noun in ("prices", "widths", "rows", "votes", "lengths"))}
+FILLER = {
+    f"util{n}.py": f"def {name}(values):\n    total = 0\n    for v in values:\n        total += v * {n}\n"
+    f"    return total\n"
+    for n, name in enumerate(
+        f"{verb}_{noun}"
+        for verb in ("sum", "scale", "count", "weigh", "average")
+        for noun in ("prices", "widths", "rows", "votes", "lengths")
+    )
+}
 
 
 @needs_package
@@ -78,7 +83,8 @@ def test_a_request_in_other_words_finds_the_span_that_means_it(tmp_path: Path) -
 def test_a_pack_shows_code_the_request_describes_without_its_words(tmp_path: Path) -> None:
     (tmp_path / "client.py").write_text(
         "def reconnect(socket, attempts):\n    for n in range(attempts):\n        sleep(backoff(n))\n"
-        "        if socket.open():\n            return True\n    return False\n")
+        "        if socket.open():\n            return True\n    return False\n"
+    )
     (tmp_path / "NOTES.md").write_text(NOTES.split("\n", 1)[1] + "\n")
     for name, text in FILLER.items():
         (tmp_path / name).write_text(text)

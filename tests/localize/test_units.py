@@ -14,8 +14,12 @@ def sym(name: str, start: int, end: int, kind: str = "function") -> Symbol:
 
 
 def test_units_cover_the_file_in_order_without_gaps_or_overlaps() -> None:
-    symbols = (sym("Big", 20, 130, "class"), sym("one", 22, 40, "method"), sym("two", 42, 90, "method"),
-               sym("tail", 140, 150))
+    symbols = (
+        sym("Big", 20, 130, "class"),
+        sym("one", 22, 40, "method"),
+        sym("two", 42, 90, "method"),
+        sym("tail", 140, 150),
+    )
     units = symbol_units(160, symbols)
     assert units[0].start == 1 and units[-1].end == 160
     assert all(a.end + 1 == b.start for a, b in itertools.pairwise(units))

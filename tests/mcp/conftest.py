@@ -53,8 +53,9 @@ def free_port() -> int:
 def http_server() -> Iterator[str]:
     """The test server over streamable HTTP on loopback; its URL."""
     port = free_port()
-    proc = subprocess.Popen([sys.executable, str(SERVER), "--http", str(port)], stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [sys.executable, str(SERVER), "--http", str(port)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
     try:
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline:

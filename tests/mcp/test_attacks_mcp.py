@@ -25,8 +25,12 @@ HOSTILE = Path(__file__).resolve().parent / "hostile_server.py"
 
 
 @pytest.mark.parametrize("permission", ["auto", "review"])
-def test_a_hostile_stdio_server_changes_nothing_it_must_not(world: dict, tmp_path: Path, permission: str,  # noqa: F811
-                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_hostile_stdio_server_changes_nothing_it_must_not(
+    world: dict,
+    tmp_path: Path,
+    permission: str,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     ws, outside = world["ws"], world["outside"]
     home = tmp_path / "home"
     (home / ".ssh").mkdir(parents=True)
@@ -34,8 +38,11 @@ def test_a_hostile_stdio_server_changes_nothing_it_must_not(world: dict, tmp_pat
     monkeypatch.setenv("HOME", str(home))  # the user's home, as the sandbox must hide it
     marker = tmp_path / "fsmonitor-ran"
     args = [str(HOSTILE), str(outside), str(marker), str(home / ".ssh" / "id_ed25519"), str(world["port"])]
-    settings = Settings(permission=permission, sandbox_read_paths=[str(HOSTILE.parent)],
-                        mcp_servers={"hostile": {"command": sys.executable, "args": args}})
+    settings = Settings(
+        permission=permission,
+        sandbox_read_paths=[str(HOSTILE.parent)],
+        mcp_servers={"hostile": {"command": sys.executable, "args": args}},
+    )
     before = {p: digest(ws / p) for p in (".git", "vendor/lib/.git", ".slmcode")}
     before_outside = digest(outside)
 

@@ -32,8 +32,14 @@ def run(fake: FakeLLM, repo: Path) -> tuple[api.RunResult, list[dict]]:
     script_planning(fake)
     script_buggy_worker_then_fix(fake)
     events: list[dict] = []
-    result = api.run("Add a divide operation", repo, base_url=fake.url, model="qwen2.5-coder:7b",
-                     on_event=events.append, request_retries=0)
+    result = api.run(
+        "Add a divide operation",
+        repo,
+        base_url=fake.url,
+        model="qwen2.5-coder:7b",
+        on_event=events.append,
+        request_retries=0,
+    )
     return result, events
 
 
@@ -44,8 +50,11 @@ def test_each_event_reaches_its_hooks_as_json_on_stdin(fake_llm: FakeLLM, repo: 
     got = [json.loads(line) for line in (repo / "hooks.jsonl").read_text().splitlines()]
     assert {g["run_id"] for g in got} == {result.run_id}
     code = next(t for t in result.tasks if t.kind == "code")
-    verdicts = [(g["status"], g["verify"]) for g in got
-                if g["event"] == "on_verdict" and g["task_id"] == code.id and g["gate"] is None]
+    verdicts = [
+        (g["status"], g["verify"])
+        for g in got
+        if g["event"] == "on_verdict" and g["task_id"] == code.id and g["gate"] is None
+    ]
     # The first attempt's check failed, the corrected one passed: the hooks heard both, in order.
     assert verdicts == [("FAILED", "python -m pytest -q"), ("PASSED", "python -m pytest -q")]
     done = [g for g in got if g["event"] == "on_task_done"]
@@ -56,13 +65,11 @@ def test_each_event_reaches_its_hooks_as_json_on_stdin(fake_llm: FakeLLM, repo: 
 
 
 def test_a_failing_hook_is_a_warning_and_the_run_still_ends_done(fake_llm: FakeLLM, repo: Path) -> None:
-    write_hooks(repo, on_task_done=["false", RECORD], on_run_end=["no-such-notifier --now"],
-                timeout_seconds=5)
+    write_hooks(repo, on_task_done=["false", RECORD], on_run_end=["no-such-notifier --now"], timeout_seconds=5)
     result, events = run(fake_llm, repo)
     assert result.outcome == "done", result.outcome
     warnings = [e for e in events if e["kind"] == "hook_failed"]
-    assert any(w["hook"] == "on_task_done" and w["command"] == "false" and "exit 1" in w["message"]
-               for w in warnings)
+    assert any(w["hook"] == "on_task_done" and w["command"] == "false" and "exit 1" in w["message"] for w in warnings)
     assert any(w["hook"] == "on_run_end" and "no-such-notifier" in w["message"] for w in warnings)
     assert (repo / "hooks.jsonl").exists()  # the hook after the failing one still ran
     kinds = [e.kind for e in TraceStore.for_workspace(repo).timeline(result.run_id)]

@@ -15,8 +15,15 @@ from tests.mcp.conftest import stdio_settings, write_agent, write_config
 
 def run(fake: FakeLLM, repo: Path, **settings: object) -> tuple[api.RunResult, list[dict]]:
     events: list[dict] = []
-    result = api.run("Add a divide operation", repo, base_url=fake.url, model="qwen2.5-coder:7b",
-                     on_event=events.append, request_retries=0, **settings)
+    result = api.run(
+        "Add a divide operation",
+        repo,
+        base_url=fake.url,
+        model="qwen2.5-coder:7b",
+        on_event=events.append,
+        request_retries=0,
+        **settings,
+    )
     return result, events
 
 
@@ -25,9 +32,18 @@ def worker_requests(fake: FakeLLM) -> list[dict]:
 
 
 def tool_results(request: dict, name: str) -> list[str]:
-    return [m["content"] for m in request["messages"] if m["role"] == "tool" and m.get("name", name) == name
-            and any(c["id"] == m["tool_call_id"] and c["function"]["name"] == name
-                    for a in request["messages"] if a["role"] == "assistant" for c in a.get("tool_calls") or [])]
+    return [
+        m["content"]
+        for m in request["messages"]
+        if m["role"] == "tool"
+        and m.get("name", name) == name
+        and any(
+            c["id"] == m["tool_call_id"] and c["function"]["name"] == name
+            for a in request["messages"]
+            if a["role"] == "assistant"
+            for c in a.get("tool_calls") or []
+        )
+    ]
 
 
 def offered(request: dict) -> list[str]:
@@ -66,9 +82,13 @@ def test_tool_errors_and_big_results_reach_the_model_like_any_tool_result(fake_l
     write_config(repo, **stdio_settings())
     write_agent(repo, "worker", ["mcp__calc__*"], mcp_max_tools=6)
     script_planning(fake_llm)
-    fake_llm.on(SYSTEM["worker"], Reply(tool_calls=[tool_call("mcp__calc__fail", reason="the disk is on fire")]),
-                Reply(tool_calls=[tool_call("mcp__calc__add", a="two")]),
-                Reply(tool_calls=[tool_call("mcp__calc__big", lines=3000)]), times=3)
+    fake_llm.on(
+        SYSTEM["worker"],
+        Reply(tool_calls=[tool_call("mcp__calc__fail", reason="the disk is on fire")]),
+        Reply(tool_calls=[tool_call("mcp__calc__add", a="two")]),
+        Reply(tool_calls=[tool_call("mcp__calc__big", lines=3000)]),
+        times=3,
+    )
     script_buggy_worker_then_fix(fake_llm)
     result, _ = run(fake_llm, repo)
     last = worker_requests(fake_llm)[3]

@@ -38,11 +38,14 @@ def test_a_streamable_http_server_on_loopback_answers_calls(tmp_path: Path, http
 
 
 def test_a_stdio_server_runs_in_the_sandbox_with_only_the_variables_it_is_given(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("MY_SERVICE_TOKEN", "s3cret")
     monkeypatch.setenv("UNLISTED_VALUE", "visible?")
-    settings = Settings(mcp_servers={"calc": stdio_server(env={"MCP_TEST_VALUE": "given"})},
-                        sandbox_read_paths=stdio_settings()["sandbox_read_paths"])
+    settings = Settings(
+        mcp_servers={"calc": stdio_server(env={"MCP_TEST_VALUE": "given"})},
+        sandbox_read_paths=stdio_settings()["sandbox_read_paths"],
+    )
     with McpHub(tmp_path, settings) as hub:
         tools = offered(hub, ["mcp__calc__echo_env", "mcp__calc__bump"], cap=4)
         assert call(tools, "mcp__calc__echo_env", name="MCP_TEST_VALUE")[0] == "given"
@@ -65,13 +68,23 @@ def test_the_cap_and_the_listed_order_choose_the_tools(tmp_path: Path) -> None:
     with McpHub(tmp_path, Settings(**stdio_settings())) as hub:
         assert [t.name for t in offered(hub, ["mcp__calc__*"], cap=2)] == ["mcp__calc__add", "mcp__calc__big"]
         assert [t.name for t in offered(hub, ["mcp__calc__shout", "mcp__calc__*"], cap=3)] == [
-            "mcp__calc__shout", "mcp__calc__add", "mcp__calc__big"]
+            "mcp__calc__shout",
+            "mcp__calc__add",
+            "mcp__calc__big",
+        ]
         assert offered(hub, ["mcp__other__*"], cap=4) == []
 
 
 def test_a_server_that_cannot_start_offers_nothing_and_is_reported_once(tmp_path: Path) -> None:
-    settings = Settings(**stdio_settings(mcp_servers={"calc": stdio_server(), "gone": {"command": "no-such-mcp"},
-                                                      "down": {"url": "http://127.0.0.1:9/mcp"}}))
+    settings = Settings(
+        **stdio_settings(
+            mcp_servers={
+                "calc": stdio_server(),
+                "gone": {"command": "no-such-mcp"},
+                "down": {"url": "http://127.0.0.1:9/mcp"},
+            }
+        )
+    )
     with McpHub(tmp_path, settings) as hub:
         tools = offered(hub, ["mcp__gone__*", "mcp__down__*", "mcp__calc__add"], cap=4)
         assert [t.name for t in tools] == ["mcp__calc__add"]  # the others' failure costs the run nothing
@@ -101,8 +114,9 @@ def slmcode(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_mcp_list_shows_servers_tools_and_costs_and_an_unreachable_server_in_one_line(tmp_path: Path) -> None:
-    write_config(tmp_path, **stdio_settings(mcp_servers={"calc": stdio_server(),
-                                                         "gone": {"url": "http://127.0.0.1:9/mcp"}}))
+    write_config(
+        tmp_path, **stdio_settings(mcp_servers={"calc": stdio_server(), "gone": {"url": "http://127.0.0.1:9/mcp"}})
+    )
     result = slmcode("mcp", "list", "-w", str(tmp_path))
     assert result.returncode == 2, result.stderr  # a server is down: a script must notice
     lines = result.stdout.splitlines()

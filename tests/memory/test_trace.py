@@ -171,7 +171,8 @@ def test_run_accepts_a_unique_prefix_and_names_unknown_ids(store: TraceStore) ->
 
 
 def test_a_run_named_by_a_prefix_two_runs_share_lists_both_and_an_unknown_one_points_to_status(
-        store: TraceStore, tmp_path: Path) -> None:
+    store: TraceStore, tmp_path: Path
+) -> None:
     """What `resume`/`trace` say for a name: the ambiguity is kept (with the candidates), not turned into
     'no run'; an unknown name says where to look."""
     started(store, "20260101-aaa")

@@ -17,15 +17,22 @@ def event(kind: str, data: dict[str, Any]) -> Event:
 
 
 def test_each_kind_reads_as_one_line() -> None:
-    assert describe(event("model_call", {"latency_ms": 812.4, "prompt_tokens": 900, "completion_tokens": 40,
-                                         "ok": False})) == "812 ms, prompt 900 + completion 40 tokens, FAILED"
-    assert describe(event("pack", {"tokens": 9, "budget": 50, "hash": "abcdef0123456", "sections": [["task", 9]]})) \
+    assert (
+        describe(event("model_call", {"latency_ms": 812.4, "prompt_tokens": 900, "completion_tokens": 40, "ok": False}))
+        == "812 ms, prompt 900 + completion 40 tokens, FAILED"
+    )
+    assert (
+        describe(event("pack", {"tokens": 9, "budget": 50, "hash": "abcdef0123456", "sections": [["task", 9]]}))
         == "9/50 tokens, hash abcdef0123: task 9"
-    tool = describe(event("tool_call", {"name": "ws_shell", "args": {"cmd": "pytest"}, "ok": False,
-                                        "summary": "exit 1\nlots more"}))
+    )
+    tool = describe(
+        event("tool_call", {"name": "ws_shell", "args": {"cmd": "pytest"}, "ok": False, "summary": "exit 1\nlots more"})
+    )
     assert tool == 'ws_shell({"cmd":"pytest"}) error: exit 1'
-    assert describe(event("verdict", {"criterion": "tests pass", "status": "PASSED", "evidence": ""})) \
+    assert (
+        describe(event("verdict", {"criterion": "tests pass", "status": "PASSED", "evidence": ""}))
         == "PASSED tests pass"
+    )
     assert describe(event("phase", {"phase": "qa"})) == '{"phase":"qa"}'
     assert describe(event("dump", {"truncated": True, "preview": "{...}"})).startswith("(too large")
 
@@ -40,13 +47,15 @@ def test_elapsed_is_seconds_from_the_start() -> None:
 
 
 def run_row(status: str, pid: int | None, host: str) -> RunRow:
-    return RunRow(run_id="r", query="q", status=status, started="", finished=None, model="m", outcome="",
-                  pid=pid, host=host)
+    return RunRow(
+        run_id="r", query="q", status=status, started="", finished=None, model="m", outcome="", pid=pid, host=host
+    )
 
 
 def test_a_running_run_is_stopped_only_when_its_process_is_gone_here() -> None:
-    gone = int(subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
-                              capture_output=True, text=True).stdout)
+    gone = int(
+        subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True).stdout
+    )
     here = socket.gethostname()
     assert shown_status(run_row("running", os.getpid(), here)) == "running"
     assert shown_status(run_row("running", gone, here)) == "stopped"

@@ -14,12 +14,13 @@ from tests.fake_llm import FakeLLM, Reply, tool_call
 from tests.graph.scenario import MULTIPLY_END, script_planning
 
 MODEL = "qwen2.5-coder:7b"
-DIVIDE = '\n\ndef divide(a: float, b: float) -> float:\n    return a / b\n'
+DIVIDE = "\n\ndef divide(a: float, b: float) -> float:\n    return a / b\n"
 
 
 def worker_agent(repo: Path, fields: str) -> None:
     (repo / ".slmcode" / "blocks" / "worker.yaml").write_text(
-        f"api_version: blocks/v1\nkind: agent\nid: worker\nrole: worker\n{fields}")
+        f"api_version: blocks/v1\nkind: agent\nid: worker\nrole: worker\n{fields}"
+    )
 
 
 def worker_requests(fake: FakeLLM) -> list[dict]:
@@ -28,13 +29,16 @@ def worker_requests(fake: FakeLLM) -> list[dict]:
 
 def script_worker(fake: FakeLLM) -> None:
     script_planning(fake)
-    fake.on(SYSTEM["worker"],
-            Reply(tool_calls=[tool_call("ws_read", path="calc/ops.py")]),
-            Reply(tool_calls=[tool_call("ws_shell", command="python -m pytest -q")]),
-            Reply(tool_calls=[tool_call("ws_edit", path="calc/ops.py", old_str=MULTIPLY_END,
-                                        new_str=MULTIPLY_END + DIVIDE)]),
-            # names the focus file it left alone, as the completeness gate asks (slmcode.gates)
-            Reply(content="Added divide; tests/test_ops.py is the tester's."))
+    fake.on(
+        SYSTEM["worker"],
+        Reply(tool_calls=[tool_call("ws_read", path="calc/ops.py")]),
+        Reply(tool_calls=[tool_call("ws_shell", command="python -m pytest -q")]),
+        Reply(
+            tool_calls=[tool_call("ws_edit", path="calc/ops.py", old_str=MULTIPLY_END, new_str=MULTIPLY_END + DIVIDE)]
+        ),
+        # names the focus file it left alone, as the completeness gate asks (slmcode.gates)
+        Reply(content="Added divide; tests/test_ops.py is the tester's."),
+    )
     fake.on(SYSTEM["tester"], Reply(content="Nothing to test."))
 
 
@@ -59,7 +63,8 @@ def test_an_agents_budget_share_scales_its_pack(fake_llm: FakeLLM, repo: Path) -
     worker_agent(repo, "budget_share: 0.1\n")
     script_worker(fake_llm)
     events: list[dict] = []
-    api.run("Add a divide operation", repo, base_url=fake_llm.url, model=MODEL, request_retries=0,
-            on_event=events.append)
+    api.run(
+        "Add a divide operation", repo, base_url=fake_llm.url, model=MODEL, request_retries=0, on_event=events.append
+    )
     packs = [e for e in events if e["kind"] == "pack" and e["role"] == "worker"]
     assert packs and all(e["budget"] == expected and e["tokens"] <= expected for e in packs)

@@ -36,8 +36,16 @@ def run(fake: FakeLLM, repo: Path, second: str = DIVIDE, **settings: Any) -> tup
     fake.on(SYSTEM["corrector"], Reply(content="I cannot fix it."))
     fake.on(SYSTEM["tester"], Reply(content="Nothing to test."))
     events: list[Event] = []
-    result = api.run("Add divide", repo, base_url=fake.url, model="qwen2.5-coder:7b", request_retries=0,
-                     max_retries=0, on_event=events.append, **settings)
+    result = api.run(
+        "Add divide",
+        repo,
+        base_url=fake.url,
+        model="qwen2.5-coder:7b",
+        request_retries=0,
+        max_retries=0,
+        on_event=events.append,
+        **settings,
+    )
     return result, events
 
 
@@ -88,16 +96,24 @@ def test_when_no_attempt_passes_one_is_kept_whole_and_the_row_says_none_passed(f
 
 
 def _run(attempt: int, *, passed: bool, turns: int, diff: int, checks: int = 0) -> AttemptRun:
-    return AttemptRun(task_id="t1", round=1, attempt=attempt, of=3, passed=passed, passed_count=checks, turns=turns,
-                      diff_lines=diff)
+    return AttemptRun(
+        task_id="t1", round=1, attempt=attempt, of=3, passed=passed, passed_count=checks, turns=turns, diff_lines=diff
+    )
 
 
 def test_the_first_to_pass_wins_and_a_tie_goes_to_the_smaller_diff() -> None:
     failed = _run(1, passed=False, turns=2, diff=1, checks=3)
-    slow, quick_big, quick_small = (_run(2, passed=True, turns=9, diff=1), _run(3, passed=True, turns=4, diff=30),
-                                    _run(4, passed=True, turns=4, diff=5))
+    slow, quick_big, quick_small = (
+        _run(2, passed=True, turns=9, diff=1),
+        _run(3, passed=True, turns=4, diff=30),
+        _run(4, passed=True, turns=4, diff=5),
+    )
     assert [r.attempt for r in rank([failed, slow, quick_big, quick_small])] == [4, 3, 2, 1]
     half = AttemptRun(task_id="t1", round=1, attempt=5, of=5, passed=True, turns=2, diff_lines=1, focus_touched=False)
     assert [r.attempt for r in rank([half, slow])] == [2, 5]  # a quick half change loses to a slow whole one
-    assert [r.attempt for r in rank([_run(1, passed=False, turns=5, diff=2, checks=0),
-                                     _run(2, passed=False, turns=5, diff=9, checks=1)])] == [2, 1]
+    assert [
+        r.attempt
+        for r in rank(
+            [_run(1, passed=False, turns=5, diff=2, checks=0), _run(2, passed=False, turns=5, diff=9, checks=1)]
+        )
+    ] == [2, 1]

@@ -38,12 +38,14 @@ def with_fallback(url: str | None) -> dict[str, RoleModel]:
 
 # -- the role table's fallback seat -----------------------------------------------------------------------------
 
+
 def test_the_fallback_seat_is_the_fallback_model_on_its_server_sized_to_that_servers_window() -> None:
     with FakeLLM(models=[BIG]) as big:
         pose_llama_cpp(big, 6144)
         # The run's window was fitted to the small server (4,096): the fallback's server is asked on its own.
-        table = RoleTable(Settings(model=SMALL, base_url="http://127.0.0.1:9/v1", context_limit=4096,
-                                   roles=with_fallback(big.url)))
+        table = RoleTable(
+            Settings(model=SMALL, base_url="http://127.0.0.1:9/v1", context_limit=4096, roles=with_fallback(big.url))
+        )
         seat, own = table[fallback_seat("corrector")], table["corrector"]
         assert (seat.binding.model, seat.binding.base_url) == (BIG, big.url)
     assert own.binding.model == SMALL and own.budget.window == 4096
@@ -66,12 +68,14 @@ def test_a_fallback_without_a_server_runs_on_its_roles_server() -> None:
 
 # -- trust: a workspace's fallback server is a widening setting --------------------------------------------------
 
+
 def test_an_untrusted_workspaces_fallback_server_is_ignored_until_trusted(tmp_path: Path, isolated_home: Path) -> None:
     ws = tmp_path / "cloned"
     (ws / ".slmcode").mkdir(parents=True)
     theirs = "http://203.0.113.7:8000/v1"
     (ws / ".slmcode" / "config.yaml").write_text(
-        f"roles:\n  worker:\n    fallback:\n      model: {BIG}\n      base_url: {theirs}\n", encoding="utf-8")
+        f"roles:\n  worker:\n    fallback:\n      model: {BIG}\n      base_url: {theirs}\n", encoding="utf-8"
+    )
     loaded = load_settings(ws)
     assert loaded.ignored == ["roles.worker.fallback.base_url"]
     fallback = loaded.settings.roles["worker"].fallback
@@ -82,32 +86,38 @@ def test_an_untrusted_workspaces_fallback_server_is_ignored_until_trusted(tmp_pa
     # A changed fallback server asks again: the trust digest covers it.
     (ws / ".slmcode" / "config.yaml").write_text(
         f"roles:\n  worker:\n    fallback:\n      model: {BIG}\n      base_url: http://203.0.113.8:8000/v1\n",
-        encoding="utf-8")
+        encoding="utf-8",
+    )
     assert load_settings(ws).ignored == ["roles.worker.fallback.base_url"]
 
 
 def test_the_users_own_fallback_server_stays_for_an_untrusted_workspace(tmp_path: Path, isolated_home: Path) -> None:
     ours = "http://127.0.0.1:8011/v1"
     (isolated_home / "config.yaml").write_text(
-        f"roles:\n  worker:\n    fallback:\n      model: {BIG}\n      base_url: {ours}\n", encoding="utf-8")
+        f"roles:\n  worker:\n    fallback:\n      model: {BIG}\n      base_url: {ours}\n", encoding="utf-8"
+    )
     ws = tmp_path / "cloned"
     (ws / ".slmcode").mkdir(parents=True)
     (ws / ".slmcode" / "config.yaml").write_text(
-        f"roles:\n  corrector:\n    fallback:\n      model: {BIG}\n      base_url: {ours}\n", encoding="utf-8")
+        f"roles:\n  corrector:\n    fallback:\n      model: {BIG}\n      base_url: {ours}\n", encoding="utf-8"
+    )
     loaded = load_settings(ws)
     assert loaded.ignored == [] and loaded.settings.roles["corrector"].fallback.base_url == ours
 
 
 def test_a_server_client_may_pick_the_operators_fallback_endpoint_and_no_other() -> None:
-    configured = Settings(model=SMALL, base_url="http://127.0.0.1:8010/v1",
-                          roles=with_fallback("http://127.0.0.1:8011/v1"))
+    configured = Settings(
+        model=SMALL, base_url="http://127.0.0.1:8010/v1", roles=with_fallback("http://127.0.0.1:8011/v1")
+    )
     assert check_overrides({"base_url": "http://127.0.0.1:8011/v1/"}, configured, {}) == {
-        "base_url": "http://127.0.0.1:8011/v1/"}
+        "base_url": "http://127.0.0.1:8011/v1/"
+    }
     with pytest.raises(ServerPolicyError, match="one of the configured endpoints"):
         check_overrides({"base_url": "http://127.0.0.1:8012/v1"}, configured, {})
 
 
 # -- whole runs: the small server fails, the fallback fixes ------------------------------------------------------
+
 
 def script_small_that_never_fixes(fake: FakeLLM) -> None:
     script_planning(fake)
@@ -115,18 +125,35 @@ def script_small_that_never_fixes(fake: FakeLLM) -> None:
 
 
 def script_fallback_fix(fake: FakeLLM) -> None:
-    fake.on(SYSTEM["corrector"],
-            Reply(tool_calls=[tool_call("ws_read", path="calc/ops.py")]),
-            Reply(tool_calls=[tool_call("ws_edit", path="calc/ops.py", old_str='by b."""\n    return a * b',
-                                        new_str='by b."""\n    return a / b')]),
-            Reply(content="Fixed divide."))
+    fake.on(
+        SYSTEM["corrector"],
+        Reply(tool_calls=[tool_call("ws_read", path="calc/ops.py")]),
+        Reply(
+            tool_calls=[
+                tool_call(
+                    "ws_edit",
+                    path="calc/ops.py",
+                    old_str='by b."""\n    return a * b',
+                    new_str='by b."""\n    return a / b',
+                )
+            ]
+        ),
+        Reply(content="Fixed divide."),
+    )
 
 
 def run(small: FakeLLM, repo: Path, **settings: object) -> api.RunResult:
     events: list[dict] = []
     settings = {"max_retries": 1, **settings}
-    result = api.run("Add a divide operation", repo, base_url=small.url, model=SMALL, on_event=events.append,
-                     request_retries=0, **settings)
+    result = api.run(
+        "Add a divide operation",
+        repo,
+        base_url=small.url,
+        model=SMALL,
+        on_event=events.append,
+        request_retries=0,
+        **settings,
+    )
     result.events = events  # type: ignore[attr-defined]
     return result
 
@@ -194,9 +221,21 @@ def test_a_task_that_loops_on_the_small_model_goes_straight_to_the_fallback(repo
     with FakeLLM(models=[SMALL]) as small, FakeLLM(models=[BIG]) as big:
         # A criterion that fails until divide's test exists (the calculator's own tests already pass: no proof).
         check = "python -m pytest -q -k divide"
-        small.on(SYSTEM["splitter"], json.dumps({"tasks": [{
-            "title": "Add divide", "description": "Add divide(a, b) and its test", "focus_files": ["calc/ops.py"],
-            "criteria": [{"text": "divide divides", "priority": "must", "verify": check}]}]}))
+        small.on(
+            SYSTEM["splitter"],
+            json.dumps(
+                {
+                    "tasks": [
+                        {
+                            "title": "Add divide",
+                            "description": "Add divide(a, b) and its test",
+                            "focus_files": ["calc/ops.py"],
+                            "criteria": [{"text": "divide divides", "priority": "must", "verify": check}],
+                        }
+                    ]
+                }
+            ),
+        )
         script_planning(small)
         # The small worker reads the same file again and again: the loop guard stops it at the fifth call.
         small.on(SYSTEM["worker"], Reply(tool_calls=[tool_call("ws_read", path="calc/ops.py")]))

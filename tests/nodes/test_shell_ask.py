@@ -24,17 +24,27 @@ def tool_results(fake: FakeLLM) -> list[str]:
 
 @pytest.mark.parametrize("answer", [True, False])
 def test_a_command_is_asked_about_and_runs_only_when_the_user_says_yes(
-        fake_llm: FakeLLM, repo: Path, answer: bool) -> None:
-    fake_llm.on(SYSTEM["worker"], Reply(tool_calls=[tool_call("ws_shell", command=COMMAND)]),
-                Reply(content="Ran the tests."))
+    fake_llm: FakeLLM, repo: Path, answer: bool
+) -> None:
+    fake_llm.on(
+        SYSTEM["worker"], Reply(tool_calls=[tool_call("ws_shell", command=COMMAND)]), Reply(content="Ran the tests.")
+    )
     asked: list[dict[str, Any]] = []
 
     def user(question: dict[str, Any]) -> Any:
         asked.append(question)
         return answer if question.get("kind") == "shell" else api.auto_answer(question)
 
-    result = api.run("Run the tests", repo, base_url=fake_llm.url, model="qwen2.5-coder:7b", request_retries=0,
-                     agent="worker", shell_permission="ask", answer=user)
+    result = api.run(
+        "Run the tests",
+        repo,
+        base_url=fake_llm.url,
+        model="qwen2.5-coder:7b",
+        request_retries=0,
+        agent="worker",
+        shell_permission="ask",
+        answer=user,
+    )
     assert [q["command"] for q in asked if q.get("kind") == "shell"] == [COMMAND]
     (shown,) = tool_results(fake_llm)
     assert "GraphInterrupt" not in shown and "failed" not in shown.split("\n")[0].lower(), shown

@@ -33,10 +33,12 @@ def test_on_an_8k_model_big_results_are_cut_to_the_window_and_the_full_output_is
     fake_llm: FakeLLM, repo: Path
 ) -> None:
     script_planning(fake_llm)
-    fake_llm.on(SYSTEM["worker"],
-                Reply(tool_calls=[tool_call("ws_read", path="calc/rates.py")]),
-                Reply(tool_calls=[tool_call("ws_search", pattern="band 1", path="calc")]),
-                Reply(content="Looked at the rates."))
+    fake_llm.on(
+        SYSTEM["worker"],
+        Reply(tool_calls=[tool_call("ws_read", path="calc/rates.py")]),
+        Reply(tool_calls=[tool_call("ws_search", pattern="band 1", path="calc")]),
+        Reply(content="Looked at the rates."),
+    )
     fake_llm.on(SYSTEM["corrector"], Reply(content="Nothing to change."))
     fake_llm.on(SYSTEM["tester"], Reply(content="Nothing to test."))
     api.run("Look at the rates table", repo, base_url=fake_llm.url, model="qwen2.5-coder:7b", request_retries=0)

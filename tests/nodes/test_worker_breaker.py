@@ -23,16 +23,22 @@ def notes(n: int) -> str:
 
 def test_three_compactor_failures_open_the_breaker_for_the_rest_of_the_task(fake_llm: FakeLLM, repo: Path) -> None:
     script_planning(fake_llm)
-    fake_llm.on(SYSTEM["worker"],
-                *[Reply(content=notes(n), tool_calls=[tool_call("ws_read", path="calc/ops.py")]) for n in range(TURNS)],
-                Reply(content="The rates look right."))
-    fake_llm.on(COMPACTOR_SYSTEM[:60], Reply(content="overloaded", status=500),
-                where=lambda request: str(request["messages"][0]["content"]))
+    fake_llm.on(
+        SYSTEM["worker"],
+        *[Reply(content=notes(n), tool_calls=[tool_call("ws_read", path="calc/ops.py")]) for n in range(TURNS)],
+        Reply(content="The rates look right."),
+    )
+    fake_llm.on(
+        COMPACTOR_SYSTEM[:60],
+        Reply(content="overloaded", status=500),
+        where=lambda request: str(request["messages"][0]["content"]),
+    )
     fake_llm.on(SYSTEM["corrector"], Reply(content="Nothing to change."))
     fake_llm.on(SYSTEM["tester"], Reply(content="Nothing to test."))
     # loop_guard off: the same read twelve times is the point here, and the guard would stop it at the fifth.
-    api.run("Check the rates", repo, base_url=fake_llm.url, model="qwen2.5-coder:7b", request_retries=0,
-            loop_guard="off")
+    api.run(
+        "Check the rates", repo, base_url=fake_llm.url, model="qwen2.5-coder:7b", request_retries=0, loop_guard="off"
+    )
     compactor = [r for r in fake_llm.requests if str(r["messages"][0]["content"]).startswith(COMPACTOR_SYSTEM[:60])]
     worker = [r for r in fake_llm.requests if str(r["messages"][0]["content"]).startswith(SYSTEM["worker"])]
     assert len(worker) == TURNS + 1

@@ -32,32 +32,38 @@ def run(fake: FakeLLM, repo: Path, *worker: Reply, **settings: Any) -> api.RunRe
     fake.on(SYSTEM["worker"], *worker)
     fake.on(SYSTEM["corrector"], Reply(content="I cannot fix it."))
     fake.on(SYSTEM["tester"], Reply(content="Nothing to test."))
-    return api.run("Add divide", repo, base_url=fake.url, model="qwen2.5-coder:7b", request_retries=0,
-                   max_retries=0, **settings)
+    return api.run(
+        "Add divide", repo, base_url=fake.url, model="qwen2.5-coder:7b", request_retries=0, max_retries=0, **settings
+    )
 
 
 def never_matching(repo: Path) -> list[Reply]:
     ops = (repo / OPS).read_text()
     whole = ops.replace(MULTIPLY_END, MULTIPLY_END + DIVIDE)
-    without_subtract = whole[: whole.index("def subtract")] + whole[whole.index("def multiply"):]
+    without_subtract = whole[: whole.index("def subtract")] + whole[whole.index("def multiply") :]
     miss = Reply(tool_calls=[tool_call("ws_edit", path=OPS, old_str=DRIFTED, new_str=DRIFTED + DIVIDE)])
-    return [Reply(tool_calls=[tool_call("ws_read", path=OPS)]), miss, miss,
-            Reply(tool_calls=[tool_call("ws_write", path=OPS, content=without_subtract)]),
-            Reply(tool_calls=[tool_call("ws_write", path=OPS, content=whole)]),
-            Reply(content="Added divide.")]
+    return [
+        Reply(tool_calls=[tool_call("ws_read", path=OPS)]),
+        miss,
+        miss,
+        Reply(tool_calls=[tool_call("ws_write", path=OPS, content=without_subtract)]),
+        Reply(tool_calls=[tool_call("ws_write", path=OPS, content=whole)]),
+        Reply(content="Added divide."),
+    ]
 
 
 @pytest.mark.slow
-def test_auto_offers_the_whole_file_after_two_misses_and_the_rewrite_solves_it(fake_llm: FakeLLM,
-                                                                                repo: Path) -> None:
+def test_auto_offers_the_whole_file_after_two_misses_and_the_rewrite_solves_it(fake_llm: FakeLLM, repo: Path) -> None:
     before = (repo / OPS).read_text()
     run(fake_llm, repo, *never_matching(repo))
     results = worker_results(fake_llm)
     assert results[1].startswith(f"Error: old_str was not found in {OPS}. The closest lines are:")
     assert results[2].startswith(f"Error: old_str was not found in {OPS} (2 misses on this file). Rewrite the whole")
     assert results[2].endswith(before.rstrip("\n"))  # the current text, to rewrite from
-    assert results[3] == (f"Error: not written: this rewrite of {OPS} drops subtract, which the task does not ask "
-                          "to remove. Write the whole file again with them kept.")
+    assert results[3] == (
+        f"Error: not written: this rewrite of {OPS} drops subtract, which the task does not ask "
+        "to remove. Write the whole file again with them kept."
+    )
     assert results[4].startswith(f"overwrote {OPS}")
     after = (repo / OPS).read_text()
     assert "def divide" in after and "def subtract" in after
@@ -77,10 +83,15 @@ def test_replace_never_offers_the_rewrite_and_the_file_stays(fake_llm: FakeLLM, 
 @pytest.mark.slow
 def test_an_edit_recalled_out_of_its_indentation_is_applied_reindented(fake_llm: FakeLLM, repo: Path) -> None:
     dedented = "\n".join(line.removeprefix("    ") for line in MULTIPLY_END.split("\n"))
-    run(fake_llm, repo, Reply(tool_calls=[tool_call("ws_read", path=OPS)]),
-        Reply(tool_calls=[tool_call("ws_edit", path=OPS, old_str=dedented,
-                                    new_str=dedented.replace("a * b", "b * a"))]),
-        Reply(content="Swapped."))
+    run(
+        fake_llm,
+        repo,
+        Reply(tool_calls=[tool_call("ws_read", path=OPS)]),
+        Reply(
+            tool_calls=[tool_call("ws_edit", path=OPS, old_str=dedented, new_str=dedented.replace("a * b", "b * a"))]
+        ),
+        Reply(content="Swapped."),
+    )
     result = worker_results(fake_llm)[1]
     assert "with its indentation shifted; new_str was applied there, re-indented the same way]" in result
     assert MULTIPLY_END.replace("a * b", "b * a") in (repo / OPS).read_text()

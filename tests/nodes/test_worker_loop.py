@@ -36,8 +36,16 @@ def run(fake: FakeLLM, repo: Path, *worker: Reply, **settings: Any) -> tuple[api
     fake.on(SYSTEM["corrector"], Reply(content="I cannot fix it."))
     fake.on(SYSTEM["tester"], Reply(content="Nothing to test."))
     events: list[Event] = []
-    result = api.run("Add divide", repo, base_url=fake.url, model="qwen2.5-coder:7b", request_retries=0,
-                     max_retries=0, on_event=events.append, **settings)
+    result = api.run(
+        "Add divide",
+        repo,
+        base_url=fake.url,
+        model="qwen2.5-coder:7b",
+        request_retries=0,
+        max_retries=0,
+        on_event=events.append,
+        **settings,
+    )
     return result, events
 
 
@@ -77,8 +85,16 @@ def test_calls_with_no_new_file_read_stop_as_a_loop_after_loop_guard_calls(fake_
 
 @pytest.mark.slow
 def test_a_model_reading_file_after_file_is_not_stopped(fake_llm: FakeLLM, repo: Path) -> None:
-    paths = ["calc/ops.py", "calc/cli.py", "tests/test_ops.py", "calc/__init__.py", "pyproject.toml", "AGENTS.md",
-             "calc/ops.py", "calc/cli.py"]  # eight calls, more than loop_guard_calls' default of 8 would allow idle
+    paths = [
+        "calc/ops.py",
+        "calc/cli.py",
+        "tests/test_ops.py",
+        "calc/__init__.py",
+        "pyproject.toml",
+        "AGENTS.md",
+        "calc/ops.py",
+        "calc/cli.py",
+    ]  # eight calls, more than loop_guard_calls' default of 8 would allow idle
     reads = [Reply(tool_calls=[tool_call("ws_read", path=p)]) for p in paths]
     result, events = run(fake_llm, repo, *reads, Reply(content="Read them all."))
     requests = worker_requests(fake_llm)
@@ -101,8 +117,11 @@ def _conversation(calls: list[tuple[str, dict[str, str], str]]) -> list[AIMessag
     for n, (name, args, result) in enumerate(calls):
         messages.append(AIMessage("", tool_calls=[{"id": f"c{n}", "name": name, "args": args}]))
         if result:
-            messages.append(ToolMessage(result, tool_call_id=f"c{n}", name=name,
-                                        artifact={"path": args["path"]} if "path" in args else None))
+            messages.append(
+                ToolMessage(
+                    result, tool_call_id=f"c{n}", name=name, artifact={"path": args["path"]} if "path" in args else None
+                )
+            )
     return messages
 
 

@@ -133,8 +133,10 @@ def test_breadth_gives_a_second_file_a_glimpse_of_its_matching_lines() -> None:
         lines += [f"def discount_{n}(order):", *(f"    apply_discount(order, rate_{n}_{k})" for k in range(7))]
     other_lines = [f"# note {n}" for n in range(1, 61)]
     other_lines[29] = "# the discount applies here"
-    sources = [SourceFile("shop/pricing.py", tuple(lines), tuple(symbols)), SourceFile("shop/notes.py",
-                                                                                       tuple(other_lines), ())]
+    sources = [
+        SourceFile("shop/pricing.py", tuple(lines), tuple(symbols)),
+        SourceFile("shop/notes.py", tuple(other_lines), ()),
+    ]
     candidates = rank_candidates(sources, "apply_discount rounds the wrong way in checkout")
     glimpsed = select_excerpts(sources, candidates, budget=400, counter=counter, breadth_share=0.5)
     notes = [(e.start, e.end) for e in glimpsed if e.path == "shop/notes.py"]

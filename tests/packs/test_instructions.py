@@ -26,8 +26,14 @@ def test_files_come_in_priority_order_and_slmcode_agents_layers_under_the_root_o
     write(tmp_path, "AGENTS.md", "root agents\n")
     result = load_instructions(tmp_path, Settings())
     assert result.files == (
-        "AGENTS.md", "CLAUDE.md", "AGENT.md", ".cursorrules", ".cursor/rules/a.md", ".cursor/rules/b.mdc",
-        ".slmcode/AGENTS.md", ".slmcode/PROJECT.md",
+        "AGENTS.md",
+        "CLAUDE.md",
+        "AGENT.md",
+        ".cursorrules",
+        ".cursor/rules/a.md",
+        ".cursor/rules/b.mdc",
+        ".slmcode/AGENTS.md",
+        ".slmcode/PROJECT.md",
     )
     assert result.text.index("root agents") < result.text.index("local agents") < result.text.index("project notes")
 

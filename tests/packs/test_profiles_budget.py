@@ -23,8 +23,12 @@ def test_resolution_order_exact_family_bucket_default() -> None:
 
 
 def test_user_profiles_extend_and_override_the_table() -> None:
-    settings = Settings(model_profiles={"codegemma": ProfileOverride(context_limit=4096), "house": ProfileOverride(
-        context_limit=12000, max_turns=9)})
+    settings = Settings(
+        model_profiles={
+            "codegemma": ProfileOverride(context_limit=4096),
+            "house": ProfileOverride(context_limit=12000, max_turns=9),
+        }
+    )
     assert resolve_profile("codegemma:7b", settings).context_limit == 4096
     house = resolve_profile("house-coder:7b", settings)
     assert (house.context_limit, house.max_turns) == (12000, 9)

@@ -49,8 +49,10 @@ def test_chunks_follow_sections() -> None:
     chunks = chunk_sections(".slmcode/MEMORY.md", MEMORY)
     assert [c.source for c in chunks] == [
         ".slmcode/MEMORY.md Lessons",
-        ".slmcode/MEMORY.md Database migrations", ".slmcode/MEMORY.md Flaky network tests",
-        ".slmcode/MEMORY.md Release process", ".slmcode/MEMORY.md Windows paths",
+        ".slmcode/MEMORY.md Database migrations",
+        ".slmcode/MEMORY.md Flaky network tests",
+        ".slmcode/MEMORY.md Release process",
+        ".slmcode/MEMORY.md Windows paths",
     ]
 
 

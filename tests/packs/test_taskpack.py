@@ -59,8 +59,9 @@ def fixture_workspace(root: Path) -> Path:
     (root / "shop").mkdir(parents=True, exist_ok=True)
     (root / "shop" / "cart.py").write_text(CART, encoding="utf-8")
     (root / "shop" / "users.py").write_text(USERS, encoding="utf-8")
-    (root / "AGENTS.md").write_text("# Rules\nRun pytest before you finish.\n\n## Web <!-- paths: web/** -->\n"
-                                    "Use prettier.\n", encoding="utf-8")
+    (root / "AGENTS.md").write_text(
+        "# Rules\nRun pytest before you finish.\n\n## Web <!-- paths: web/** -->\nUse prettier.\n", encoding="utf-8"
+    )
     skill = root / ".slmcode" / "skills" / "testing" / "SKILL.md"
     skill.parent.mkdir(parents=True, exist_ok=True)
     skill.write_text("---\nname: testing\ndescription: How to write pytest tests for the shop\n---\nUse fixtures.\n")
@@ -69,8 +70,15 @@ def fixture_workspace(root: Path) -> Path:
 
 def pack_for(root: Path, query: str, settings: Settings | None = None, **kwargs: object) -> TaskPack:
     kwargs.setdefault("budget_tokens", 1500)
-    return build_pack("worker", settings=settings or Settings(), workspace=root, query=query, system_prompt=SYSTEM,
-                      tool_contract=TOOLS, **kwargs)  # type: ignore[arg-type]
+    return build_pack(
+        "worker",
+        settings=settings or Settings(),
+        workspace=root,
+        query=query,
+        system_prompt=SYSTEM,
+        tool_contract=TOOLS,
+        **kwargs,
+    )  # type: ignore[arg-type]
 
 
 SMALL_MAP = Settings(repomap_tokens=100)  # a map this small is at full size even in a small pack
@@ -86,8 +94,12 @@ def test_the_pack_shows_the_code_the_query_names_with_real_line_numbers(tmp_path
 
 def test_the_system_message_is_identical_for_different_tasks_of_a_role(tmp_path: Path) -> None:
     root = fixture_workspace(tmp_path)
-    task = Task(id="t2", title="Validate emails", focus_files=["shop/users.py", "web/form.ts"],
-                criteria=[Criterion(text="bad emails raise", verify="pytest -q tests/test_users.py")])
+    task = Task(
+        id="t2",
+        title="Validate emails",
+        focus_files=["shop/users.py", "web/form.ts"],
+        criteria=[Criterion(text="bad emails raise", verify="pytest -q tests/test_users.py")],
+    )
     one = pack_for(root, "apply_discount ignores a zero rate")
     two = pack_for(root, "create_user accepts emails without a dot", task=task, memory="Users live in shop/users.py")
     assert one.messages()[0].content == two.messages()[0].content
@@ -103,8 +115,17 @@ def test_every_pack_fits_its_budget_and_records_each_section(tmp_path: Path, bud
     pack = pack_for(fixture_workspace(tmp_path), "cart total and user rename", budget_tokens=budget)
     assert pack.tokens <= budget
     assert [name for name, _, _ in pack.sections] == [
-        "system", "tools", "instructions", "skills", "map",
-        "scoped_instructions", "skill_bodies", "memory", "task_map", "excerpts", "task",
+        "system",
+        "tools",
+        "instructions",
+        "skills",
+        "map",
+        "scoped_instructions",
+        "skill_bodies",
+        "memory",
+        "task_map",
+        "excerpts",
+        "task",
     ]
     assert all(tokens == count_tokens(text) for _, tokens, text in pack.sections)
 
@@ -120,8 +141,14 @@ def test_a_section_over_its_share_is_cut_with_a_marker(tmp_path: Path) -> None:
 
 def test_identifier_only_roles_get_signatures_not_bodies(tmp_path: Path) -> None:
     root = fixture_workspace(tmp_path)
-    pack = build_pack("planner", settings=Settings(), workspace=root, query="apply_discount and create_user",
-                      system_prompt=SYSTEM, budget_tokens=1500)
+    pack = build_pack(
+        "planner",
+        settings=Settings(),
+        workspace=root,
+        query="apply_discount and create_user",
+        system_prompt=SYSTEM,
+        budget_tokens=1500,
+    )
     assert pack.excerpts == ()
     code = dict((name, text) for name, _, text in pack.sections)["excerpts"]
     assert "15\tdef apply_discount(cart, rate):" in code
@@ -152,8 +179,13 @@ def test_render_is_byte_identical_across_processes_with_different_hash_seeds(tmp
     outputs = []
     for seed in ("1", "4242"):
         env = {**os.environ, "PYTHONHASHSEED": seed}
-        done = subprocess.run([sys.executable, "-c", RENDER, str(root)], capture_output=True, env=env,
-                              cwd=Path(__file__).parents[2], check=True)
+        done = subprocess.run(
+            [sys.executable, "-c", RENDER, str(root)],
+            capture_output=True,
+            env=env,
+            cwd=Path(__file__).parents[2],
+            check=True,
+        )
         outputs.append(done.stdout)
     assert outputs[0] == outputs[1] and b"apply_discount" in outputs[0]
 
@@ -178,8 +210,7 @@ def test_the_task_map_lists_only_files_whose_code_the_pack_does_not_show(tmp_pat
     root = fixture_workspace(tmp_path)
     for n in range(6):  # more files than the code can show, so the task's map has something to list
         (root / "shop" / f"tax_{n}.py").write_text(f"def tax_rate_{n}(region):\n    return {n} / 100\n")
-    pack = pack_for(root, "apply_discount ignores a zero rate; tax_rate_3 for the region", SMALL_MAP,
-                    budget_tokens=900)
+    pack = pack_for(root, "apply_discount ignores a zero rate; tax_rate_3 for the region", SMALL_MAP, budget_tokens=900)
     sections = {name: text for name, _, text in pack.sections}
     shown = {e.path for e in pack.excerpts}
     listed = {line.rstrip(":") for line in sections["task_map"].splitlines() if line.endswith(".py:")}
@@ -188,12 +219,14 @@ def test_the_task_map_lists_only_files_whose_code_the_pack_does_not_show(tmp_pat
 
 
 @pytest.mark.parametrize(("budget", "map_tokens"), [(900, 100), (3000, 400)])
-def test_the_maps_header_is_said_once_by_whichever_part_comes_first(tmp_path: Path, budget: int, map_tokens: int
-                                                                     ) -> None:
+def test_the_maps_header_is_said_once_by_whichever_part_comes_first(
+    tmp_path: Path, budget: int, map_tokens: int
+) -> None:
     root = fixture_workspace(tmp_path)
     for n in range(40):
-        body = "".join(f"    rate_{k} = region.lookup('tax rate table entry {k} for this region') * {n}\n"
-                       for k in range(30))
+        body = "".join(
+            f"    rate_{k} = region.lookup('tax rate table entry {k} for this region') * {n}\n" for k in range(30)
+        )
         (root / "shop" / f"tax_{n}.py").write_text(f"def tax_rate_{n}(region):\n{body}    return rate_0\n")
     # map sizes the pack's map share reaches, so there is a task map; at 3,000 its floor share holds symbols too
     pack = pack_for(root, "tax_rate for the region", Settings(repomap_tokens=map_tokens), budget_tokens=budget)

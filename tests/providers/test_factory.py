@@ -9,7 +9,8 @@ from slmcode.providers.factory import bind_role
 
 def test_a_role_override_wins_over_the_top_level_model() -> None:
     settings = Settings(
-        base_url="http://a/v1", model="qwen2.5-coder:7b",
+        base_url="http://a/v1",
+        model="qwen2.5-coder:7b",
         roles={"reviewer": RoleModel(model="qwen3:14b", base_url="http://b/v1/", temperature=0.0)},
     )
     assert bind_role(settings, "worker").model == "qwen2.5-coder:7b"

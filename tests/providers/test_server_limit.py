@@ -46,8 +46,14 @@ class TruncatingOllama(FakeLLM):
 def test_a_role_on_its_own_server_is_sized_to_that_servers_window_and_says_so_once() -> None:
     with FakeLLM(models=["qwen2.5-coder:32b"]) as theirs:
         theirs.get_routes["/props"] = {"default_generation_settings": {"n_ctx": 3072}, "total_slots": 1}
-        table = RoleTable(Settings(model=MODEL, base_url="http://127.0.0.1:9/v1", context_limit=8192, roles={
-            "reviewer": RoleModel(model="qwen2.5-coder:32b", base_url=theirs.url)}))
+        table = RoleTable(
+            Settings(
+                model=MODEL,
+                base_url="http://127.0.0.1:9/v1",
+                context_limit=8192,
+                roles={"reviewer": RoleModel(model="qwen2.5-coder:32b", base_url=theirs.url)},
+            )
+        )
         reviewer, worker = table["reviewer"], table["worker"]
     assert worker.budget.window == 8192 and reviewer.budget.window == 3072
     assert table.client("reviewer").prompt_limit == reviewer.budget.prompt_limit < worker.budget.prompt_limit
@@ -78,8 +84,15 @@ def test_a_run_with_a_context_limit_past_the_servers_window_never_has_a_prompt_c
         script_buggy_worker_then_fix(ollama)
         events: list[dict] = []
         try:
-            result = api.run("Add a divide operation", repo, base_url=ollama.url, model=MODEL, context_limit=8192,
-                             on_event=events.append, request_retries=0)
+            result = api.run(
+                "Add a divide operation",
+                repo,
+                base_url=ollama.url,
+                model=MODEL,
+                context_limit=8192,
+                on_event=events.append,
+                request_retries=0,
+            )
             ended = result.outcome
         except SlmcodeError as exc:  # the run may end with the one clear line instead
             ended = str(exc)

@@ -25,8 +25,15 @@ def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def first_worker_request(fake: FakeLLM, repo: Path, dialect: str) -> dict:
     for role in ("worker", "corrector", "tester"):
         fake.on(SYSTEM[role], Reply(content="Done."))
-    api.run("Add a divide operation to calc/ops.py with a test", repo, base_url=fake.url, model="smollm2:135m",
-            request_retries=0, max_retries=0, server_dialect=dialect)
+    api.run(
+        "Add a divide operation to calc/ops.py with a test",
+        repo,
+        base_url=fake.url,
+        model="smollm2:135m",
+        request_retries=0,
+        max_retries=0,
+        server_dialect=dialect,
+    )
     return next(r for r in fake.requests if SYSTEM["worker"] in system_text(r))
 
 
@@ -42,8 +49,9 @@ def test_a_second_run_of_the_same_task_in_one_process_is_led_again(fake_llm: Fak
     run of the same task look half done (it would be told to edit a file it has not read)."""
     from tests.fake_llm import tool_call
 
-    fake_llm.on(SYSTEM["worker"], Reply(tool_calls=[tool_call("ws_read", path="tests/test_ops.py")]),
-                Reply(content="Done."))
+    fake_llm.on(
+        SYSTEM["worker"], Reply(tool_calls=[tool_call("ws_read", path="tests/test_ops.py")]), Reply(content="Done.")
+    )
     first_worker_request(fake_llm, repo, "llama-cpp-python")
     fake_llm.requests.clear()
     again = first_worker_request(fake_llm, repo, "llama-cpp-python")
@@ -59,13 +67,18 @@ def test_other_servers_get_the_schemas_as_they_are(fake_llm: FakeLLM, repo: Path
 
 
 def test_free_choice_still_names_only_shown_files_and_anchor_lines() -> None:
-    pack = ("## Code\n\n### calc/ops.py (6 lines)\n1\tdef add(a, b):\n2\t    return a + b\n\n\n"
-            "5\tdef sub(a, b):\n6\t    return a - b\n\n## Task\nAdd divide")
-    schema = {"type": "object", "properties": {"path": {"type": "string"}, "old_str": {"type": "string"},
-                                               "new_str": {"type": "string"}}}
+    pack = (
+        "## Code\n\n### calc/ops.py (6 lines)\n1\tdef add(a, b):\n2\t    return a + b\n\n\n"
+        "5\tdef sub(a, b):\n6\t    return a - b\n\n## Task\nAdd divide"
+    )
+    schema = {
+        "type": "object",
+        "properties": {"path": {"type": "string"}, "old_str": {"type": "string"}, "new_str": {"type": "string"}},
+    }
     tools = [{"type": "function", "function": {"name": n, "parameters": schema}} for n in ("ws_edit", "ws_write")]
-    edit, write = (t["function"]["parameters"]["properties"] for t in constrain_tools(
-        tools, [{"role": "user", "content": pack}]))
+    edit, write = (
+        t["function"]["parameters"]["properties"] for t in constrain_tools(tools, [{"role": "user", "content": pack}])
+    )
     assert edit["path"]["enum"] == ["calc/ops.py"]
     assert edit["old_str"]["enum"] == ["def add(a, b):", "def sub(a, b):", "    return a - b"]
     assert write["path"]["pattern"] == NEW_FILE_PATTERN and "enum" not in write["path"]
@@ -74,9 +87,14 @@ def test_free_choice_still_names_only_shown_files_and_anchor_lines() -> None:
 
 def test_llama_cpp_builds_a_grammar_that_admits_only_those_values() -> None:
     llama_grammar = pytest.importorskip("llama_cpp.llama_grammar")
-    schema = {"type": "object", "properties": {"path": {"type": "string", "enum": ["calc/ops.py", "tests/t.py"]},
-                                               "name": {"type": "string", "pattern": NEW_FILE_PATTERN}},
-              "required": ["path", "name"]}
+    schema = {
+        "type": "object",
+        "properties": {
+            "path": {"type": "string", "enum": ["calc/ops.py", "tests/t.py"]},
+            "name": {"type": "string", "pattern": NEW_FILE_PATTERN},
+        },
+        "required": ["path", "name"],
+    }
     converter = llama_grammar.SchemaConverter(prop_order={}, allow_fetch=False, dotall=False, raw_pattern=False)
     converter.visit(schema, "")
     rules = dict(line.split(" ::= ", 1) for line in converter.format_grammar().splitlines())
@@ -97,28 +115,56 @@ LAST_TEST = "    assert ops.multiply(4, 3) == 12"
 def test_a_worker_on_the_embedded_server_is_led_read_then_edit_file_by_file(fake_llm: FakeLLM, repo: Path) -> None:
     from tests.fake_llm import tool_call
 
-    fake_llm.on(SYSTEM["worker"],
-                Reply(tool_calls=[tool_call("ws_read", path="tests/test_ops.py")]),
-                Reply(tool_calls=[tool_call("ws_edit", path="tests/test_ops.py", old_str=LAST_TEST,
-                                            new_str=LAST_TEST + "\n\n\ndef test_divide() -> None:\n"
-                                                    "    assert ops.divide(6, 3) == 2")]),
-                Reply(tool_calls=[tool_call("ws_read", path="calc/ops.py")]),
-                Reply(tool_calls=[tool_call("ws_edit", path="calc/ops.py", old_str="    return a * b",
-                                            new_str="    return a * b\n\n\ndef divide(a: float, b: float) -> float:\n"
-                                                    '    """Return a divided by b."""\n    return a / b')]),
-                Reply(content="Added divide and its test."))
+    fake_llm.on(
+        SYSTEM["worker"],
+        Reply(tool_calls=[tool_call("ws_read", path="tests/test_ops.py")]),
+        Reply(
+            tool_calls=[
+                tool_call(
+                    "ws_edit",
+                    path="tests/test_ops.py",
+                    old_str=LAST_TEST,
+                    new_str=LAST_TEST + "\n\n\ndef test_divide() -> None:\n    assert ops.divide(6, 3) == 2",
+                )
+            ]
+        ),
+        Reply(tool_calls=[tool_call("ws_read", path="calc/ops.py")]),
+        Reply(
+            tool_calls=[
+                tool_call(
+                    "ws_edit",
+                    path="calc/ops.py",
+                    old_str="    return a * b",
+                    new_str="    return a * b\n\n\ndef divide(a: float, b: float) -> float:\n"
+                    '    """Return a divided by b."""\n    return a / b',
+                )
+            ]
+        ),
+        Reply(content="Added divide and its test."),
+    )
     for role in ("corrector", "tester"):
         fake_llm.on(SYSTEM[role], Reply(content="Done."))
-    result = api.run("Add a divide operation to calc/ops.py with a test", repo, base_url=fake_llm.url,
-                     model="smollm2:135m", request_retries=0, max_retries=0, server_dialect="llama-cpp-python")
+    result = api.run(
+        "Add a divide operation to calc/ops.py with a test",
+        repo,
+        base_url=fake_llm.url,
+        model="smollm2:135m",
+        request_retries=0,
+        max_retries=0,
+        server_dialect="llama-cpp-python",
+    )
     steps = []
     for request in (r for r in fake_llm.requests if SYSTEM["worker"] in system_text(r)):
         choice = request.get("tool_choice")
         named = choice["function"]["name"] if isinstance(choice, dict) else choice
         paths = request["tools"][0]["function"]["parameters"]["properties"]["path"].get("enum")
         steps.append((named, paths if isinstance(choice, dict) else None))
-    assert steps[:4] == [("ws_read", ["tests/test_ops.py"]), ("ws_edit", ["tests/test_ops.py"]),
-                         ("ws_read", ["calc/ops.py"]), ("ws_edit", ["calc/ops.py"])]
+    assert steps[:4] == [
+        ("ws_read", ["tests/test_ops.py"]),
+        ("ws_edit", ["tests/test_ops.py"]),
+        ("ws_read", ["calc/ops.py"]),
+        ("ws_edit", ["calc/ops.py"]),
+    ]
     code = next(t for t in result.tasks if t.kind == "code")
     assert code.files_changed == ["calc/ops.py", "tests/test_ops.py"]
     assert [v.status for v in code.verdicts if v.gate is None] == ["PASSED"], code.verdicts

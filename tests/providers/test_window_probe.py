@@ -27,16 +27,29 @@ def pose(fake: FakeLLM, kind: str, tokens: int | None) -> None:
     if kind == "ollama":
         fake.ollama_num_ctx = {MODEL: tokens}
     elif kind == "llama.cpp":
-        fake.get_routes["/props"] = {"default_generation_settings": {"n_ctx": tokens, "n_predict": -1},
-                                     "total_slots": 1}
+        fake.get_routes["/props"] = {
+            "default_generation_settings": {"n_ctx": tokens, "n_predict": -1},
+            "total_slots": 1,
+        }
     elif kind == "vllm":
-        fake.get_routes["/v1/models"] = {"object": "list", "data": [
-            {"id": MODEL, "object": "model", "owned_by": "vllm", "max_model_len": tokens}]}
+        fake.get_routes["/v1/models"] = {
+            "object": "list",
+            "data": [{"id": MODEL, "object": "model", "owned_by": "vllm", "max_model_len": tokens}],
+        }
     elif kind == "lm-studio":
-        fake.get_routes["/api/v0/models"] = {"object": "list", "data": [
-            {"id": "text-embedding-nomic", "type": "embeddings", "max_context_length": 2048},
-            {"id": MODEL, "type": "llm", "state": "loaded", "max_context_length": 32768,
-             "loaded_context_length": tokens}]}
+        fake.get_routes["/api/v0/models"] = {
+            "object": "list",
+            "data": [
+                {"id": "text-embedding-nomic", "type": "embeddings", "max_context_length": 2048},
+                {
+                    "id": MODEL,
+                    "type": "llm",
+                    "state": "loaded",
+                    "max_context_length": 32768,
+                    "loaded_context_length": tokens,
+                },
+            ],
+        }
 
 
 @pytest.fixture
@@ -106,8 +119,9 @@ def test_a_run_fits_every_request_into_the_window_the_server_keeps(served: FakeL
     script_planning(served)
     script_buggy_worker_then_fix(served)
     events: list[dict] = []
-    result = api.run("Add a divide operation", repo, base_url=served.url, model=MODEL, on_event=events.append,
-                     request_retries=0)
+    result = api.run(
+        "Add a divide operation", repo, base_url=served.url, model=MODEL, on_event=events.append, request_retries=0
+    )
     shown = [e for e in events if e["kind"] == "window"]
     assert len(shown) == 1 and shown[0]["message"].startswith(f"window {window} tokens ({kind} keeps {window})")
     with TraceStore.for_workspace(repo) as trace:
@@ -132,8 +146,15 @@ def test_a_resumed_run_asks_again_and_the_board_says_the_window(served: FakeLLM,
         raise Paused
 
     with pytest.raises(Paused):
-        api.run("Add a divide operation", repo, base_url=served.url, model=MODEL, request_retries=0,
-                approve="plan", answer=leave)
+        api.run(
+            "Add a divide operation",
+            repo,
+            base_url=served.url,
+            model=MODEL,
+            request_retries=0,
+            approve="plan",
+            answer=leave,
+        )
     with TraceStore.for_workspace(repo) as trace:
         (run,) = trace.runs()
     pose(served, "llama.cpp", 4096)  # the server was restarted with a smaller window meanwhile
@@ -148,7 +169,8 @@ def test_a_resumed_run_asks_again_and_the_board_says_the_window(served: FakeLLM,
 
 
 def test_a_langgraph_server_run_is_sized_to_the_servers_window_too(
-        served: FakeLLM, tmp_path: Path, isolated_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    served: FakeLLM, tmp_path: Path, isolated_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A client of `langgraph dev` passes workspace and overrides; its run's settings are sized as a CLI run's."""
     from slmcode.run_context import RunContext
 

@@ -25,7 +25,7 @@ def load_store(path):
     return Store()
 '''
 
-GO = '''\
+GO = """\
 package store
 
 type Store struct {
@@ -43,9 +43,9 @@ func (s *Store) Put(key string, value int) {
 func NewStore() *Store {
 	return &Store{items: map[string]int{}}
 }
-'''
+"""
 
-JAVASCRIPT = '''\
+JAVASCRIPT = """\
 class Store {
   constructor() {
     this.items = {};
@@ -61,9 +61,9 @@ function loadStore(path) {
 }
 
 const makeKey = (a, b) => `${a}:${b}`;
-'''
+"""
 
-TYPESCRIPT = '''\
+TYPESCRIPT = """\
 export interface Reader {
   get(key: string): number;
 }
@@ -86,9 +86,9 @@ enum Mode {
   Read,
   Write,
 }
-'''
+"""
 
-RUST = '''\
+RUST = """\
 pub struct Store {
     items: Vec<i32>,
 }
@@ -111,9 +111,9 @@ enum Mode {
     Read,
     Write,
 }
-'''
+"""
 
-JAVA = '''\
+JAVA = """\
 package store;
 
 public class Store implements Reader {
@@ -135,9 +135,9 @@ enum Mode {
     READ,
     WRITE
 }
-'''
+"""
 
-C = '''\
+C = """\
 #include <stdio.h>
 
 struct store {
@@ -149,9 +149,9 @@ store_get(struct store *s, int key)
 {
     return s->items[key];
 }
-'''
+"""
 
-KOTLIN = '''\
+KOTLIN = """\
 package store
 
 class Store(val size: Int) {
@@ -163,7 +163,7 @@ class Store(val size: Int) {
 fun loadStore(): Store {
     return Store(1)
 }
-'''
+"""
 
 SOURCES = {
     "store.py": PYTHON,

@@ -71,7 +71,14 @@ def test_same_inputs_render_the_same_bytes(tmp_path: Path) -> None:
 
 def test_query_identifiers_are_sorted_and_keep_paths() -> None:
     assert query_identifiers("Fix parse_args in src/cli.py where the Parser fails") == [
-        "Fix", "Parser", "cli", "fails", "parse_args", "py", "src", "src/cli.py",
+        "Fix",
+        "Parser",
+        "cli",
+        "fails",
+        "parse_args",
+        "py",
+        "src",
+        "src/cli.py",
     ]
 
 
@@ -126,7 +133,8 @@ def test_the_graph_follows_an_edited_file(tmp_path: Path) -> None:
     for name in ("app/main.py", "app/report.py", "app/util.py"):
         (tmp_path / name).write_text(
             "from app.billing import charge_invoice\n\n\ndef go_" + name[4:-3] + "():\n"
-            "    charge_invoice(1)\n    charge_invoice(2)\n    charge_invoice(3)\n")
+            "    charge_invoice(1)\n    charge_invoice(2)\n    charge_invoice(3)\n"
+        )
     assert render_map(load_index(tmp_path, Settings())).files[0] == "app/billing.py"
 
 
@@ -135,7 +143,8 @@ def test_after_one_file_changes_the_map_is_the_one_a_cold_build_gives(tmp_path: 
     load_index(tmp_path, Settings())  # warm: the graph is cached
     (tmp_path / "app/report.py").write_text(
         "from app.billing import charge_invoice\n\n\ndef monthly_total(rows):\n"
-        "    return sum(charge_invoice(r) for r in rows)\n")
+        "    return sum(charge_invoice(r) for r in rows)\n"
+    )
     updated = load_index(tmp_path, Settings())  # rows of the other files and the graph rebuilt from the cache
     shutil.rmtree(cache_path(tmp_path).parent)
     cold = load_index(tmp_path, Settings())

@@ -62,7 +62,8 @@ def test_after_edits_the_patched_graph_is_the_cold_builds_byte_for_byte(
     project(tmp_path)  # cold: the graph and its tables stored
     (tmp_path / "app/report.py").write_text(
         "from app.billing import charge_invoice\n\n\ndef monthly_total(rows):\n"
-        "    return sum(charge_invoice(r) for r in rows)\n")
+        "    return sum(charge_invoice(r) for r in rows)\n"
+    )
     (tmp_path / "app/audit.py").write_text("def audit_invoice(invoice_id):\n    return monthly_total([invoice_id])\n")
     (tmp_path / "app/util.py").rename(tmp_path / "app/helpers.py")
     (tmp_path / "app/main.py").unlink()

@@ -36,9 +36,7 @@ def outside(tmp_path: Path) -> Path:
 def workspace(tmp_path: Path, outside: Path) -> Iterator[Path]:
     root = tmp_path / "ws"
     (root / "src").mkdir(parents=True)
-    (root / "src" / "calc.py").write_text(
-        "def add(a, b):\n    return a + b\n\n\ndef sub(a, b):\n    return a - b\n"
-    )
+    (root / "src" / "calc.py").write_text("def add(a, b):\n    return a + b\n\n\ndef sub(a, b):\n    return a - b\n")
     (root / "README.md").write_text("# demo\n")
     (root / "image.bin").write_bytes(bytes(range(256)) * 8)
     (root / "link_out").symlink_to(outside, target_is_directory=True)

@@ -31,11 +31,17 @@ PYTHON = sys.executable
 SECRET = "TOP-SECRET-VALUE-42"
 MARK = "PWNED-MARKER"
 ENV_SECRETS = {
-    "OPENAI_API_KEY": "sk-env-secret-1111", "GH_PAT": "ghp_envsecret2222", "MYSQL_PWD": "mysql-secret-3333",
-    "REDIS_URL": "redis://user:redis-secret-4444@db:6379/0", "CI_JOB_JWT": "eyJ.jwt-secret-5555",
-    "DATABASE_URL": "postgres://u:db-secret-6666@h/d", "SLACK_WEBHOOK_URL": "https://hooks.example/webhook-7777",
-    "SENTRY_DSN": "https://dsn-secret-8888@sentry.example/1", "AWS_SECRET_ACCESS_KEY": "aws-secret-9999",
-    "SLMCODE_API_KEY": "slm-secret-0000", "HTTP_PROXY": "http://proxy-user:proxy-secret-1212@proxy:3128",
+    "OPENAI_API_KEY": "sk-env-secret-1111",
+    "GH_PAT": "ghp_envsecret2222",
+    "MYSQL_PWD": "mysql-secret-3333",
+    "REDIS_URL": "redis://user:redis-secret-4444@db:6379/0",
+    "CI_JOB_JWT": "eyJ.jwt-secret-5555",
+    "DATABASE_URL": "postgres://u:db-secret-6666@h/d",
+    "SLACK_WEBHOOK_URL": "https://hooks.example/webhook-7777",
+    "SENTRY_DSN": "https://dsn-secret-8888@sentry.example/1",
+    "AWS_SECRET_ACCESS_KEY": "aws-secret-9999",
+    "SLMCODE_API_KEY": "slm-secret-0000",
+    "HTTP_PROXY": "http://proxy-user:proxy-secret-1212@proxy:3128",
     "PIP_INDEX_URL": "https://pip-user:pip-secret-1313@pypi.example/simple",
 }
 
@@ -71,8 +77,9 @@ def world(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str,
     (ws / "link_out").symlink_to(outside, target_is_directory=True)
     subprocess.run(["git", "init", "-q", str(ws)], check=True)
     subprocess.run(["git", "-C", str(ws), "add", "src"], check=True)
-    subprocess.run(["git", "-C", str(ws), "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "init"],
-                   check=True)
+    subprocess.run(
+        ["git", "-C", str(ws), "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "init"], check=True
+    )
     (ws / "vendor" / "lib" / ".git" / "hooks").mkdir(parents=True)
     (ws / "vendor" / "lib" / ".git" / "config").write_text("[core]\n\tbare = false\n")
     (ws / ".slmcode" / "pending").mkdir(parents=True)
@@ -124,8 +131,10 @@ def run_payload(ws: Path, code: str, *, permission: str = "auto", timeout: float
 
 def tries(body: str) -> str:
     """A payload step that must fail; success prints the marker."""
-    return f"try:\n{textwrap.indent(textwrap.dedent(body), '    ')}\n    print('{MARK}')\nexcept Exception as e:\n" \
-           "    print('blocked', type(e).__name__)\n"
+    return (
+        f"try:\n{textwrap.indent(textwrap.dedent(body), '    ')}\n    print('{MARK}')\nexcept Exception as e:\n"
+        "    print('blocked', type(e).__name__)\n"
+    )
 
 
 # Writes outside the workspace: (description, python statements that write).
@@ -163,8 +172,14 @@ def test_no_write_reaches_outside_the_workspace(world: dict, name: str, statemen
     result = run_payload(ws, tries(statement.format(ws=ws, outside=outside)))
     assert digest(outside) == before_out
     assert sorted(os.listdir(ws.parent)) == before_parent
-    for path in ("/root/slmcode-attack.txt", "/etc/slmcode-attack", "/usr/slmcode-attack", "/var/slmcode-attack",
-                 "/opt/slmcode-attack", "/root/x.txt"):
+    for path in (
+        "/root/slmcode-attack.txt",
+        "/etc/slmcode-attack",
+        "/usr/slmcode-attack",
+        "/var/slmcode-attack",
+        "/opt/slmcode-attack",
+        "/root/x.txt",
+    ):
         assert not os.path.exists(path), path
     # A write may "succeed" into the sandbox's own throwaway tmpfs (the folders around the workspace's mount
     # point): what counts is that nothing changed on the host.
@@ -190,12 +205,20 @@ PROTECTED_WRITES = [
     ("slmcode config", "open('.slmcode/config.yaml', 'w').write('shell_extra_commands: [\"bash -c\"]\\n')"),
     ("delete .slmcode", "__import__('shutil').rmtree('.slmcode')"),
     ("hardlink into .git", "__import__('os').link('.git/config', 'cfg'); open('cfg', 'a').write('x')"),
-    ("unmount the .git bind", "import ctypes; ctypes.CDLL(None, use_errno=True).umount2(b'.git', 2) == 0 or 1/0;"
-                              " open('.git/config', 'a').write('[core]\\n\\tfsmonitor = touch {marker}\\n')"),
-    ("remount .git writable", "import ctypes; ctypes.CDLL(None).mount(None, b'.git', None, 0x20 | 0x1000, None)"
-                              " == 0 or 1/0; open('.git/config', 'a').write('x')"),
-    ("new mount namespace", "import os; os.unshare(os.CLONE_NEWNS | os.CLONE_NEWUSER); open('.git/config', 'a')"
-                            ".write('x')"),
+    (
+        "unmount the .git bind",
+        "import ctypes; ctypes.CDLL(None, use_errno=True).umount2(b'.git', 2) == 0 or 1/0;"
+        " open('.git/config', 'a').write('[core]\\n\\tfsmonitor = touch {marker}\\n')",
+    ),
+    (
+        "remount .git writable",
+        "import ctypes; ctypes.CDLL(None).mount(None, b'.git', None, 0x20 | 0x1000, None)"
+        " == 0 or 1/0; open('.git/config', 'a').write('x')",
+    ),
+    (
+        "new mount namespace",
+        "import os; os.unshare(os.CLONE_NEWNS | os.CLONE_NEWUSER); open('.git/config', 'a').write('x')",
+    ),
     ("chmod .git", "__import__('os').chmod('.git/config', 0o777); open('.git/config', 'a').write('x')"),
 ]
 
@@ -214,23 +237,32 @@ def test_git_and_harness_state_stay_read_only(world: dict, name: str, statement:
 
 
 NEW_PROTECTED = [
-    ("new nested git folder", "import os; os.makedirs('sub/.git/hooks'); open('sub/.git/config', 'w').write("
-                              "'[core]\\n\\tfsmonitor = touch {marker}\\n'); open('sub/.git/HEAD', 'w').write("
-                              "'ref: refs/heads/main\\n')"),
-    ("gitfile pointing at attacker dir",
-     "import os; os.makedirs('sub/evil/refs'); os.makedirs('sub/evil/objects');"
-     " open('sub/evil/HEAD','w').write('ref: refs/heads/m\\n');"
-     " open('sub/evil/config','w').write('[core]\\n\\tfsmonitor = touch {marker}\\n');"
-     " open('sub/.git','w').write('gitdir: evil\\n')"),
-    ("nested slmcode config", "import os; os.makedirs('sub/.slmcode'); open('sub/.slmcode/config.yaml', 'w')"
-                              ".write('shell_extra_commands: [\"bash -c\"]\\n')"),
+    (
+        "new nested git folder",
+        "import os; os.makedirs('sub/.git/hooks'); open('sub/.git/config', 'w').write("
+        "'[core]\\n\\tfsmonitor = touch {marker}\\n'); open('sub/.git/HEAD', 'w').write("
+        "'ref: refs/heads/main\\n')",
+    ),
+    (
+        "gitfile pointing at attacker dir",
+        "import os; os.makedirs('sub/evil/refs'); os.makedirs('sub/evil/objects');"
+        " open('sub/evil/HEAD','w').write('ref: refs/heads/m\\n');"
+        " open('sub/evil/config','w').write('[core]\\n\\tfsmonitor = touch {marker}\\n');"
+        " open('sub/.git','w').write('gitdir: evil\\n')",
+    ),
+    (
+        "nested slmcode config",
+        "import os; os.makedirs('sub/.slmcode'); open('sub/.slmcode/config.yaml', 'w')"
+        ".write('shell_extra_commands: [\"bash -c\"]\\n')",
+    ),
     ("symlinked .git", "import os; os.makedirs('sub2/real'); os.symlink('real', 'sub2/.git')"),
 ]
 
 
 @pytest.mark.parametrize(("name", "statement"), NEW_PROTECTED, ids=[c[0] for c in NEW_PROTECTED])
-def test_a_command_cannot_plant_a_repository_or_harness_config(world: dict, name: str, statement: str,
-                                                             tmp_path: Path) -> None:
+def test_a_command_cannot_plant_a_repository_or_harness_config(
+    world: dict, name: str, statement: str, tmp_path: Path
+) -> None:
     ws = world["ws"]
     marker = tmp_path / "planted-ran"
     result = run_payload(ws, statement.format(marker=marker))
@@ -248,16 +280,20 @@ OUTSIDE_READS = [
     ("through ..", "open('../outside/secret.txt').read()"),
     ("shadow", "open('/etc/shadow').read()"),
     ("gshadow", "open('/etc/gshadow').read()"),
-    ("root's home", "[n for n in __import__('os').listdir('/root') if n not in ('.cargo', '.pyenv', '.rustup')] "
-                    "or 1/0"),
+    (
+        "root's home",
+        "[n for n in __import__('os').listdir('/root') if n not in ('.cargo', '.pyenv', '.rustup')] or 1/0",
+    ),
     ("root's bashrc", "open('/root/.bashrc').read()"),
     ("root's gitconfig", "open('/root/.gitconfig').read()"),
     ("root's npmrc", "open('/root/.npmrc').read()"),
     ("root's ssh", "__import__('os').listdir('/root/.ssh')"),
     ("root's claude", "__import__('os').listdir('/root/.claude')"),
     ("root's config", "__import__('os').listdir('/root/.config')"),
-    ("host pid 1 environ", "open('/proc/1/environ').read() if open('/proc/1/cmdline').read().find('payload') < 0 "
-                           "else 1/0"),
+    (
+        "host pid 1 environ",
+        "open('/proc/1/environ').read() if open('/proc/1/cmdline').read().find('payload') < 0 else 1/0",
+    ),
     ("test process environ", "open('/proc/{pid}/environ').read()"),
     ("test process cwd", "__import__('os').listdir('/proc/{pid}/cwd')"),
     ("sibling projects", "__import__('os').listdir('{ws}/../outside')"),
@@ -277,8 +313,9 @@ def test_no_read_of_secrets_or_other_folders(world: dict, name: str, statement: 
 
 
 def test_no_environment_secret_reaches_a_command(world: dict) -> None:
-    result = run_payload(world["ws"], "import os, json; print(json.dumps(dict(os.environ)))\n"
-                                      "print(open('/proc/self/environ').read())\n")
+    result = run_payload(
+        world["ws"], "import os, json; print(json.dumps(dict(os.environ)))\nprint(open('/proc/self/environ').read())\n"
+    )
     assert result.exit_code == 0, result.output
     for name, value in ENV_SECRETS.items():
         assert value not in result.output, name
@@ -289,13 +326,17 @@ def test_no_environment_secret_reaches_a_command(world: dict) -> None:
 NETWORK = [
     ("tcp to loopback", "s = __import__('socket').create_connection(('127.0.0.1', {port}), timeout=2); s.send(b'hi')"),
     ("tcp6 to loopback", "s = __import__('socket').create_connection(('::1', {port}), timeout=2); s.send(b'hi')"),
-    ("udp to loopback", "s = __import__('socket').socket(2, 2); s.connect(('127.0.0.1', {port})); s.send(b'x'); "
-                        "s.recv(1)"),
+    (
+        "udp to loopback",
+        "s = __import__('socket').socket(2, 2); s.connect(('127.0.0.1', {port})); s.send(b'x'); s.recv(1)",
+    ),
     ("dns", "__import__('socket').getaddrinfo('pypi.org', 443)"),
     ("http", "__import__('urllib.request').request.urlopen('http://127.0.0.1:{port}/', timeout=2)"),
     ("raw socket", "__import__('socket').socket(17, 3)"),
-    ("no capabilities", "[l for l in open('/proc/self/status') if l.startswith('CapEff')][0].split()[1] != "
-                        "'0000000000000000' or 1/0"),
+    (
+        "no capabilities",
+        "[l for l in open('/proc/self/status') if l.startswith('CapEff')][0].split()[1] != '0000000000000000' or 1/0",
+    ),
     ("public address", "__import__('socket').create_connection(('1.1.1.1', 80), timeout=2)"),
 ]
 
@@ -311,9 +352,11 @@ def test_no_network_unless_allowed(world: dict, name: str, statement: str) -> No
 def test_host_processes_are_invisible_and_unkillable(world: dict) -> None:
     sentinel = subprocess.Popen(["sleep", "60"])
     try:
-        code = tries(f"import os, signal; os.kill({sentinel.pid}, signal.SIGKILL)") + tries(
-            f"import os, signal; os.kill({os.getpid()}, signal.SIGSTOP)") + tries(
-            "import os; assert len([p for p in os.listdir('/proc') if p.isdigit()]) > 5")
+        code = (
+            tries(f"import os, signal; os.kill({sentinel.pid}, signal.SIGKILL)")
+            + tries(f"import os, signal; os.kill({os.getpid()}, signal.SIGSTOP)")
+            + tries("import os; assert len([p for p in os.listdir('/proc') if p.isdigit()]) > 5")
+        )
         result = run_payload(world["ws"], code)
         assert sentinel.poll() is None
         assert MARK not in result.output
@@ -375,9 +418,12 @@ def test_review_and_dry_run_commands_change_nothing(world: dict, permission: str
 
 
 def test_scratch_is_private_and_home_is_not_the_users(world: dict) -> None:
-    result = run_payload(world["ws"], "import os, tempfile; print(os.environ['HOME'], tempfile.gettempdir());"
-                                      "open(os.path.join(tempfile.gettempdir(), 'ok.txt'), 'w').write('x');"
-                                      "open('/tmp/ok.txt', 'w').write('x'); print('wrote')")
+    result = run_payload(
+        world["ws"],
+        "import os, tempfile; print(os.environ['HOME'], tempfile.gettempdir());"
+        "open(os.path.join(tempfile.gettempdir(), 'ok.txt'), 'w').write('x');"
+        "open('/tmp/ok.txt', 'w').write('x'); print('wrote')",
+    )
     assert "wrote" in result.output
     home, tmp = result.output.splitlines()[0].split()[:2]
     assert home != os.path.expanduser("~") and tmp.startswith(str(ossandbox.scratch_dir(world["ws"])))
@@ -401,13 +447,13 @@ def test_a_worktree_reads_its_repository_but_cannot_change_it(tmp_path: Path) ->
     subprocess.run(["git", "init", "-q", str(main)], check=True)
     (main / "a.txt").write_text("a\n")
     subprocess.run(["git", "-C", str(main), "add", "a.txt"], check=True)
-    subprocess.run(["git", "-C", str(main), "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "first"],
-                   check=True)
+    subprocess.run(
+        ["git", "-C", str(main), "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "first"], check=True
+    )
     subprocess.run(["git", "-C", str(main), "worktree", "add", "-q", str(tree)], check=True)
     before = digest(main / ".git")
     jail = ossandbox.prepare(tree, writable=True, network=False)
-    log = subprocess.run(jail.argv(["git", "log", "--oneline"]), cwd=tree, env=jail.env, capture_output=True,
-                         text=True)
+    log = subprocess.run(jail.argv(["git", "log", "--oneline"]), cwd=tree, env=jail.env, capture_output=True, text=True)
     assert log.returncode == 0 and "first" in log.stdout, log.stderr
     result = run_payload(tree, tries("open('" + str(main / ".git" / "config") + "', 'a').write('x')"))
     assert MARK not in result.output and digest(main / ".git") == before

@@ -24,9 +24,11 @@ def hostile_repo(tmp_path: Path) -> tuple[Path, Path]:
     for argv in (["init", "-q"], ["add", "-A"], [*IDENTITY, "commit", "-qm", "start"]):
         subprocess.run(["git", *argv], cwd=ws, check=True, capture_output=True)
     with (ws / ".git" / "config").open("a") as config:
-        config.write(f"[core]\n\tfsmonitor = touch {marker}.fsmonitor; false\n"
-                     f"[diff]\n\texternal = touch {marker}.external\n"
-                     f"[diff \"py\"]\n\ttextconv = touch {marker}.textconv; cat\n")
+        config.write(
+            f"[core]\n\tfsmonitor = touch {marker}.fsmonitor; false\n"
+            f"[diff]\n\texternal = touch {marker}.external\n"
+            f'[diff "py"]\n\ttextconv = touch {marker}.textconv; cat\n'
+        )
     return ws, marker
 
 

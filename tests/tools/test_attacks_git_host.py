@@ -33,8 +33,12 @@ from tests.tools.test_attacks_git_wall import (
 )
 
 __all__ = ["host"]  # the fixture, shared
-IDENTITY_ENV = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t",
-                "GIT_COMMITTER_EMAIL": "t@t"}
+IDENTITY_ENV = {
+    "GIT_AUTHOR_NAME": "t",
+    "GIT_AUTHOR_EMAIL": "t@t",
+    "GIT_COMMITTER_NAME": "t",
+    "GIT_COMMITTER_EMAIL": "t@t",
+}
 
 
 @pytest.fixture
@@ -52,6 +56,7 @@ def where(request: pytest.FixtureRequest) -> str:
     if request.param == "host":
         request.getfixturevalue("no_sandbox")
     return request.param
+
 
 @pytest.mark.usefixtures("no_sandbox")
 @pytest.mark.parametrize("kind", ["clean", "process", "smudge"])
@@ -96,7 +101,6 @@ def test_without_a_sandbox_fsmonitor_hooks_and_bare_layouts_stay_off(tmp_path: P
     assert ran(host) == []
 
 
-
 def diverged(tmp_path: Path, marker: Path) -> Path:
     """Two branches changing the same line, and a merge driver for .py files naming a program."""
     ws = git_repository(tmp_path)
@@ -127,17 +131,26 @@ def signed(tmp_path: Path, marker: Path) -> Path:
     ws = git_repository(tmp_path)
     tree = subprocess.run(["git", "write-tree"], cwd=ws, capture_output=True, text=True, check=True).stdout.strip()
     head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ws, capture_output=True, text=True, check=True).stdout
-    body = (f"tree {tree}\nparent {head.strip()}\nauthor t <t@t> 0 +0000\ncommitter t <t@t> 0 +0000\n"
-            "gpgsig -----BEGIN PGP SIGNATURE-----\n \n -----END PGP SIGNATURE-----\n\nsigned\n")
-    sha = subprocess.run(["git", "hash-object", "-t", "commit", "-w", "--stdin"], cwd=ws, input=body,
-                         capture_output=True, text=True, check=True).stdout.strip()
+    body = (
+        f"tree {tree}\nparent {head.strip()}\nauthor t <t@t> 0 +0000\ncommitter t <t@t> 0 +0000\n"
+        "gpgsig -----BEGIN PGP SIGNATURE-----\n \n -----END PGP SIGNATURE-----\n\nsigned\n"
+    )
+    sha = subprocess.run(
+        ["git", "hash-object", "-t", "commit", "-w", "--stdin"],
+        cwd=ws,
+        input=body,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
     plain_git(ws, "update-ref", "HEAD", sha)
     program = ws / ".git" / "verify-signature"  # gpg.program is run as a program, not through a shell
     program.write_text(f"#!/bin/sh\n{touch(marker)}\n")
     program.chmod(0o755)
     with (ws / ".git" / "config").open("a") as handle:
-        handle.write(f"[log]\n\tshowSignature = true\n[gpg]\n\tprogram = {program}\n"
-                     "[merge]\n\tverifySignatures = true\n")
+        handle.write(
+            f"[log]\n\tshowSignature = true\n[gpg]\n\tprogram = {program}\n[merge]\n\tverifySignatures = true\n"
+        )
     return ws
 
 

@@ -134,14 +134,22 @@ def through_repo_map(ws: Path) -> None:
 
 
 CALLERS: dict[str, Callable[[Path], None]] = {
-    "ws_shell": through_ws_shell, "review": through_review, "gitrun": through_gitrun, "repo_map": through_repo_map,
+    "ws_shell": through_ws_shell,
+    "review": through_review,
+    "gitrun": through_gitrun,
+    "repo_map": through_repo_map,
 }
 
 
 # The one git call (as the harness's callers make them) that runs each payload; a pager needs a terminal.
 TRIGGERS = {
-    "clean": ["status"], "process": ["status"], "smudge": ["checkout", "-q", "HEAD", "--", "billing.py"],
-    "fsmonitor": ["ls-files"], "external": ["diff"], "driver": ["diff"], "textconv": ["diff", "--no-ext-diff"],
+    "clean": ["status"],
+    "process": ["status"],
+    "smudge": ["checkout", "-q", "HEAD", "--", "billing.py"],
+    "fsmonitor": ["ls-files"],
+    "external": ["diff"],
+    "driver": ["diff"],
+    "textconv": ["diff", "--no-ext-diff"],
     "hooks": ["commit", "-qam", "x"],
 }
 
@@ -185,21 +193,25 @@ def test_a_filter_runs_only_inside_the_wall(tmp_path: Path, host: Path) -> None:
 
 @pytest.mark.parametrize("mode", ["auto", "review"])
 def test_a_git_folder_a_command_makes_in_a_plain_workspace_runs_nothing_on_the_host(
-        tmp_path: Path, host: Path, mode: str) -> None:
+    tmp_path: Path, host: Path, mode: str
+) -> None:
     """A non-git workspace: a command makes WS/.git with a filter, an fsmonitor and .gitattributes; the next
     ws_shell's changed-files snapshot (and the reviewer's diff, the repo map) run nothing on the host."""
     ws = tmp_path / "ws"
     ws.mkdir()
     (ws / "billing.py").write_text(SOURCE)
-    config = (f'[filter "x"]\n\tclean = "{touch(host / "clean")}; cat"\n'
-              f'[core]\n\tfsmonitor = "{touch(host / "fsmonitor")}; false"\n')
+    config = (
+        f'[filter "x"]\n\tclean = "{touch(host / "clean")}; cat"\n'
+        f'[core]\n\tfsmonitor = "{touch(host / "fsmonitor")}; false"\n'
+    )
     # Index billing.py first, then arm the config and change the file: the next `git status` hashes it again.
     (ws / "maker.py").write_text(
         "import pathlib, subprocess\nsubprocess.run(['git', 'init', '-q'])\n"
         "pathlib.Path('.gitattributes').write_text('* filter=x\\n')\n"
         "subprocess.run(['git', 'add', 'billing.py'])\n"
         f"with open('.git/config', 'a') as c:\n    c.write({config!r})\n"
-        "open('billing.py', 'a').write('# more\\n')\n")
+        "open('billing.py', 'a').write('# more\\n')\n"
+    )
     ws_shell(ws, f"{PYTHON} -c \"exec(open('maker.py').read())\"", permission="auto")
     if not (ws / ".git").exists():  # the sandbox removed it after the command: make it as the command did
         subprocess.run([PYTHON, "maker.py"], cwd=ws, check=True, capture_output=True)
@@ -215,8 +227,10 @@ def bare_layout(folder: Path, marker: Path) -> None:
     (folder / "objects").mkdir(parents=True)
     (folder / "refs" / "heads").mkdir(parents=True)
     (folder / "HEAD").write_text("ref: refs/heads/main\n")
-    (folder / "config").write_text("[core]\n\trepositoryformatversion = 0\n\tbare = false\n\tworktree = .\n"
-                                   f'\tfsmonitor = "{touch(marker)}; false"\n')
+    (folder / "config").write_text(
+        "[core]\n\trepositoryformatversion = 0\n\tbare = false\n\tworktree = .\n"
+        f'\tfsmonitor = "{touch(marker)}; false"\n'
+    )
     (folder / "notes.py").write_text("x = 1\n")
 
 
@@ -275,8 +289,9 @@ def test_a_workspace_below_the_repositorys_top_is_served_inside_the_wall(tmp_pat
 
 
 @pytest.mark.slow
-def test_a_whole_git_run_in_a_hostile_repository_runs_nothing_on_the_host(fake_llm: FakeLLM, repo: Path,
-                                                                           tmp_path: Path) -> None:
+def test_a_whole_git_run_in_a_hostile_repository_runs_nothing_on_the_host(
+    fake_llm: FakeLLM, repo: Path, tmp_path: Path
+) -> None:
     """The calculator run in branch mode (snapshots around each command, the reviewer's diff, the repo map, a
     commit per task, the checkouts) over a repository whose config names a filter, an fsmonitor and hooks."""
     host = tmp_path / "host-markers"

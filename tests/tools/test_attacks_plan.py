@@ -17,12 +17,15 @@ from slmcode.packs.builder import build_pack
 from slmcode.state import Task
 from tests.tools.test_attacks import SECRET
 
-PLAN = [Task(id="r1t1", title="Add divide", description="add divide(a, b) to src/calc.py",
-             focus_files=["src/calc.py"]), Task(id="r1test", title="Test the change", kind="test")]
+PLAN = [
+    Task(id="r1t1", title="Add divide", description="add divide(a, b) to src/calc.py", focus_files=["src/calc.py"]),
+    Task(id="r1test", title="Test the change", kind="test"),
+]
 
 
-@pytest.mark.parametrize("path", ["/etc/passwd", "../outside/secret.txt", "~/.ssh/id_ed25519", "src/../../x",
-                                  "/root/.ssh/id_ed25519"])
+@pytest.mark.parametrize(
+    "path", ["/etc/passwd", "../outside/secret.txt", "~/.ssh/id_ed25519", "src/../../x", "/root/.ssh/id_ed25519"]
+)
 def test_a_focus_file_outside_the_workspace_is_refused(path: str) -> None:
     with pytest.raises(PlanEditError, match="is not a path inside the workspace"):
         edited_plan(PLAN, [{"id": "r1t1", "focus_files": ["src/calc.py", path]}, {"id": "r1test"}], round_no=1)
@@ -37,10 +40,14 @@ def test_a_focus_file_that_links_out_of_the_workspace_never_reaches_the_pack(tmp
     (ws / "src" / "calc.py").write_text("def add(a, b):\n    return a + b\n")
     (ws / "src" / "notes.py").symlink_to(outside / "secret.py")
     (ws / "linked").symlink_to(outside, target_is_directory=True)
-    plan = edited_plan(PLAN, [{"id": "r1t1", "focus_files": ["src/calc.py", "src/notes.py", "linked/secret.py"]},
-                              {"id": "r1test"}], round_no=1)
-    pack = build_pack("worker", settings=Settings(), workspace=ws, query="Add divide", system_prompt="You code.",
-                      task=plan[0])
+    plan = edited_plan(
+        PLAN,
+        [{"id": "r1t1", "focus_files": ["src/calc.py", "src/notes.py", "linked/secret.py"]}, {"id": "r1test"}],
+        round_no=1,
+    )
+    pack = build_pack(
+        "worker", settings=Settings(), workspace=ws, query="Add divide", system_prompt="You code.", task=plan[0]
+    )
     text = repr(pack)
     assert SECRET not in text
     assert "def add(a, b)" in text  # the real focus file is still there

@@ -46,8 +46,9 @@ def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     (ws / "README.md").write_text("# demo\nhello world\n")
     subprocess.run(["git", "init", "-q", str(ws)], check=True)
     subprocess.run(["git", "-C", str(ws), "add", "."], check=True)
-    subprocess.run(["git", "-C", str(ws), "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "init"],
-                   check=True)
+    subprocess.run(
+        ["git", "-C", str(ws), "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "init"], check=True
+    )
     (ws / "src" / "calc.py").write_text("def add(a, b):\n    return a + b  # changed\n")
     (ws / "src" / "link_out").symlink_to(outside, target_is_directory=True)
     return ws
@@ -56,8 +57,11 @@ def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 @pytest.fixture
 def shell(repo: Path) -> Callable[..., ToolMessage]:
     def run(command: str, permission: str = "auto") -> ToolMessage:
-        ctx = ToolContext(workspace=repo, settings=Settings(shell_timeout_seconds=60, permission=permission),
-                          allowed_commands=python_pack_commands(repo))
+        ctx = ToolContext(
+            workspace=repo,
+            settings=Settings(shell_timeout_seconds=60, permission=permission),
+            allowed_commands=python_pack_commands(repo),
+        )
         return run_tool_call(make_tools(ctx), {"name": "ws_shell", "args": {"command": command}, "id": "c1"})
 
     return run
@@ -98,8 +102,9 @@ WALK_AROUNDS = [
 
 @pytest.mark.parametrize("command", WALK_AROUNDS)
 @pytest.mark.parametrize("permission", ["auto", "review"])
-def test_walk_arounds_change_nothing_protected_and_leak_nothing(shell: Callable[..., ToolMessage], repo: Path,
-                                                               command: str, permission: str) -> None:
+def test_walk_arounds_change_nothing_protected_and_leak_nothing(
+    shell: Callable[..., ToolMessage], repo: Path, command: str, permission: str
+) -> None:
     marker = repo.parent / "MARKER"
     source_before = (repo / "src" / "calc.py").read_bytes()
     protected = {p: digest(repo / p) for p in (".git",)}
@@ -120,7 +125,8 @@ def test_a_conftest_the_model_wrote_runs_only_inside_the_walls(shell: Callable[.
         f"for target in ['.git', '{repo.parent / 'outside'}']:\n"
         "    shutil.rmtree(target, ignore_errors=True)\n"
         f"open('{marker}', 'w').write('x') if os.access('{repo.parent}', os.W_OK) else None\n"
-        "print(open('/proc/self/environ').read())\n")
+        "print(open('/proc/self/environ').read())\n"
+    )
     out = str(shell("pytest -q -s").content)
     assert (repo / ".git" / "HEAD").exists() and (repo.parent / "outside" / "secret.txt").exists()
     assert not marker.exists()
@@ -171,8 +177,9 @@ BENIGN = [
 
 
 @pytest.mark.parametrize(("command", "expected"), BENIGN)
-def test_benign_commands_keep_working(shell: Callable[..., ToolMessage], repo: Path, command: str,
-                                      expected: str) -> None:
+def test_benign_commands_keep_working(
+    shell: Callable[..., ToolMessage], repo: Path, command: str, expected: str
+) -> None:
     if command.startswith("ruff") and not (Path(sys.executable).parent / "ruff").exists():
         pytest.skip("ruff is in the dev extra")
     out = str(shell(command).content)

@@ -30,8 +30,9 @@ PYTHON = sys.executable
 pytestmark = needs_sandbox
 
 
-def run_in(ws: Path, code: str, *, limits: SandboxLimits | None = None, permission: str = "auto",
-           timeout: float = 30) -> ShellResult:
+def run_in(
+    ws: Path, code: str, *, limits: SandboxLimits | None = None, permission: str = "auto", timeout: float = 30
+) -> ShellResult:
     """Write the payload into the workspace and run it in the sandbox with `limits` (the defaults if None)."""
     (ws / "payload.py").write_text(textwrap.dedent(code))
     environment = LocalEnvironment(ws, writable=permission == "auto", limits=limits)
@@ -60,6 +61,7 @@ def host_git_status(folder: Path) -> None:
 
 
 # ---- root-only kernel knobs -------------------------------------------------------------------------------
+
 
 def _other(value: str) -> str:
     return "1" if value.strip() != "1" else "0"
@@ -103,16 +105,25 @@ def test_no_sysctl_of_the_host_changes(plain: Path, tmp_path: Path, name: str, v
 
 
 PROC_ESCAPES = [
-    ("unmount the read-only /proc/sys", "import ctypes; ctypes.CDLL(None, use_errno=True).umount2(b'/proc/sys', 2)"
-                                        " == 0 or 1/0"),
-    ("remount /proc/sys writable", "import ctypes; ctypes.CDLL(None).mount(None, b'/proc/sys', None, 0x20 | 0x1000,"
-                                   " None) == 0 or 1/0"),
-    ("a fresh proc mount", "import ctypes, os; os.makedirs('p', exist_ok=True); ctypes.CDLL(None).mount(b'proc', "
-                           "b'p', b'proc', 0, None) == 0 or 1/0; open('p/sys/kernel/core_pattern', 'w').write('x')"),
+    (
+        "unmount the read-only /proc/sys",
+        "import ctypes; ctypes.CDLL(None, use_errno=True).umount2(b'/proc/sys', 2) == 0 or 1/0",
+    ),
+    (
+        "remount /proc/sys writable",
+        "import ctypes; ctypes.CDLL(None).mount(None, b'/proc/sys', None, 0x20 | 0x1000, None) == 0 or 1/0",
+    ),
+    (
+        "a fresh proc mount",
+        "import ctypes, os; os.makedirs('p', exist_ok=True); ctypes.CDLL(None).mount(b'proc', "
+        "b'p', b'proc', 0, None) == 0 or 1/0; open('p/sys/kernel/core_pattern', 'w').write('x')",
+    ),
     ("a nested user namespace", "import os; os.unshare(os.CLONE_NEWUSER | os.CLONE_NEWNS)"),
     ("sysrq", "open('/proc/sysrq-trigger', 'w').write('h')"),
-    ("irq affinity", "open('/proc/irq/default_smp_affinity', 'w').write(open('/proc/irq/default_smp_affinity')"
-                     ".read())"),
+    (
+        "irq affinity",
+        "open('/proc/irq/default_smp_affinity', 'w').write(open('/proc/irq/default_smp_affinity').read())",
+    ),
 ]
 
 
@@ -130,9 +141,12 @@ def test_proc_stays_read_only_whatever_the_payload_tries(plain: Path, name: str,
 
 
 def test_a_command_runs_as_nobody_and_its_files_are_the_users(plain: Path) -> None:
-    result = run_in(plain, "import os; print('ids', os.getuid(), os.geteuid(), os.getgid());"
-                           " print('map', open('/proc/self/uid_map').read().split());"
-                           " open('made.txt', 'w').write('by the command\\n')")
+    result = run_in(
+        plain,
+        "import os; print('ids', os.getuid(), os.geteuid(), os.getgid());"
+        " print('map', open('/proc/self/uid_map').read().split());"
+        " open('made.txt', 'w').write('by the command\\n')",
+    )
     assert "ids 65534 65534 65534" in result.output, result.output
     assert f"map ['65534', '{os.getuid()}', '1']" in result.output
     made = plain / "made.txt"
@@ -152,14 +166,20 @@ def test_the_hosts_keyrings_are_not_listed(plain: Path) -> None:
 # ---- no set-uid or set-gid file left behind ---------------------------------------------------------------
 
 SETID = [
-    ("chmod 4755 a new file", "open('tool', 'w').write('#!/bin/sh\\n'); __import__('os').chmod('tool', 0o4755)",
-     "tool"),
+    (
+        "chmod 4755 a new file",
+        "open('tool', 'w').write('#!/bin/sh\\n'); __import__('os').chmod('tool', 0o4755)",
+        "tool",
+    ),
     ("chmod 2755 a new file", "open('tool', 'w').write('x'); __import__('os').chmod('tool', 0o2755)", "tool"),
     ("chmod 6755 the user's file", "__import__('os').chmod('src/calc.py', 0o6755)", "src/calc.py"),
     ("created set-uid by open", "import os; os.close(os.open('tool', os.O_CREAT | os.O_WRONLY, 0o4755))", "tool"),
     ("a copy of passwd", "import shutil; shutil.copy2('/usr/bin/passwd', 'deep/er/pw')", "deep/er/pw"),
-    ("deep in the tree", "import os; os.makedirs('a/b/c/d'); open('a/b/c/d/t', 'w').write('x'); "
-                         "os.chmod('a/b/c/d/t', 0o4711)", "a/b/c/d/t"),
+    (
+        "deep in the tree",
+        "import os; os.makedirs('a/b/c/d'); open('a/b/c/d/t', 'w').write('x'); os.chmod('a/b/c/d/t', 0o4711)",
+        "a/b/c/d/t",
+    ),
 ]
 
 
@@ -174,15 +194,18 @@ def test_no_set_uid_or_set_gid_file_survives_a_command(plain: Path, name: str, s
         assert not mode & (stat.S_ISUID | stat.S_ISGID), oct(mode)
     # Refused as it happened (the seccomp filter) or cleared after (the walk, where no filter runs): said either way.
     assert "PermissionError" in result.output or (
-        "commands may not leave set-uid or set-gid files" in result.output and rel in result.output), result.output
+        "commands may not leave set-uid or set-gid files" in result.output and rel in result.output
+    ), result.output
 
 
 def test_a_set_uid_bit_set_through_the_32_bit_syscall_table_is_refused(plain: Path) -> None:
     # int 0x80 reaches the i386 syscall table from a 64-bit program: a filter that knows only x86_64's misses it.
     source = plain.parent / "int80.c"
-    source.write_text('#include <stdio.h>\nstatic char path[] = "victim";\nint main(void) { long r;\n'
-                      '  __asm__ volatile ("int $0x80" : "=a"(r) : "a"(15), "b"(path), "c"(04755) : "memory");\n'
-                      '  printf("chmod %ld\\n", r); return 0; }\n')
+    source.write_text(
+        '#include <stdio.h>\nstatic char path[] = "victim";\nint main(void) { long r;\n'
+        '  __asm__ volatile ("int $0x80" : "=a"(r) : "a"(15), "b"(path), "c"(04755) : "memory");\n'
+        '  printf("chmod %ld\\n", r); return 0; }\n'
+    )
     built = subprocess.run(["gcc", "-no-pie", "-static", "-o", str(plain / "int80"), str(source)], capture_output=True)
     if os.uname().machine != "x86_64" or built.returncode != 0:
         pytest.skip("needs x86_64 and gcc with static libc")
@@ -213,15 +236,15 @@ def test_the_walk_after_a_command_clears_set_id_bits_where_no_filter_runs(tmp_pa
 
 
 def test_a_set_uid_file_in_scratch_is_cleared_too(plain: Path) -> None:
-    run_in(plain, "import os; p = os.path.join(os.environ['HOME'], 'su'); open(p, 'w').write('x'); "
-                  "os.chmod(p, 0o4755)")
+    run_in(plain, "import os; p = os.path.join(os.environ['HOME'], 'su'); open(p, 'w').write('x'); os.chmod(p, 0o4755)")
     made = ossandbox.scratch_dir(plain) / "home" / "su"
     assert made.exists() and not made.stat().st_mode & stat.S_ISUID
 
 
 def test_the_workspace_is_mounted_nosuid_inside(plain: Path) -> None:
-    result = run_in(plain, "import os; ws = os.getcwd(); print([l for l in open('/proc/self/mountinfo') "
-                           "if l.split()[4] == ws][0])")
+    result = run_in(
+        plain, "import os; ws = os.getcwd(); print([l for l in open('/proc/self/mountinfo') if l.split()[4] == ws][0])"
+    )
     assert "nosuid" in result.output.split("\n")[0], result.output
 
 
@@ -254,28 +277,36 @@ def test_a_fork_bomb_stops_at_the_process_limit(plain: Path) -> None:
 
 
 def test_a_memory_hog_is_refused(plain: Path) -> None:
-    result = run_in(plain, tries("b = bytearray(1024 * 1024 * 1024); b[-1] = 1"),
-                    limits=SandboxLimits(max_memory_mb=256))
+    result = run_in(
+        plain, tries("b = bytearray(1024 * 1024 * 1024); b[-1] = 1"), limits=SandboxLimits(max_memory_mb=256)
+    )
     assert MARK not in result.output and "MemoryError" in result.output, result.output
 
 
 def test_a_huge_file_stops_at_the_file_size_limit(plain: Path) -> None:
-    result = run_in(plain, "with open('big.bin', 'wb') as f:\n    for _ in range(64):\n        f.write(b'x' * 2**20)\n"
-                           f"print('{MARK}')\n", limits=SandboxLimits(max_file_mb=4))
+    result = run_in(
+        plain,
+        f"with open('big.bin', 'wb') as f:\n    for _ in range(64):\n        f.write(b'x' * 2**20)\nprint('{MARK}')\n",
+        limits=SandboxLimits(max_file_mb=4),
+    )
     assert MARK not in result.output and result.exit_code != 0
     assert (plain / "big.bin").stat().st_size <= 4 * 2**20
 
 
 def test_a_busy_loop_is_killed_at_the_cpu_limit(plain: Path) -> None:
-    result = run_in(plain, f"while True:\n    pass\nprint('{MARK}')\n", limits=SandboxLimits(max_cpu_seconds=1),
-                    timeout=60)
+    result = run_in(
+        plain, f"while True:\n    pass\nprint('{MARK}')\n", limits=SandboxLimits(max_cpu_seconds=1), timeout=60
+    )
     assert not result.timed_out and result.exit_code != 0, result.output
 
 
 def test_scratch_filled_past_its_cap_is_emptied(plain: Path) -> None:
-    result = run_in(plain, "import os\nwith open(os.path.join(os.environ['HOME'], 'fill'), 'wb') as f:\n"
-                           "    for _ in range(24):\n        f.write(os.urandom(2**20))\n",
-                    limits=SandboxLimits(max_scratch_mb=16))
+    result = run_in(
+        plain,
+        "import os\nwith open(os.path.join(os.environ['HOME'], 'fill'), 'wb') as f:\n"
+        "    for _ in range(24):\n        f.write(os.urandom(2**20))\n",
+        limits=SandboxLimits(max_scratch_mb=16),
+    )
     scratch = ossandbox.scratch_dir(plain)
     assert "emptied the scratch folder" in result.output, result.output
     assert not (scratch / "home" / "fill").exists() and (scratch / "home").is_dir()
@@ -283,8 +314,10 @@ def test_scratch_filled_past_its_cap_is_emptied(plain: Path) -> None:
 
 
 def test_scratch_filled_a_little_per_command_is_emptied_when_the_sum_passes_its_cap(plain: Path) -> None:
-    fill = ("import os\nwith open(os.path.join(os.environ['HOME'], 'fill{n}'), 'wb') as f:\n"
-            "    for _ in range(10):\n        f.write(os.urandom(2**20))\n    os.fsync(f.fileno())\n")
+    fill = (
+        "import os\nwith open(os.path.join(os.environ['HOME'], 'fill{n}'), 'wb') as f:\n"
+        "    for _ in range(10):\n        f.write(os.urandom(2**20))\n    os.fsync(f.fileno())\n"
+    )
     first = run_in(plain, fill.format(n=1), limits=SandboxLimits(max_scratch_mb=16))
     assert "emptied" not in first.output and (ossandbox.scratch_dir(plain) / "home" / "fill1").exists()
     second = run_in(plain, fill.format(n=2), limits=SandboxLimits(max_scratch_mb=16))
@@ -293,44 +326,73 @@ def test_scratch_filled_a_little_per_command_is_emptied_when_the_sum_passes_its_
 
 
 def test_tmp_is_a_capped_tmpfs(plain: Path) -> None:
-    result = run_in(plain, tries("open('/tmp/fill', 'wb').write(b'x' * (48 * 2**20))"),
-                    limits=SandboxLimits(max_scratch_mb=16))
+    result = run_in(
+        plain, tries("open('/tmp/fill', 'wb').write(b'x' * (48 * 2**20))"), limits=SandboxLimits(max_scratch_mb=16)
+    )
     assert MARK not in result.output and "blocked OSError" in result.output
 
 
 # ---- no git directory left behind -------------------------------------------------------------------------
 
+
 def _bare(folder: str, marker: Path, *, worktree: str = "..") -> str:
-    return (f"import os; os.makedirs('{folder}/objects'); os.makedirs('{folder}/refs/heads');"
-            f" open('{folder}/HEAD', 'w').write('ref: refs/heads/main\\n');"
-            f" open('{folder}/config', 'w').write('[core]\\n\\trepositoryformatversion = 0\\n\\tbare = false\\n"
-            f"\\tworktree = {worktree}\\n\\tfsmonitor = touch {marker}\\n')")
+    return (
+        f"import os; os.makedirs('{folder}/objects'); os.makedirs('{folder}/refs/heads');"
+        f" open('{folder}/HEAD', 'w').write('ref: refs/heads/main\\n');"
+        f" open('{folder}/config', 'w').write('[core]\\n\\trepositoryformatversion = 0\\n\\tbare = false\\n"
+        f"\\tworktree = {worktree}\\n\\tfsmonitor = touch {marker}\\n')"
+    )
 
 
 PLANTED = [
     (".git at the root with fsmonitor", lambda m: _bare(".git", m), ".git", "."),
-    (".git at the root with a clean filter",
-     lambda m: _bare(".git", m).replace("fsmonitor", "x") + "; open('.git/config', 'a').write("
-               f"'[filter \"evil\"]\\n\\tclean = touch {m}\\n'); open('.gitattributes', 'w').write('* filter=evil\\n')",
-     ".git", "."),
-    ("git init at the root", lambda m: "import subprocess; subprocess.run(['git', 'init', '-q'], check=True);"
-                                       f" open('.git/config', 'a').write('[core]\\n\\tfsmonitor = touch {m}\\n')",
-     ".git", "."),
-    ("a gitfile at the root",
-     lambda m: _bare("evil", m, worktree="..") + "; open('.git', 'w').write('gitdir: evil\\n')", ".git", "."),
+    (
+        ".git at the root with a clean filter",
+        lambda m: (
+            _bare(".git", m).replace("fsmonitor", "x") + "; open('.git/config', 'a').write("
+            f"'[filter \"evil\"]\\n\\tclean = touch {m}\\n'); open('.gitattributes', 'w').write('* filter=evil\\n')"
+        ),
+        ".git",
+        ".",
+    ),
+    (
+        "git init at the root",
+        lambda m: (
+            "import subprocess; subprocess.run(['git', 'init', '-q'], check=True);"
+            f" open('.git/config', 'a').write('[core]\\n\\tfsmonitor = touch {m}\\n')"
+        ),
+        ".git",
+        ".",
+    ),
+    (
+        "a gitfile at the root",
+        lambda m: _bare("evil", m, worktree="..") + "; open('.git', 'w').write('gitdir: evil\\n')",
+        ".git",
+        ".",
+    ),
     ("a bare repository under another name", lambda m: _bare("docs_bare", m, worktree="."), "docs_bare", "docs_bare"),
-    ("a bare repository nested deeper",
-     lambda m: "import os; os.makedirs('a/b/c');" + _bare("a/b/c/bare", m, worktree="."), "a/b/c/bare", "a/b/c/bare"),
-    ("git init --bare",
-     lambda m: "import subprocess; subprocess.run(['git', 'init', '-q', '--bare', 'vendor.git'], check=True);"
-               f" open('vendor.git/config', 'a').write('[core]\\n\\tfsmonitor = touch {m}\\n')",
-     "vendor.git", "vendor.git"),
+    (
+        "a bare repository nested deeper",
+        lambda m: "import os; os.makedirs('a/b/c');" + _bare("a/b/c/bare", m, worktree="."),
+        "a/b/c/bare",
+        "a/b/c/bare",
+    ),
+    (
+        "git init --bare",
+        lambda m: (
+            "import subprocess; subprocess.run(['git', 'init', '-q', '--bare', 'vendor.git'], check=True);"
+            f" open('vendor.git/config', 'a').write('[core]\\n\\tfsmonitor = touch {m}\\n')"
+        ),
+        "vendor.git",
+        "vendor.git",
+    ),
 ]
 
 
 @pytest.mark.parametrize(("name", "plant", "rel", "status_in"), PLANTED, ids=[c[0] for c in PLANTED])
-def test_no_git_directory_is_left_in_a_workspace(plain: Path, tmp_path: Path, name: str, plant, rel: str,
-                                                 status_in: str) -> None:
+def test_no_git_directory_is_left_in_a_workspace(
+    plain: Path, tmp_path: Path, name: str, plant, rel: str, status_in: str
+) -> None:
     marker = tmp_path / "planted-ran"
     result = run_in(plain, plant(marker))
     assert not os.path.lexists(plain / rel), result.output
@@ -352,7 +414,7 @@ def test_a_folder_that_becomes_a_git_directory_loses_only_what_made_it_one(plain
     assert not marker.exists()
 
 
-def test_a_bare_repository_in_a_git_workspace_is_removed(world: dict, tmp_path: Path) -> None:  # noqa: F811
+def test_a_bare_repository_in_a_git_workspace_is_removed(world: dict, tmp_path: Path) -> None:
     marker = tmp_path / "planted-ran"
     result = run_in(world["ws"], _bare("src/sub_bare", marker, worktree="."))
     assert not (world["ws"] / "src" / "sub_bare").exists(), result.output
@@ -365,8 +427,11 @@ def test_the_users_own_bare_repository_stays_and_is_read_only(plain: Path, tmp_p
     subprocess.run(["git", "init", "-q", "--bare", str(plain / "fixtures" / "repo.git")], check=True)
     before = digest(plain / "fixtures" / "repo.git")
     marker = tmp_path / "planted-ran"
-    result = run_in(plain, tries(f"open('fixtures/repo.git/config', 'a').write('[core]\\n\\tfsmonitor = touch {marker}"
-                                 "\\n')") + tries("open('fixtures/repo.git/hooks/post-update', 'w').write('x')"))
+    result = run_in(
+        plain,
+        tries(f"open('fixtures/repo.git/config', 'a').write('[core]\\n\\tfsmonitor = touch {marker}\\n')")
+        + tries("open('fixtures/repo.git/hooks/post-update', 'w').write('x')"),
+    )
     assert MARK not in result.output
     assert digest(plain / "fixtures" / "repo.git") == before
     host_git_status(plain / "fixtures" / "repo.git")
@@ -375,10 +440,14 @@ def test_the_users_own_bare_repository_stays_and_is_read_only(plain: Path, tmp_p
 
 # ---- what stays outside the wall's reach ------------------------------------------------------------------
 
-@pytest.mark.xfail(reason="a hard link is the file itself: one placed in the workspace from outside (an unpacked "
-                          "archive, the user) reads the outside file's bytes, and neither the mount namespace nor "
-                          "a path check can tell it from a workspace file. A command cannot make one: the outside "
-                          "file is not visible inside, and links across mounts fail (EXDEV).", strict=True)
+
+@pytest.mark.xfail(
+    reason="a hard link is the file itself: one placed in the workspace from outside (an unpacked "
+    "archive, the user) reads the outside file's bytes, and neither the mount namespace nor "
+    "a path check can tell it from a workspace file. A command cannot make one: the outside "
+    "file is not visible inside, and links across mounts fail (EXDEV).",
+    strict=True,
+)
 def test_a_hard_link_to_an_outside_file_cannot_be_read(plain: Path) -> None:
     os.link(plain.parent / "outside" / "secret.txt", plain / "notes.txt")
     result = run_in(plain, "print(open('notes.txt').read())")

@@ -38,19 +38,28 @@ def test_old_str_with_its_indentation_lost_is_applied_reindented(make_ctx: MakeC
     call = caller(make_ctx())
     call("ws_read", path="shape.py")
     # A model recalling the method out of its class: old_str and new_str both lost one level of indentation.
-    result = call("ws_edit", path="shape.py", old_str="def area(self):\n    return 0\n",
-                  new_str="def area(self):\n    return self.w * self.h\n")
+    result = call(
+        "ws_edit",
+        path="shape.py",
+        old_str="def area(self):\n    return 0\n",
+        new_str="def area(self):\n    return self.w * self.h\n",
+    )
     assert result.status == "success"
     assert result.content.endswith(
-        "[old_str matched line 2 with its indentation shifted; new_str was applied there, re-indented the same way]")
+        "[old_str matched line 2 with its indentation shifted; new_str was applied there, re-indented the same way]"
+    )
     assert (workspace / "shape.py").read_text() == "class Shape:\n    def area(self):\n        return self.w * self.h\n"
 
 
 def test_old_str_indented_too_deep_is_applied_one_level_up(make_ctx: MakeCtx, workspace: Path) -> None:
     call = caller(make_ctx())
     call("ws_read", path=CALC)
-    result = call("ws_edit", path=CALC, old_str="  def add(a, b):\n      return a + b",
-                  new_str="  def add(a, b):\n      return b + a")
+    result = call(
+        "ws_edit",
+        path=CALC,
+        old_str="  def add(a, b):\n      return a + b",
+        new_str="  def add(a, b):\n      return b + a",
+    )
     assert result.status == "success" and "line 1 with its indentation shifted" in result.content
     assert (workspace / CALC).read_text().startswith("def add(a, b):\n    return b + a\n\n")
 
@@ -58,8 +67,9 @@ def test_old_str_indented_too_deep_is_applied_one_level_up(make_ctx: MakeCtx, wo
 def test_trailing_spaces_in_old_str_do_not_matter(make_ctx: MakeCtx, workspace: Path) -> None:
     call = caller(make_ctx())
     call("ws_read", path=CALC)
-    result = call("ws_edit", path=CALC, old_str="def sub(a, b):  \n    return a - b ",
-                  new_str="def sub(a, b):\n    return 0")
+    result = call(
+        "ws_edit", path=CALC, old_str="def sub(a, b):  \n    return a - b ", new_str="def sub(a, b):\n    return 0"
+    )
     assert result.status == "success" and "with trailing spaces ignored" in result.content
     assert "re-indented" not in result.content
     assert (workspace / CALC).read_text().endswith("def sub(a, b):\n    return 0\n")
@@ -70,7 +80,8 @@ def test_a_shifted_old_str_that_fits_two_places_is_refused(make_ctx: MakeCtx, wo
     call = caller(make_ctx())
     call("ws_read", path="twice.py")
     assert call("ws_edit", path="twice.py", old_str="x = 1  ", new_str="x = 2").content.startswith(
-        "Error: old_str was not found in twice.py. The closest lines are:")
+        "Error: old_str was not found in twice.py. The closest lines are:"
+    )
 
 
 def test_replace_never_offers_a_rewrite_and_keeps_refusing_to_overwrite(make_ctx: MakeCtx, workspace: Path) -> None:
@@ -81,8 +92,9 @@ def test_replace_never_offers_a_rewrite_and_keeps_refusing_to_overwrite(make_ctx
     assert call("ws_write", path=CALC, content="").content.startswith("Error: src/calc.py already exists")
 
 
-def test_auto_offers_the_whole_file_after_two_misses_then_accepts_the_rewrite(make_ctx: MakeCtx,
-                                                                               workspace: Path) -> None:
+def test_auto_offers_the_whole_file_after_two_misses_then_accepts_the_rewrite(
+    make_ctx: MakeCtx, workspace: Path
+) -> None:
     ctx = with_format(make_ctx, "auto")
     call = caller(ctx)
     call("ws_read", path=CALC)
@@ -90,8 +102,10 @@ def test_auto_offers_the_whole_file_after_two_misses_then_accepts_the_rewrite(ma
     assert first.startswith("Error: old_str was not found in src/calc.py. The closest lines are:")
     assert call("ws_write", path=CALC, content="").content.startswith("Error: src/calc.py already exists")
     second = call("ws_edit", path=CALC, old_str="return a-b", new_str="return b - a").content
-    assert second.startswith("Error: old_str was not found in src/calc.py (2 misses on this file). Rewrite the whole "
-                             "file instead: call ws_write with path src/calc.py")
+    assert second.startswith(
+        "Error: old_str was not found in src/calc.py (2 misses on this file). Rewrite the whole "
+        "file instead: call ws_write with path src/calc.py"
+    )
     assert second.endswith(":\n" + (workspace / CALC).read_text().rstrip("\n"))  # the current text, unnumbered
     # Another file has no misses: still no rewrite there.
     (workspace / "other.py").write_text("X = 1\n")
@@ -118,8 +132,10 @@ def test_the_rewrite_guard_names_the_definitions_dropped(make_ctx: MakeCtx, work
     call = caller(with_format(make_ctx, "whole"))
     call("ws_read", path=CALC)
     result = call("ws_write", path=CALC, content="def sub(a, b):\n    return a - b\n")
-    assert result.content == ("Error: not written: this rewrite of src/calc.py drops add, which the task does not "
-                              "ask to remove. Write the whole file again with them kept.")
+    assert result.content == (
+        "Error: not written: this rewrite of src/calc.py drops add, which the task does not "
+        "ask to remove. Write the whole file again with them kept."
+    )
     assert "def add" in (workspace / CALC).read_text()
 
 
@@ -134,15 +150,19 @@ def test_a_rewrite_needs_the_file_read_first(make_ctx: MakeCtx, workspace: Path)
     call = caller(with_format(make_ctx, "whole"))
     before = (workspace / CALC).read_text()
     assert call("ws_write", path=CALC, content=before + "\n").content == (
-        "Error: read src/calc.py with ws_read before rewriting it: a rewrite must keep what you have not seen.")
+        "Error: read src/calc.py with ws_read before rewriting it: a rewrite must keep what you have not seen."
+    )
 
 
 def _contract(ctx: ToolContext) -> list[dict[str, object]]:
     def args(tool: BaseTool) -> dict[str, object]:
         return {k: v.get("description") for k, v in tool.get_input_schema().model_json_schema()["properties"].items()}
 
-    return [{"name": t.name, "description": t.description, "args": args(t)}
-            for t in make_tools(ctx) if t.name in ("ws_write", "ws_edit")]
+    return [
+        {"name": t.name, "description": t.description, "args": args(t)}
+        for t in make_tools(ctx)
+        if t.name in ("ws_write", "ws_edit")
+    ]
 
 
 def test_edit_format_contract_and_texts_snapshot(make_ctx: MakeCtx) -> None:
@@ -154,7 +174,9 @@ def test_edit_format_contract_and_texts_snapshot(make_ctx: MakeCtx) -> None:
         "cut": prompts.REWRITE_TEXT_CUT.format(next=120, total=300),
         "read_first": prompts.REWRITE_READ_FIRST.format(path="calc/ops.py"),
         "drops": prompts.REWRITE_DROPS.format(path="calc/ops.py", names="add, Calculator.clear"),
-        "loose": [prompts.EDIT_LOOSE.format(line=12, how=how, reindent=r)
-                  for how, r in ((prompts.LOOSE_TRAILING, ""), (prompts.LOOSE_INDENT, prompts.LOOSE_REINDENT))],
+        "loose": [
+            prompts.EDIT_LOOSE.format(line=12, how=how, reindent=r)
+            for how, r in ((prompts.LOOSE_TRAILING, ""), (prompts.LOOSE_INDENT, prompts.LOOSE_REINDENT))
+        ],
     }
     assert_snapshot("edit_format.json", json.dumps(texts, indent=2) + "\n")

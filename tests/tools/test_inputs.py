@@ -112,7 +112,7 @@ def test_a_character_the_files_encoding_cannot_hold_is_refused(workspace: Path, 
 
 @pytest.mark.parametrize(
     "data",
-    [bytes(range(256)) * 4, bytes([1, 2, 3, 4, 0x80, 0x90, 5, 6, 7, 0x1f]) * 500, b"\x00" + b"text" * 100],
+    [bytes(range(256)) * 4, bytes([1, 2, 3, 4, 0x80, 0x90, 5, 6, 7, 0x1F]) * 500, b"\x00" + b"text" * 100],
     ids=["all-bytes", "control-bytes-no-nul", "nul"],
 )
 def test_binary_files_are_still_refused(workspace: Path, call: CallTool, data: bytes) -> None:
@@ -197,8 +197,13 @@ def test_the_reviewer_sees_a_latin1_edit_under_an_escaped_name(odd_tree: Path) -
 
     real = Path(os.fsdecode(os.path.join(bytes(odd_tree), ODD)))
     real.write_bytes(b"name = 'Jos\xe9'\n")
-    env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t",
-           "GIT_COMMITTER_EMAIL": "t@t"}
+    env = {
+        **os.environ,
+        "GIT_AUTHOR_NAME": "t",
+        "GIT_AUTHOR_EMAIL": "t@t",
+        "GIT_COMMITTER_NAME": "t",
+        "GIT_COMMITTER_EMAIL": "t@t",
+    }
     for args in (["init", "-q"], ["add", "calc"], ["commit", "-qm", "x"]):
         subprocess.run(["git", *args], cwd=odd_tree, env=env, check=True, capture_output=True)
     real.write_bytes(b"name = 'Jos\xe9 Mar\xeda'\n")
@@ -214,7 +219,9 @@ def test_lines_are_numbered_as_ws_read_numbers_them_whatever_the_line_breaks(
     assert str(call("ws_search", pattern=pattern).content).startswith("src/calc.py:")
     line = int(str(call("ws_search", pattern=pattern).content).split(":")[1])
     assert str(call("ws_read", path="src/calc.py", offset=line, limit=1).content).split("\n")[0].split("\t")[1] in (
-        "def sub(a, b):", "    return a - b")
+        "def sub(a, b):",
+        "    return a - b",
+    )
 
 
 def test_a_huge_limit_on_a_big_file_reads_only_what_can_be_shown(make_ctx, workspace: Path) -> None:  # type: ignore[no-untyped-def]

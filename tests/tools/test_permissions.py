@@ -33,8 +33,11 @@ def _edit_and_create(make_ctx, mode: str) -> tuple[list[str], object]:  # type: 
 
 
 def _tree(folder: Path) -> dict[str, bytes]:
-    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*"))
-            if p.is_file() and ".slmcode" not in p.parts}
+    return {
+        str(p.relative_to(folder)): p.read_bytes()
+        for p in sorted(folder.rglob("*"))
+        if p.is_file() and ".slmcode" not in p.parts
+    }
 
 
 def test_dry_run_writes_nothing_and_says_so(make_ctx, workspace: Path) -> None:  # type: ignore[no-untyped-def]

@@ -47,8 +47,9 @@ def _files(folder: Path) -> dict[str, bytes]:
     ],
 )
 @pytest.mark.parametrize("tool", ["ws_write", "ws_edit"])
-def test_writes_into_any_git_or_slmcode_are_refused(nested: Path, call: CallTool, tool: str, path: str,
-                                                    folder: str) -> None:
+def test_writes_into_any_git_or_slmcode_are_refused(
+    nested: Path, call: CallTool, tool: str, path: str, folder: str
+) -> None:
     before = _files(nested)
     call("ws_read", path=path)  # reading is allowed where it exists; it must not unlock the edit
     args = {"content": "#!/bin/sh\ntouch /tmp/pwned\n"} if tool == "ws_write" else {"old_str": "[core]", "new_str": "x"}
@@ -106,8 +107,17 @@ def test_a_latin1_file_staged_for_review_is_applied_byte_exact(make_ctx, workspa
         ({"base_sha256": "0" * 64}, True, r"is stale: the file changed since it was staged"),
         ({"path": "src"}, True, r"targets a folder"),
     ],
-    ids=["edited-text", "no-hash", "outside", "symlink-out", "git-hook", "nested-git", "slmcode", "stale-base",
-         "folder"],
+    ids=[
+        "edited-text",
+        "no-hash",
+        "outside",
+        "symlink-out",
+        "git-hook",
+        "nested-git",
+        "slmcode",
+        "stale-base",
+        "folder",
+    ],
 )
 def test_a_tampered_patch_is_refused_by_apply_and_flagged_by_diff(  # type: ignore[no-untyped-def]
     make_ctx, workspace: Path, outside: Path, fields: dict[str, object], rehash: bool, error: str

@@ -30,9 +30,13 @@ def test_every_offered_tool_is_registered_and_the_explorer_carries_only_the_read
 def test_the_tools_the_registry_calls_writes_are_the_ones_that_change_files(tmp_path: Path) -> None:
     (tmp_path / "a.py").write_text("x = 1\n")
     tools = full_toolset(tmp_path)
-    calls = [("ws_read", {"path": "a.py"}), ("ws_search", {"pattern": "x"}), ("ws_list", {}),
-             ("ws_write", {"path": "b.py", "content": "y = 2\n"}),
-             ("ws_edit", {"path": "a.py", "old_str": "x = 1", "new_str": "x = 3"})]
+    calls = [
+        ("ws_read", {"path": "a.py"}),
+        ("ws_search", {"pattern": "x"}),
+        ("ws_list", {}),
+        ("ws_write", {"path": "b.py", "content": "y = 2\n"}),
+        ("ws_edit", {"path": "a.py", "old_str": "x = 1", "new_str": "x = 3"}),
+    ]
     messages: list = []  # type: ignore[type-arg]
     for n, (name, args) in enumerate(calls):
         before = {p.name: p.read_text() for p in tmp_path.iterdir() if p.is_file()}

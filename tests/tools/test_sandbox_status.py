@@ -28,9 +28,23 @@ def no_sandbox(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 
 
 def doctor(base_url: str, **env: str) -> dict:
-    done = subprocess.run([sys.executable, "-c", "from slmcode.cli import main; main()", "doctor", "--base-url",
-                           base_url, "--model", "qwen2.5-coder:7b", "--json"],
-                          capture_output=True, text=True, timeout=120, env={**os.environ, **env})
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "from slmcode.cli import main; main()",
+            "doctor",
+            "--base-url",
+            base_url,
+            "--model",
+            "qwen2.5-coder:7b",
+            "--json",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, **env},
+    )
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)
 

@@ -124,8 +124,12 @@ def test_refused_with_a_clear_message(
 
 def test_environment_secrets_never_reach_commands(call: CallTool, monkeypatch: pytest.MonkeyPatch) -> None:
     leaks = {
-        "OPENAI_API_KEY": "sk-leak-1", "GITHUB_TOKEN": "ghp-leak-2", "AWS_SECRET_ACCESS_KEY": "aws-leak-3",
-        "SLMCODE_API_KEY": "slm-leak-4", "DATABASE_URL": "postgres://u:pw-leak-5@db/x", "MY_PASSWORD": "leak-6",
+        "OPENAI_API_KEY": "sk-leak-1",
+        "GITHUB_TOKEN": "ghp-leak-2",
+        "AWS_SECRET_ACCESS_KEY": "aws-leak-3",
+        "SLMCODE_API_KEY": "slm-leak-4",
+        "DATABASE_URL": "postgres://u:pw-leak-5@db/x",
+        "MY_PASSWORD": "leak-6",
     }
     for name, value in leaks.items():
         monkeypatch.setenv(name, value)
@@ -139,16 +143,19 @@ def test_environment_secrets_never_reach_commands(call: CallTool, monkeypatch: p
 def test_huge_output_is_capped_at_the_capture_limit_and_says_how_much_was_cut(make_ctx) -> None:  # type: ignore[no-untyped-def]
     # The capture cap bounds memory; what stays inline is the offload's business (tests/compact/test_offload.py).
     ctx = make_ctx(tool_output_capture_bytes=50_000)
-    result = run_tool_call(make_tools(ctx), {"name": "ws_shell", "args": {
-        "command": f"{PYTHON} -c 'print(\"x\" * 5_000_000)'"}, "id": "1"})
+    result = run_tool_call(
+        make_tools(ctx), {"name": "ws_shell", "args": {"command": f"{PYTHON} -c 'print(\"x\" * 5_000_000)'"}, "id": "1"}
+    )
     assert 50_000 <= len(result.content) < 50_000 + 300
     assert "bytes cut" in result.content and "exit code 0" in result.content
 
 
 def test_a_command_past_its_timeout_is_killed(make_ctx) -> None:  # type: ignore[no-untyped-def]
     ctx = make_ctx(shell_timeout_seconds=0.5)
-    result = run_tool_call(make_tools(ctx), {"name": "ws_shell", "args": {
-        "command": f"{PYTHON} -c 'import time; time.sleep(30)'"}, "id": "1"})
+    result = run_tool_call(
+        make_tools(ctx),
+        {"name": "ws_shell", "args": {"command": f"{PYTHON} -c 'import time; time.sleep(30)'"}, "id": "1"},
+    )
     assert "timed out, killed" in result.content
 
 
@@ -158,8 +165,9 @@ def test_oversized_files_are_previewed_in_slices(make_ctx, workspace: Path) -> N
     tools = make_tools(ctx)
     read = run_tool_call(tools, {"name": "ws_read", "args": {"path": "big.log", "offset": 1000, "limit": 3}, "id": "1"})
     assert read.content.startswith("1000\tline 999\n1001\tline 1000\n1002\tline 1001")
-    edit = run_tool_call(tools, {"name": "ws_edit", "args": {"path": "big.log", "old_str": "line 5\n", "new_str": "x"},
-                                 "id": "2"})
+    edit = run_tool_call(
+        tools, {"name": "ws_edit", "args": {"path": "big.log", "old_str": "line 5\n", "new_str": "x"}, "id": "2"}
+    )
     assert "over the 10000-byte limit" in edit.content
     search = run_tool_call(tools, {"name": "ws_search", "args": {"pattern": "line 199999"}, "id": "3"})
     assert search.content.startswith("No matches"), "oversized files are skipped by search"
@@ -183,4 +191,3 @@ def test_ask_runs_only_what_the_user_confirms(make_ctx) -> None:  # type: ignore
     assert declined.content == "Error: the user declined to run: ls"
     refused = run_tool_call(tools, {"name": "ws_shell", "args": {"command": "rm x"}, "id": "3"})
     assert REFUSED in refused.content and asked == ["ls src", "ls"], "the whitelist applies before asking"
-

@@ -16,7 +16,10 @@ def test_a_tool_context_holds_the_tools_slice_with_the_run_values(tmp_path: Path
     ctx = ToolContext(workspace=tmp_path, settings=settings)
     assert isinstance(ctx.settings, ToolSettings)
     assert (ctx.settings.permission, ctx.settings.shell_timeout_seconds, ctx.settings.sandbox_env) == (
-        "review", 7, ["LANG"])
+        "review",
+        7,
+        ["LANG"],
+    )
     assert not hasattr(ctx.settings, "model")  # a tool cannot start reading the model's knobs unnoticed
 
 

@@ -23,13 +23,13 @@ from tests.graph.scenario import divide_worker_replies, script_planning
 from tests.sandboxcheck import SANDBOX
 from tests.tools.test_attacks_shell import python_pack_commands
 
-WRITER_TEST = '''from pathlib import Path
+WRITER_TEST = """from pathlib import Path
 
 
 def test_writes_a_snapshot_and_touches_the_readme():
     Path("src/generated.py").write_text("VALUE = 1\\n")
     Path("README.md").write_text("# demo, regenerated\\n")
-'''
+"""
 
 
 def project(root: Path, *, git: bool) -> Path:
@@ -42,16 +42,20 @@ def project(root: Path, *, git: bool) -> Path:
     if git:
         subprocess.run(["git", "init", "-q", str(root)], check=True)
         subprocess.run(["git", "-C", str(root), "add", "."], check=True)
-        subprocess.run(["git", "-C", str(root), "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "init"],
-                       check=True)
+        subprocess.run(
+            ["git", "-C", str(root), "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "init"], check=True
+        )
     (root / "src" / "calc.py").write_text("def add(a, b):\n    return a + b  # the worker's own edit\n")
     return root
 
 
 def shell(workspace: Path, command: str) -> list:
     """The transcript of one ws_shell call: the model's call and its result."""
-    ctx = ToolContext(workspace=workspace, settings=Settings(shell_timeout_seconds=60),
-                      allowed_commands=python_pack_commands(workspace))
+    ctx = ToolContext(
+        workspace=workspace,
+        settings=Settings(shell_timeout_seconds=60),
+        allowed_commands=python_pack_commands(workspace),
+    )
     call = {"name": "ws_shell", "args": {"command": command}, "id": "c1"}
     return [AIMessage("", tool_calls=[call]), run_tool_call(make_tools(ctx), call)]
 
@@ -86,30 +90,43 @@ def test_output_that_imitates_the_line_is_not_taken_for_it(tmp_path: Path) -> No
     assert files_changed(transcript) == []
 
 
-SNAPSHOT_TEST = '''from pathlib import Path
+SNAPSHOT_TEST = """from pathlib import Path
 
 
 def test_writes_its_snapshot():
     print("log line\\n" * 400)
     Path("calc/snapshot.txt").write_text("divide: ok\\n")
-'''
+"""
 
 
 @pytest.mark.skipif(not SANDBOX, reason="no kernel sandbox on this machine (doctor says why)")
 def test_a_run_counts_the_files_its_worker_s_commands_wrote_even_when_the_output_was_offloaded(
-        fake_llm: FakeLLM, repo: Path) -> None:
+    fake_llm: FakeLLM, repo: Path
+) -> None:
     """Through the graph: the worker edits with ws_edit, then runs the tests, which write a snapshot and print a
     log long enough to go to a scratch file. The task's changed files hold both, and the model saw the line."""
     (repo / "tests" / "test_snapshot.py").write_text(SNAPSHOT_TEST)
     subprocess.run(["git", "-C", str(repo), "add", "-A"], check=True)
-    subprocess.run(["git", "-C", str(repo), "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "snap"],
-                   check=True)
+    subprocess.run(
+        ["git", "-C", str(repo), "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "snap"], check=True
+    )
     script_planning(fake_llm)
-    fake_llm.on(SYSTEM["worker"], *divide_worker_replies()[:-1],
-                Reply(tool_calls=[tool_call("ws_shell", command="python -m pytest -q -s")]), Reply(content="Done."))
+    fake_llm.on(
+        SYSTEM["worker"],
+        *divide_worker_replies()[:-1],
+        Reply(tool_calls=[tool_call("ws_shell", command="python -m pytest -q -s")]),
+        Reply(content="Done."),
+    )
     fake_llm.on(SYSTEM["tester"], Reply(content="Done."))
-    result = api.run("Add a divide operation", repo, base_url=fake_llm.url, model="qwen2.5-coder:7b",
-                     request_retries=0, max_retries=0, tool_output_inline_bytes=1000)
+    result = api.run(
+        "Add a divide operation",
+        repo,
+        base_url=fake_llm.url,
+        model="qwen2.5-coder:7b",
+        request_retries=0,
+        max_retries=0,
+        tool_output_inline_bytes=1000,
+    )
     code = next(t for t in result.tasks if t.kind == "code")
     assert code.files_changed == ["calc/ops.py", "calc/snapshot.txt", "tests/test_ops.py"]
     seen = [m for r in fake_llm.requests for m in r["messages"] if m.get("role") == "tool"]

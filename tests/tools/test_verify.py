@@ -15,8 +15,11 @@ from tests.tools.conftest import ALLOWED, PYTHON
 
 def test_verdicts_for_passing_failing_refused_and_missing(workspace: Path) -> None:
     criteria = [
-        Criterion(text="calc adds", verify=f"{PYTHON} -c 'import sys; sys.path.insert(0, \"src\"); "
-                  f"import calc; assert calc.add(2, 3) == 5; print(\"ok\")'"),
+        Criterion(
+            text="calc adds",
+            verify=f'{PYTHON} -c \'import sys; sys.path.insert(0, "src"); '
+            f'import calc; assert calc.add(2, 3) == 5; print("ok")\'',
+        ),
         Criterion(text="calc multiplies", verify=f"{PYTHON} -c 'print(\"boom\"); raise SystemExit(3)'"),
         Criterion(text="clean tree", verify="rm -rf build"),
         Criterion(text="reads well", priority="should"),
@@ -37,8 +40,9 @@ def test_verdicts_for_passing_failing_refused_and_missing(workspace: Path) -> No
 
 
 def test_a_criterion_cannot_widen_the_whitelist(workspace: Path) -> None:
-    (verdict,) = run_criteria([Criterion(text="x", verify=f"{PYTHON} -c 'print(1)'")],
-                              workspace=workspace, settings=Settings())
+    (verdict,) = run_criteria(
+        [Criterion(text="x", verify=f"{PYTHON} -c 'print(1)'")], workspace=workspace, settings=Settings()
+    )
     assert verdict.status == "UNVERIFIED" and "is not on the whitelist" in verdict.evidence
 
 
@@ -48,15 +52,19 @@ def test_shell_permission_applies_to_criteria(workspace: Path) -> None:
     assert denied.status == "UNVERIFIED" and "shell_permission: deny" in denied.evidence
     (unasked,) = run_criteria(crit, workspace=workspace, settings=Settings(shell_permission="ask"))
     assert unasked.status == "UNVERIFIED" and "needs approval" in unasked.evidence
-    (approved,) = run_criteria(crit, workspace=workspace, settings=Settings(shell_permission="ask"),
-                               confirm=lambda command: True)
+    (approved,) = run_criteria(
+        crit, workspace=workspace, settings=Settings(shell_permission="ask"), confirm=lambda command: True
+    )
     assert approved.status == "PASSED"
 
 
 def test_a_timeout_fails_the_criterion(workspace: Path) -> None:
-    (verdict,) = run_criteria([Criterion(text="x", verify=f"{PYTHON} -c 'import time; time.sleep(30)'")],
-                              workspace=workspace, settings=Settings(shell_timeout_seconds=0.5),
-                              allowed_commands=ALLOWED)
+    (verdict,) = run_criteria(
+        [Criterion(text="x", verify=f"{PYTHON} -c 'import time; time.sleep(30)'")],
+        workspace=workspace,
+        settings=Settings(shell_timeout_seconds=0.5),
+        allowed_commands=ALLOWED,
+    )
     assert verdict.status == "FAILED" and "timed out" in verdict.evidence
 
 
@@ -65,9 +73,12 @@ def test_a_javascript_pack_runs_node_test_as_its_criteria_write_it(workspace: Pa
     """The JavaScript packs allow `npm test`; a criterion says `node --test`, as package.json's script does.
     Refused, every JavaScript criterion ended UNVERIFIED (found by the simulated eval's best-of-N rows)."""
     (workspace / "t.test.js").write_text("const test = require('node:test');\ntest('ok', () => {});\n")
-    criteria = [Criterion(text="tests pass", verify="node --test t.test.js"),
-                Criterion(text="any node", verify="node -e 1")]
-    test_run, other = run_criteria(criteria, workspace=workspace, settings=Settings(shell_timeout_seconds=30),
-                                   allowed_commands=("npm test",))
+    criteria = [
+        Criterion(text="tests pass", verify="node --test t.test.js"),
+        Criterion(text="any node", verify="node -e 1"),
+    ]
+    test_run, other = run_criteria(
+        criteria, workspace=workspace, settings=Settings(shell_timeout_seconds=30), allowed_commands=("npm test",)
+    )
     assert test_run.status == "PASSED", test_run.evidence
     assert other.status == "UNVERIFIED" and "is not on the whitelist" in other.evidence

@@ -11,8 +11,16 @@ from pathlib import Path
 
 import pytest
 
-CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                  "--disable-component-update", "--disable-sync", "--no-first-run", "--window-size=1280,800"]
+CHROMIUM_FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--window-size=1280,800",
+]
 # Artifacts of every run go to a temporary folder, so a test run never dirties the committed images;
 # `SLMCODE_SCREENSHOT_DIR=docs/screenshots pytest -m browser tests/web` refreshes those.
 SHOTS = Path(os.environ.get("SLMCODE_SCREENSHOT_DIR") or Path(tempfile.gettempdir()) / "slmcode-screenshots")

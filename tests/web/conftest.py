@@ -36,8 +36,15 @@ class Web:
     def cookie(self) -> str:
         return f"slmcode_token_{self.port}={self.token}"
 
-    def request(self, method: str, path: str, *, body: str | None = None, headers: dict[str, str] | None = None,
-                auth: bool = True) -> Reply:
+    def request(
+        self,
+        method: str,
+        path: str,
+        *,
+        body: str | None = None,
+        headers: dict[str, str] | None = None,
+        auth: bool = True,
+    ) -> Reply:
         sent = {"Host": f"127.0.0.1:{self.port}", **({"Cookie": self.cookie} if auth else {}), **(headers or {})}
         if body is not None:
             sent["Content-Type"] = "application/x-www-form-urlencoded"

@@ -21,8 +21,15 @@ from tests.web.conftest import serving
 def paused_run(fake: FakeLLM, repo: Path) -> str:
     """A run stopped at its plan, as `slmcode run --approve plan` leaves it."""
     with pytest.raises(PlanPaused) as paused:
-        api.run("Add divide and power", repo, base_url=fake.url, model="qwen2.5-coder:7b", request_retries=0,
-                approve="plan", answer=plan_answerer(api.auto_answer, pause=True))
+        api.run(
+            "Add divide and power",
+            repo,
+            base_url=fake.url,
+            model="qwen2.5-coder:7b",
+            request_retries=0,
+            approve="plan",
+            answer=plan_answerer(api.auto_answer, pause=True),
+        )
     return paused.value.run_id
 
 
@@ -32,7 +39,7 @@ def test_a_plan_is_edited_and_approved_from_the_page(fake_llm: FakeLLM, repo: Pa
     with serving(repo) as web:
         page = web.get(f"/runs/{run_id}").text
         assert "Plan waiting for your approval" in page and "Draw a logo" in page and "Add divide" in page
-        logo = re.search(r'<td>(r1t\d)</td><td>Draw a logo</td>', page)
+        logo = re.search(r"<td>(r1t\d)</td><td>Draw a logo</td>", page)
         assert logo, page
         dropped = web.post(f"/runs/{run_id}/plan/drop", {"token": web.token, "task": logo.group(1)})
         assert dropped.status == 200 and f"dropped {logo.group(1)}" in dropped.text

@@ -62,7 +62,9 @@ def gate_first_worker_turn(fake: FakeLLM) -> threading.Event:
 
 
 def test_a_run_is_followed_live_until_it_ends_then_its_task_diff_and_pack_open(
-    driver, fake_llm: FakeLLM, repo: Path  # type: ignore[no-untyped-def]
+    driver,
+    fake_llm: FakeLLM,
+    repo: Path,  # type: ignore[no-untyped-def]
 ) -> None:
     from selenium.webdriver.common.by import By
 
@@ -70,14 +72,21 @@ def test_a_run_is_followed_live_until_it_ends_then_its_task_diff_and_pack_open(
     script_buggy_worker_then_fix(fake_llm)
     opened = gate_first_worker_turn(fake_llm)
     results: list[api.RunResult] = []
-    runner = threading.Thread(target=lambda: results.append(api.run(
-        "Add a divide operation", repo, base_url=fake_llm.url, model="qwen2.5-coder:7b", request_retries=0)))
+    runner = threading.Thread(
+        target=lambda: results.append(
+            api.run("Add a divide operation", repo, base_url=fake_llm.url, model="qwen2.5-coder:7b", request_retries=0)
+        )
+    )
     with serving(repo) as web:
         runner.start()
         try:
             store = TraceStore.for_workspace(repo)
-            wait_for(lambda: any(e.kind == "pack" and e.role == "worker" for r in store.runs()
-                                 for e in store.timeline(r.run_id)), "the worker's first pack")
+            wait_for(
+                lambda: any(
+                    e.kind == "pack" and e.role == "worker" for r in store.runs() for e in store.timeline(r.run_id)
+                ),
+                "the worker's first pack",
+            )
             driver.get(f"{web.base}/?token={web.token}")
             assert driver.find_element(By.CSS_SELECTOR, "tbody .s-running").text == "running"
             screenshot(driver, "runs-list")
@@ -130,8 +139,11 @@ def test_a_pending_patch_is_applied_with_the_keyboard(driver, workspace: Path) -
         screenshot(driver, "patches-page")
         body = driver.find_element(By.TAG_NAME, "body")
         for _ in range(20):  # Tab through real links and buttons to the Apply button
-            body.send_keys(Keys.TAB) if driver.switch_to.active_element.tag_name == "body" else \
-                driver.switch_to.active_element.send_keys(Keys.TAB)
+            body.send_keys(
+                Keys.TAB
+            ) if driver.switch_to.active_element.tag_name == "body" else driver.switch_to.active_element.send_keys(
+                Keys.TAB
+            )
             if driver.switch_to.active_element.text == "Apply 0001":
                 break
         assert driver.switch_to.active_element.text == "Apply 0001"
@@ -168,9 +180,18 @@ def test_a_lesson_is_deleted_from_the_memory_page(driver, workspace: Path) -> No
     (state / "skills" / "learned" / "tests-first").mkdir(parents=True)
     (state / "MEMORY.md").write_text(render_memory("", lessons))
     (state / "skills" / "learned" / "tests-first" / "SKILL.md").write_text(
-        render_skill("tests first", "Write the test in tests/ before the change", "Add the test, see it fail."))
-    write_snapshot(workspace, SessionSnapshot(run_id="run-1", thread_id="run-1", created_at=datetime.now(UTC),
-                                              query="Add divide", summary="divide added with its test"))
+        render_skill("tests first", "Write the test in tests/ before the change", "Add the test, see it fail.")
+    )
+    write_snapshot(
+        workspace,
+        SessionSnapshot(
+            run_id="run-1",
+            thread_id="run-1",
+            created_at=datetime.now(UTC),
+            query="Add divide",
+            summary="divide added with its test",
+        ),
+    )
     with serving(workspace) as web:
         driver.get(f"{web.base}/memory?token={web.token}")
         screenshot(driver, "memory-page")

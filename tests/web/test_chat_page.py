@@ -10,13 +10,20 @@ from tests.web.conftest import Web
 
 
 def test_the_chat_page_lists_every_session_and_its_runs(web: Web) -> None:
-    earlier = Thread(id="chat-1", started=datetime.now(UTC) - timedelta(hours=1),
-                     turns=[Turn(request="what does calc/cli.py do?", kind="ask", run_id="run-a", outcome="done")])
+    earlier = Thread(
+        id="chat-1",
+        started=datetime.now(UTC) - timedelta(hours=1),
+        turns=[Turn(request="what does calc/cli.py do?", kind="ask", run_id="run-a", outcome="done")],
+    )
     end_thread(web.workspace, earlier)  # as /clear keeps it
-    current = Thread(id="chat-2", started=datetime.now(UTC),
-                     turns=[Turn(request="Add a divide operation", run_id="run-b", outcome="done",
-                                 changed=["calc/ops.py"], undone=True)],
-                     pending={"run_id": "run-c", "request": "Wire <divide> in"})
+    current = Thread(
+        id="chat-2",
+        started=datetime.now(UTC),
+        turns=[
+            Turn(request="Add a divide operation", run_id="run-b", outcome="done", changed=["calc/ops.py"], undone=True)
+        ],
+        pending={"run_id": "run-c", "request": "Wire <divide> in"},
+    )
     save_thread(web.workspace, current)
     shown = web.get("/chat")
     assert shown.status == 200

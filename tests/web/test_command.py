@@ -14,8 +14,13 @@ SLMCODE = [sys.executable, "-c", "from slmcode.cli import main; main()"]
 
 
 def test_serve_prints_a_loopback_url_with_a_token_that_opens_the_runs_list(tmp_path: Path) -> None:
-    proc = subprocess.Popen([*SLMCODE, "serve", "-w", str(tmp_path), "--port", "0"], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, env={**os.environ, "COLUMNS": "200"})
+    proc = subprocess.Popen(
+        [*SLMCODE, "serve", "-w", str(tmp_path), "--port", "0"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "COLUMNS": "200"},
+    )
     try:
         url = None
         for _ in range(5):
@@ -40,14 +45,20 @@ def test_serve_prints_a_loopback_url_with_a_token_that_opens_the_runs_list(tmp_p
 
 
 def test_serve_on_a_missing_folder_says_so_in_one_line(tmp_path: Path) -> None:
-    done = subprocess.run([*SLMCODE, "serve", "-w", str(tmp_path / "nope"), "--port", "0"], capture_output=True,
-                          text=True, timeout=60)
+    done = subprocess.run(
+        [*SLMCODE, "serve", "-w", str(tmp_path / "nope"), "--port", "0"], capture_output=True, text=True, timeout=60
+    )
     assert done.returncode != 0 and "does not exist" in done.stderr and "Traceback" not in done.stderr
 
 
 def test_a_port_out_of_range_is_one_line_not_an_internal_error(tmp_path: Path) -> None:
     for port in ("-1", "99999"):
-        done = subprocess.run([*SLMCODE, "serve", "-w", str(tmp_path), "--port", port], capture_output=True,
-                              text=True, timeout=60, env={**os.environ, "COLUMNS": "200"})
+        done = subprocess.run(
+            [*SLMCODE, "serve", "-w", str(tmp_path), "--port", port],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            env={**os.environ, "COLUMNS": "200"},
+        )
         assert done.returncode == 2, done.stderr
         assert done.stderr.strip() == f"error: --port: expected a port from 0 to 65535 (0: any free port), got {port}"

@@ -23,18 +23,36 @@ def record_run(workspace: Path, run_id: str = "run-1", query: str = "Add divide"
     store.start_run(run_id, query=query, workspace=str(workspace), model="qwen2.5-coder:7b", settings={})
     store.record_event(run_id, "phase", {"phase": "splitter"})
     store.record_event(run_id, "task", {"title": HOSTILE, "status": "todo"}, task_id="t1")
-    store.record_pack(run_id, role="worker", task_id="t1", tokens=900, budget=4000,
-                      sections=[("system", 300), ("repo map", 600)], hash="abc123", text=f"the pack {HOSTILE}")
-    store.record_event(run_id, "pack", {"tokens": 900, "budget": 4000, "sections": [["system", 300]]},
-                       role="worker", task_id="t1")  # the live twin nodes/llm.py emits next to the stored pack
-    store.record_model_call(run_id, role="worker", task_id="t1", latency_ms=5, prompt_tokens=900,
-                            completion_tokens=40, ok=True)
-    store.record_tool_call(run_id, task_id="t1", name="ws_edit", ok=True, summary="edited",
-                           args={"path": "calc/<ops>.py", "old_str": "return a * b\n", "new_str": "return a / b\n"})
-    store.record_event(run_id, "task", {"status": "review", "turns": 2, "files_changed": ["calc/<ops>.py"]},
-                       task_id="t1")
-    store.record_verdict(run_id, task_id="t1", criterion="the tests pass", status="PASSED",
-                         evidence="1 passed </pre><b>x</b>")
+    store.record_pack(
+        run_id,
+        role="worker",
+        task_id="t1",
+        tokens=900,
+        budget=4000,
+        sections=[("system", 300), ("repo map", 600)],
+        hash="abc123",
+        text=f"the pack {HOSTILE}",
+    )
+    store.record_event(
+        run_id, "pack", {"tokens": 900, "budget": 4000, "sections": [["system", 300]]}, role="worker", task_id="t1"
+    )  # the live twin nodes/llm.py emits next to the stored pack
+    store.record_model_call(
+        run_id, role="worker", task_id="t1", latency_ms=5, prompt_tokens=900, completion_tokens=40, ok=True
+    )
+    store.record_tool_call(
+        run_id,
+        task_id="t1",
+        name="ws_edit",
+        ok=True,
+        summary="edited",
+        args={"path": "calc/<ops>.py", "old_str": "return a * b\n", "new_str": "return a / b\n"},
+    )
+    store.record_event(
+        run_id, "task", {"status": "review", "turns": 2, "files_changed": ["calc/<ops>.py"]}, task_id="t1"
+    )
+    store.record_verdict(
+        run_id, task_id="t1", criterion="the tests pass", status="PASSED", evidence="1 passed </pre><b>x</b>"
+    )
     if finish:
         store.finish_run(run_id, status="done", outcome="done")
     return store
@@ -71,8 +89,12 @@ def test_foreign_origins_and_hosts_are_refused_and_no_cors_is_offered(web: Web) 
 
 def test_hostile_titles_file_names_and_model_text_are_escaped(web: Web) -> None:
     record_run(web.workspace, query=HOSTILE)
-    pages = [web.get("/").text, web.get("/runs/run-1").text, web.get("/runs/run-1/tasks/t1").text,
-             web.get("/runs/run-1/pack?role=worker&task=t1").text]
+    pages = [
+        web.get("/").text,
+        web.get("/runs/run-1").text,
+        web.get("/runs/run-1/tasks/t1").text,
+        web.get("/runs/run-1/pack?role=worker&task=t1").text,
+    ]
     for html in pages:
         assert "<script>alert" not in html and "<img src=x" not in html
     assert "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;" in pages[0]
@@ -85,7 +107,7 @@ def test_the_run_and_task_pages_show_status_tokens_verdicts_diff_and_pack_sizes(
     runs = web.get("/").text
     assert "Add divide" in runs and "s-done" in runs and "940" in runs  # 900 prompt + 40 completion tokens
     run = web.get("/runs/run-1").text
-    assert "splitter" in run and 'href="/runs/run-1/tasks/t1"' in run and '<p id=live ' not in run
+    assert "splitter" in run and 'href="/runs/run-1/tasks/t1"' in run and "<p id=live " not in run
     task = web.get("/runs/run-1/tasks/t1").text
     assert "PASSED" in task and "the tests pass" in task
     assert '<span class="del">-return a * b</span>' in task and '<span class="add">+return a / b</span>' in task
@@ -138,7 +160,7 @@ def test_a_lesson_deleted_on_the_memory_page_leaves_memory_md(web: Web) -> None:
 
 def test_the_event_stream_sends_new_events_then_ends_when_the_run_finishes(web: Web) -> None:
     store = record_run(web.workspace, finish=False)
-    assert '<p id=live ' in web.get("/runs/run-1").text  # a running run's page follows the stream
+    assert "<p id=live " in web.get("/runs/run-1").text  # a running run's page follows the stream
     after = store.timeline("run-1")[-1].seq
 
     def later() -> None:
@@ -150,8 +172,9 @@ def test_the_event_stream_sends_new_events_then_ends_when_the_run_finishes(web: 
     writer = threading.Thread(target=later)
     writer.start()
     conn = http.client.HTTPConnection("127.0.0.1", web.port, timeout=30)
-    conn.request("GET", f"/runs/run-1/stream?after={after}", headers={"Host": f"127.0.0.1:{web.port}",
-                                                                       "Cookie": web.cookie})
+    conn.request(
+        "GET", f"/runs/run-1/stream?after={after}", headers={"Host": f"127.0.0.1:{web.port}", "Cookie": web.cookie}
+    )
     reply = conn.getresponse()
     assert reply.headers["Content-Type"].startswith("text/event-stream")
     text = reply.read().decode()  # the server closes the stream after `end`
@@ -159,7 +182,7 @@ def test_the_event_stream_sends_new_events_then_ends_when_the_run_finishes(web: 
     assert f"id: {after + 1}\nevent: event\n" in text
     assert "event: phase\ndata: <ol class=phases><li>splitter</li><li aria-current=step>verify</li></ol>\n" in text
     assert "event: board\n" in text and "s-done" in text
-    end = text[text.index("event: end\n"):]
+    end = text[text.index("event: end\n") :]
     assert '<dd id=status><span class="status s-done">done</span>' in end and end.endswith("</dl>\n\n")
 
 
@@ -173,8 +196,9 @@ def test_a_deleted_skill_leaves_the_folder_and_the_index_and_a_deleted_session_i
     for name in ("tests-first", "small-diffs"):
         (learned / name).mkdir(parents=True)
         (learned / name / "SKILL.md").write_text(render_skill(name, f"about {name}", "body"))
-    write_snapshot(web.workspace, SessionSnapshot(run_id="run-9", thread_id="run-9", created_at=datetime.now(UTC),
-                                                  query="q"))
+    write_snapshot(
+        web.workspace, SessionSnapshot(run_id="run-9", thread_id="run-9", created_at=datetime.now(UTC), query="q")
+    )
     page = web.get("/memory").text
     assert 'aria-label="Delete skill tests-first"' in page and 'aria-label="Delete session run-9"' in page
     assert web.post("/memory/skills/delete", {"name": "tests-first", "token": web.token}).status == 200
@@ -192,25 +216,44 @@ def test_the_conversation_marks_what_the_last_request_left_out(web: Web) -> None
     from slmcode.store.conversations import ConversationStore, conversations_path
 
     record_run(web.workspace)
-    calls = [AIMessage("", tool_calls=[{"name": "ws_read", "args": {"path": f"f{i}.py"}, "id": f"c{i}"}])
-             for i in range(3)]
+    calls = [
+        AIMessage("", tool_calls=[{"name": "ws_read", "args": {"path": f"f{i}.py"}, "id": f"c{i}"}]) for i in range(3)
+    ]
     results = [ToolMessage(f"contents of f{i}.py {HOSTILE}", tool_call_id=f"c{i}", name="ws_read") for i in range(3)]
-    messages = [SystemMessage("you are the worker"), HumanMessage("Task t1: add divide"),
-                *[m for pair in zip(calls, results, strict=True) for m in pair], AIMessage("done")]
+    messages = [
+        SystemMessage("you are the worker"),
+        HumanMessage("Task t1: add divide"),
+        *[m for pair in zip(calls, results, strict=True) for m in pair],
+        AIMessage("done"),
+    ]
     store = ConversationStore(conversations_path(web.workspace))
     store.write("run-1", "worker:t1/1", 0, messages)
     store.write("run-1", "worker:t2/1", 0, messages[:2])  # another task's: not on t1's page
     store.close()
     TraceStore.for_workspace(web.workspace).record_event(
-        "run-1", "view", {"conversation": "worker:t1/1", "stored": 9, "sent": 9, "elided": 2, "dropped_to": 0,
-                          "rungs": ["microcompact"]}, role="worker", task_id="t1")
+        "run-1",
+        "view",
+        {
+            "conversation": "worker:t1/1",
+            "stored": 9,
+            "sent": 9,
+            "elided": 2,
+            "dropped_to": 0,
+            "rungs": ["microcompact"],
+        },
+        role="worker",
+        task_id="t1",
+    )
     page = web.get("/runs/run-1/tasks/t1").text
-    conversation = page[page.index("id=conversation"):]
+    conversation = page[page.index("id=conversation") :]
     assert conversation.count("<details class=conversation>") == 1 and "worker:t1/1" in conversation
     assert "9 messages stored; the last request sent 9 (2 results elided, 0 dropped)" in conversation
     items = conversation.split('<li class="msg')[1:]
     assert [("elided:" in item, "contents of f" in item) for item in items if "result of ws_read" in item] == [
-        (True, True), (True, True), (False, True)]  # the stored text is shown, the first two marked
+        (True, True),
+        (True, True),
+        (False, True),
+    ]  # the stored text is shown, the first two marked
     assert "#2 task" in conversation and "→ ws_read({&#x27;path&#x27;: &#x27;f0.py&#x27;})" in conversation
     assert "ladder then ran on that request (microcompact)" in conversation
     assert "<script>alert" not in conversation

@@ -77,8 +77,10 @@ def cells(compare: bool, ablate: Sequence[str], fallback: str = "") -> list[Cell
 
 def run_one(task: EvalTask, profile: Profile, seed: int, cell: Cell, timeout: float) -> Outcome:
     """One attempt of one cell on one (task, seed), against a simulated server of its own."""
-    with SimServer(task, profile, seed=seed, agent=cell.agent) as sim, \
-            fallback_server(task, cell.fallback, seed, cell.agent) as stronger:
+    with (
+        SimServer(task, profile, seed=seed, agent=cell.agent) as sim,
+        fallback_server(task, cell.fallback, seed, cell.agent) as stronger,
+    ):
         settings: dict[str, Any] = {"base_url": sim.url, "model": profile.model, "request_retries": 0}
         if stronger is not None:
             settings |= fallback_settings(stronger)
@@ -94,8 +96,16 @@ def run_one(task: EvalTask, profile: Profile, seed: int, cell: Cell, timeout: fl
     return Outcome(profile.name, cell, task.id, seed, attempt, made)
 
 
-def run_grid(profiles: Sequence[Profile], tasks: Sequence[EvalTask], seeds: int, grid: Sequence[Cell], *,
-             jobs: int, timeout: float, on_result: Callable[[Outcome], None]) -> list[Outcome]:
+def run_grid(
+    profiles: Sequence[Profile],
+    tasks: Sequence[EvalTask],
+    seeds: int,
+    grid: Sequence[Cell],
+    *,
+    jobs: int,
+    timeout: float,
+    on_result: Callable[[Outcome], None],
+) -> list[Outcome]:
     """Every (profile, cell, task, seed), `jobs` at a time; results in that order."""
     work = [(p, c, t, s) for p in profiles for c in grid for t in tasks for s in range(seeds)]
 

@@ -96,8 +96,9 @@ def mistake(action: Action, shown: Shown, dice: Dice) -> Action:
             return Action(WRITE, {"path": action.change.path, "content": content})
         if dice.rolls("old_str_mismatch"):
             args["old_str"], args["new_str"] = _drifted(args["old_str"], args["new_str"], dice.rng)
-    if action.is_rewrite and action.hunk is not None and action.change is not None \
-            and dice.rolls("drop_code_rewrite"):  # the whole file from memory: it drops code at the same rate
+    if (
+        action.is_rewrite and action.hunk is not None and action.change is not None and dice.rolls("drop_code_rewrite")
+    ):  # the whole file from memory: it drops code at the same rate
         args["content"] = _dropped(action.change.after, action.hunk.new_str)
     if "path" in args and action.name in (READ, EDIT) and dice.rolls("wrong_path"):
         args["path"] = _wrong_path(str(args["path"]))

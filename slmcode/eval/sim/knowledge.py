@@ -12,10 +12,38 @@ from functools import cached_property
 from slmcode.eval.suite import EvalTask
 
 CONTEXT_TRIES = (1, 2, 3, 5, 8)  # lines of context around a hunk, grown until its old text is unique
-STOPWORDS = frozenset({
-    "about", "after", "also", "always", "before", "being", "between", "change", "could", "every", "first",
-    "function", "given", "return", "returns", "should", "their", "there", "these", "which", "while", "would",
-    "write", "without", "number", "string", "value", "values"})
+STOPWORDS = frozenset(
+    {
+        "about",
+        "after",
+        "also",
+        "always",
+        "before",
+        "being",
+        "between",
+        "change",
+        "could",
+        "every",
+        "first",
+        "function",
+        "given",
+        "return",
+        "returns",
+        "should",
+        "their",
+        "there",
+        "these",
+        "which",
+        "while",
+        "would",
+        "write",
+        "without",
+        "number",
+        "string",
+        "value",
+        "values",
+    }
+)
 
 
 @dataclass(frozen=True)
@@ -87,8 +115,10 @@ class Knowledge:
         prompt = self.task.prompt
         quoted = re.findall(r"`([^`\n]{2,40})`", prompt)
         idents = re.findall(r"\b[A-Za-z_]*(?:_[A-Za-z0-9]+|[a-z][A-Z][A-Za-z0-9]*)\b", prompt)
-        words = sorted({w for w in re.findall(r"\b[A-Za-z]{6,}\b", prompt) if w.lower() not in STOPWORDS},
-                       key=lambda w: (-len(w), w))
+        words = sorted(
+            {w for w in re.findall(r"\b[A-Za-z]{6,}\b", prompt) if w.lower() not in STOPWORDS},
+            key=lambda w: (-len(w), w),
+        )
         terms: list[str] = []
         for term in [*quoted, *idents, *words]:
             term = re.sub(r"\(.*", "", term).strip()

@@ -22,21 +22,42 @@ def resolve_profiles(value: str) -> list[Profile]:
     return [load_profile(name) for name in names]
 
 
-def simulate(profiles: Sequence[Profile], tasks: Sequence[EvalTask], *, seeds: int, compare: bool,
-             ablate: Sequence[str], jobs: int, timeout: float,
-             on_result: Callable[[Outcome], None], fallback: str = "") -> tuple[list[Outcome], dict[str, Any]]:
+def simulate(
+    profiles: Sequence[Profile],
+    tasks: Sequence[EvalTask],
+    *,
+    seeds: int,
+    compare: bool,
+    ablate: Sequence[str],
+    jobs: int,
+    timeout: float,
+    on_result: Callable[[Outcome], None],
+    fallback: str = "",
+) -> tuple[list[Outcome], dict[str, Any]]:
     grid = cells(compare, ablate, fallback)
     outcomes = run_grid(profiles, tasks, seeds, grid, jobs=jobs, timeout=timeout, on_result=on_result)
     summaries = {p.name: profile_summary(outcomes, p.name) for p in profiles}
     data = {
         "SIMULATED": True,
         "note": "a simulated small model (slmcode/eval/sim), not a real one: these figures measure the harness "
-                "against the profile's error rates, not any model's skill",
-        "finished": datetime.now(UTC).isoformat(), "seeds": seeds, "tasks": [t.id for t in tasks],
-        "profiles": [asdict(p) for p in profiles], "cells": [c.name for c in grid], "summary": summaries,
+        "against the profile's error rates, not any model's skill",
+        "finished": datetime.now(UTC).isoformat(),
+        "seeds": seeds,
+        "tasks": [t.id for t in tasks],
+        "profiles": [asdict(p) for p in profiles],
+        "cells": [c.name for c in grid],
+        "summary": summaries,
         "fallback": fallback,
-        "attempts": [{"profile": o.profile, "cell": o.cell.name, "seed": o.seed, "errors_made": dict(o.errors),
-                      **o.attempt.as_dict()} for o in outcomes],
+        "attempts": [
+            {
+                "profile": o.profile,
+                "cell": o.cell.name,
+                "seed": o.seed,
+                "errors_made": dict(o.errors),
+                **o.attempt.as_dict(),
+            }
+            for o in outcomes
+        ],
     }
     return outcomes, data
 

@@ -65,8 +65,12 @@ def _shows_applied(hunk: Hunk, shown: Shown) -> bool:
 
 def _hunk_done(hunk: Hunk, shown: Shown) -> bool:
     for step in shown.steps:
-        if step.name == EDIT and step.path == hunk.path and not step.failed \
-                and _same_lines(str(step.args.get("new_str") or ""), hunk.new_str):
+        if (
+            step.name == EDIT
+            and step.path == hunk.path
+            and not step.failed
+            and _same_lines(str(step.args.get("new_str") or ""), hunk.new_str)
+        ):
             return True
     return _shows_applied(hunk, shown)
 
@@ -82,16 +86,19 @@ def pending(knowledge: Knowledge, shown: Shown) -> list[tuple[FileChange, Hunk |
         if _written(change, shown):
             continue
         if not change.hunks:
-            whole = any(s.name == EDIT and s.path == change.path and not s.failed
-                        and s.args.get("new_str") == change.after for s in shown.steps)
+            whole = any(
+                s.name == EDIT and s.path == change.path and not s.failed and s.args.get("new_str") == change.after
+                for s in shown.steps
+            )
             out += [] if whole else [(change, None)]
         out += [(change, h) for h in change.hunks if not _hunk_done(h, shown)]
     return out
 
 
 def _listed(shown: Shown, folder: str) -> bool:
-    return any(s.name == LIST and (s.args.get("path") or ".").strip("/") in (folder, f"./{folder}")
-               for s in shown.steps)
+    return any(
+        s.name == LIST and (s.args.get("path") or ".").strip("/") in (folder, f"./{folder}") for s in shown.steps
+    )
 
 
 def explore(knowledge: Knowledge, shown: Shown, path: str) -> Action:
@@ -129,8 +136,7 @@ def _edit(change: FileChange, hunk: Hunk | None, shown: Shown, knowledge: Knowle
     if shown.rewrite_offered(path) or (shown.tools and EDIT not in shown.tools):
         # Offered the whole file after its old_str missed (or given no ws_edit): it writes the file as it means it.
         return Action(WRITE, {"path": path, "content": change.after}, hunk=hunk, change=change)
-    return Action(EDIT, {"path": path, "old_str": hunk.old_str, "new_str": hunk.new_str}, hunk=hunk,
-                  change=change)
+    return Action(EDIT, {"path": path, "old_str": hunk.old_str, "new_str": hunk.new_str}, hunk=hunk, change=change)
 
 
 def next_action(knowledge: Knowledge, shown: Shown, role: str) -> Action:

@@ -14,15 +14,15 @@ from slmcode.errors import SlmcodeError
 PROFILE_DIR = Path(__file__).resolve().parent / "profiles"
 # Every error the simulator can make; a profile's `rates` gives each a probability per chance to make it.
 ERRORS = (
-    "text_call",          # the tool call written as text (bare JSON or <tool_call> tags), no structured call
-    "malformed_args",     # the call's arguments are not valid JSON
-    "wrong_path",         # a path that does not exist
-    "old_str_mismatch",   # an edit's old_str that does not match (indentation drift, a line recalled wrongly)
+    "text_call",  # the tool call written as text (bare JSON or <tool_call> tags), no structured call
+    "malformed_args",  # the call's arguments are not valid JSON
+    "wrong_path",  # a path that does not exist
+    "old_str_mismatch",  # an edit's old_str that does not match (indentation drift, a line recalled wrongly)
     "drop_code_rewrite",  # the whole file rewritten, dropping code it did not mean to change
-    "repeat_after_error", # the same call again after it failed
+    "repeat_after_error",  # the same call again after it failed
     "stop_without_edit",  # stops before any edit, saying it is done
-    "claim_tests_pass",   # says the tests pass without running them
-    "schema_error",       # a planner/splitter/reviewer/... answer that does not fit its schema
+    "claim_tests_pass",  # says the tests pass without running them
+    "schema_error",  # a planner/splitter/reviewer/... answer that does not fit its schema
 )
 
 
@@ -63,8 +63,10 @@ def load_profile(name_or_path: str) -> Profile:
     if not path.is_file():
         path = Path(name_or_path)
     if not path.is_file():
-        raise SlmcodeError(f"no sim profile '{name_or_path}': give a built-in ({', '.join(builtin_profiles())}) "
-                           "or a path to a YAML profile")
+        raise SlmcodeError(
+            f"no sim profile '{name_or_path}': give a built-in ({', '.join(builtin_profiles())}) "
+            "or a path to a YAML profile"
+        )
     try:
         data = yaml.safe_load(path.read_text()) or {}
     except yaml.YAMLError as exc:
@@ -72,9 +74,13 @@ def load_profile(name_or_path: str) -> Profile:
     if not isinstance(data, dict):
         raise SlmcodeError(f"sim profile {path}: expected a mapping")
     try:
-        return Profile(name=str(data.get("name") or path.stem), model=str(data.get("model") or f"sim-{path.stem}"),
-                       window_tokens=int(data.get("window_tokens") or 0), ollama=bool(data.get("ollama", False)),
-                       growth_per_1k=float(data.get("growth_per_1k") or 0.0),
-                       rates=_rates(data.get("rates") or {}, str(path)))
+        return Profile(
+            name=str(data.get("name") or path.stem),
+            model=str(data.get("model") or f"sim-{path.stem}"),
+            window_tokens=int(data.get("window_tokens") or 0),
+            ollama=bool(data.get("ollama", False)),
+            growth_per_1k=float(data.get("growth_per_1k") or 0.0),
+            rates=_rates(data.get("rates") or {}, str(path)),
+        )
     except (TypeError, ValueError) as exc:
         raise SlmcodeError(f"sim profile {path}: {exc}") from None

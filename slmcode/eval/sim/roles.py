@@ -76,11 +76,26 @@ def structured_value(schema: dict[str, Any], knowledge: Knowledge, shown: Shown,
     if title == "Plan":
         return {"steps": [{"step": task.title, "files": files}]}
     if title == "Split":
-        return {"tasks": [{"title": task.title, "description": task.prompt, "focus_files": files,
-                           "depends_on": [], "criteria": [criterion]}]}
+        return {
+            "tasks": [
+                {
+                    "title": task.title,
+                    "description": task.prompt,
+                    "focus_files": files,
+                    "depends_on": [],
+                    "criteria": [criterion],
+                }
+            ]
+        }
     if title == "Review":
-        asked = next((content_text(m.get("content")) for m in reversed(request.get("messages") or [])
-                      if "Checks:" in content_text(m.get("content"))), "")
+        asked = next(
+            (
+                content_text(m.get("content"))
+                for m in reversed(request.get("messages") or [])
+                if "Checks:" in content_text(m.get("content"))
+            ),
+            "",
+        )
         checks = asked.split("Checks:", 1)[-1].split("Files changed", 1)[0]
         failed = "FAILED" in checks
         return {"approve": not failed, "notes": ["a check fails: fix the code until it passes"] if failed else []}

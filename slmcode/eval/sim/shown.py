@@ -50,8 +50,9 @@ class Shown:
     tools: set[str] = field(default_factory=set)  # the tools the request offered
 
     def rewrite_offered(self, path: str) -> bool:
-        return any(s.name == EDIT and s.path == path and s.failed and REWRITE_OFFER in (s.result or "")
-                   for s in self.steps)
+        return any(
+            s.name == EDIT and s.path == path and s.failed and REWRITE_OFFER in (s.result or "") for s in self.steps
+        )
 
     def seen(self, line: str) -> bool:
         return line in self.text
@@ -64,9 +65,8 @@ class Shown:
 
     def after_last_write(self) -> list[Step]:
         """The steps since the last successful write or edit."""
-        at = max((i for i, s in enumerate(self.steps) if s.name in WRITE_TOOLS and not s.failed),
-                 default=-1)
-        return self.steps[at + 1:]
+        at = max((i for i, s in enumerate(self.steps) if s.name in WRITE_TOOLS and not s.failed), default=-1)
+        return self.steps[at + 1 :]
 
 
 def _arguments(raw: Any) -> dict[str, Any]:
@@ -80,10 +80,14 @@ def _arguments(raw: Any) -> dict[str, Any]:
 
 
 def read_request(request: Request) -> Shown:
-    shown = Shown(tools={str(t.get("function", {}).get("name")) for t in request.get("tools") or []
-                         if isinstance(t, dict)})
-    results = {m.get("tool_call_id"): content_text(m.get("content")) for m in request.get("messages", [])
-               if m.get("role") == "tool"}
+    shown = Shown(
+        tools={str(t.get("function", {}).get("name")) for t in request.get("tools") or [] if isinstance(t, dict)}
+    )
+    results = {
+        m.get("tool_call_id"): content_text(m.get("content"))
+        for m in request.get("messages", [])
+        if m.get("role") == "tool"
+    }
     texts = []
     for message in request.get("messages", []):
         role, text = message.get("role"), content_text(message.get("content"))
@@ -93,8 +97,9 @@ def read_request(request: Request) -> Shown:
             shown.assistant_turns += 1
             for call in message.get("tool_calls") or []:
                 function = call.get("function", {})
-                shown.steps.append(Step(function.get("name", ""), _arguments(function.get("arguments")),
-                                        results.get(call.get("id"))))
+                shown.steps.append(
+                    Step(function.get("name", ""), _arguments(function.get("arguments")), results.get(call.get("id")))
+                )
         texts.append(text)
     shown.text = "\n".join(texts)
     return shown

@@ -15,11 +15,17 @@ from slmcode.eval.sim.fallback import escalation_line
 from slmcode.eval.sim.stats import paired, wilson
 from slmcode.eval.taxonomy import FAILURES
 
-HEADER = ("cell", "solved", "rate [95% CI]", "harness - row [95% CI]", "McNemar p", "turns", "prompt tok",
-          "failures")
-SHORT = {"malformed_tool_call": "malformed", "invalid_structured_answer": "schema", "context_overflow": "overflow",
-         "tests_failed": "tests_failed", "empty_patch": "empty", "loop": "loop", "timeout": "timeout",
-         "error": "error"}
+HEADER = ("cell", "solved", "rate [95% CI]", "harness - row [95% CI]", "McNemar p", "turns", "prompt tok", "failures")
+SHORT = {
+    "malformed_tool_call": "malformed",
+    "invalid_structured_answer": "schema",
+    "context_overflow": "overflow",
+    "tests_failed": "tests_failed",
+    "empty_patch": "empty",
+    "loop": "loop",
+    "timeout": "timeout",
+    "error": "error",
+}
 
 
 def _key(o: Outcome) -> tuple[str, int]:
@@ -44,7 +50,11 @@ def cell_figures(rows: list[Outcome], reference: list[Outcome] | None) -> dict[s
     n = len(rows)
     low, high = wilson(sum(solved), n)
     figures: dict[str, Any] = {
-        "solved": sum(solved), "attempts": n, "rate": sum(solved) / n if n else 0.0, "low": low, "high": high,
+        "solved": sum(solved),
+        "attempts": n,
+        "rate": sum(solved) / n if n else 0.0,
+        "low": low,
+        "high": high,
         "turns": sum(o.attempt.turns for o in rows) / n if n else 0.0,
         "prompt_tokens": sum(o.attempt.prompt_tokens for o in rows) / n if n else 0.0,
         "failures": dict(Counter(o.attempt.failure for o in rows if o.attempt.failure)),
@@ -54,16 +64,21 @@ def cell_figures(rows: list[Outcome], reference: list[Outcome] | None) -> dict[s
         ours = {_key(o): o.attempt.solved for o in reference}
         pairs = [(ours[_key(o)], o.attempt.solved) for o in rows if _key(o) in ours]
         lead = paired([a for a, _ in pairs], [b for _, b in pairs])
-        figures["lead"] = {"diff": lead.diff, "low": lead.low, "high": lead.high, "p": lead.p,
-                           "only_harness": lead.only_a, "only_row": lead.only_b}
+        figures["lead"] = {
+            "diff": lead.diff,
+            "low": lead.low,
+            "high": lead.high,
+            "p": lead.p,
+            "only_harness": lead.only_a,
+            "only_row": lead.only_b,
+        }
     return figures
 
 
 def profile_summary(outcomes: Sequence[Outcome], profile: str) -> dict[str, dict[str, Any]]:
     cells = _by_cell(outcomes, profile)
     harness = cells.get(Cell("harness"))
-    return {cell.name: cell_figures(rows, None if cell == Cell("harness") else harness)
-            for cell, rows in cells.items()}
+    return {cell.name: cell_figures(rows, None if cell == Cell("harness") else harness) for cell, rows in cells.items()}
 
 
 def _failures(counts: dict[str, int]) -> str:
@@ -74,16 +89,26 @@ def _row(name: str, f: dict[str, Any]) -> tuple[str, ...]:
     lead = f.get("lead")
     lead_text = f"{100 * lead['diff']:+.0f} pts [{100 * lead['low']:+.0f}, {100 * lead['high']:+.0f}]" if lead else "-"
     p = f"{lead['p']:.3f}" if lead else "-"
-    return (name, f"{f['solved']}/{f['attempts']}", f"{_pct(f['rate'])} [{_pct(f['low'])}, {_pct(f['high'])}]",
-            lead_text, p, f"{f['turns']:.1f}", f"{f['prompt_tokens']:.0f}", _failures(f["failures"]))
+    return (
+        name,
+        f"{f['solved']}/{f['attempts']}",
+        f"{_pct(f['rate'])} [{_pct(f['low'])}, {_pct(f['high'])}]",
+        lead_text,
+        p,
+        f"{f['turns']:.1f}",
+        f"{f['prompt_tokens']:.0f}",
+        _failures(f["failures"]),
+    )
 
 
 def headline(summary: dict[str, dict[str, Any]]) -> str:
     harness, plain = summary.get("harness"), summary.get("plain loop")
     if harness is None or plain is None:
         return ""
-    return (f"harness / plain loop: {ratio(harness['rate'], plain['rate'])} "
-            f"({_pct(harness['rate'])} vs {_pct(plain['rate'])} solved)")
+    return (
+        f"harness / plain loop: {ratio(harness['rate'], plain['rate'])} "
+        f"({_pct(harness['rate'])} vs {_pct(plain['rate'])} solved)"
+    )
 
 
 def render(summaries: dict[str, dict[str, dict[str, Any]]]) -> str:

@@ -34,7 +34,7 @@ def _cut_front(messages: list[dict[str, Any]], over: int) -> list[dict[str, Any]
         elif len(text) <= chars and i < len(messages) - 1:
             chars -= len(text) + 4 * CHARS_PER_TOKEN
         else:
-            out.append({**message, "content": TRUNCATED + text[min(chars, len(text)):]})
+            out.append({**message, "content": TRUNCATED + text[min(chars, len(text)) :]})
             chars = 0
     return out
 

@@ -63,12 +63,34 @@ def add(total: AgentRun, run: AgentRun) -> AgentRun:
     return total
 
 
-def settle(spec: dict[str, Any], run: AgentRun, *, tries: list[bool], files: list[str], timed_out: bool,
-           seconds: float, grade_output: str = "", tests: dict[str, Any] | None = None) -> SuiteAttempt:
+def settle(
+    spec: dict[str, Any],
+    run: AgentRun,
+    *,
+    tries: list[bool],
+    files: list[str],
+    timed_out: bool,
+    seconds: float,
+    grade_output: str = "",
+    tests: dict[str, Any] | None = None,
+) -> SuiteAttempt:
     failure = classify(solved=any(tries), timed_out=timed_out, signals=run.signals, files_changed=files)
-    return SuiteAttempt(spec["suite"], spec["id"], spec["group"], tries, failure, run.turns, run.prompt_tokens,
-                        run.completion_tokens, round(seconds, 2), files, run.signals.as_dict(),
-                        "timed out" if timed_out else run.outcome, grade_output[-OUTPUT_TAIL:], tests or {})
+    return SuiteAttempt(
+        spec["suite"],
+        spec["id"],
+        spec["group"],
+        tries,
+        failure,
+        run.turns,
+        run.prompt_tokens,
+        run.completion_tokens,
+        round(seconds, 2),
+        files,
+        run.signals.as_dict(),
+        "timed out" if timed_out else run.outcome,
+        grade_output[-OUTPUT_TAIL:],
+        tests or {},
+    )
 
 
 def polyglot(spec: dict[str, Any]) -> SuiteAttempt:
@@ -90,8 +112,15 @@ def polyglot(spec: dict[str, Any]) -> SuiteAttempt:
         if graded.passed:
             break
         prompt = exercise.retry_prompt(clean_output(output, workspace)[-RETRY_OUTPUT:])
-    return settle(spec, total, tries=tries, files=changed_files(exercise, workspace), timed_out=False,
-                  seconds=time.monotonic() - started, grade_output=output)
+    return settle(
+        spec,
+        total,
+        tries=tries,
+        files=changed_files(exercise, workspace),
+        timed_out=False,
+        seconds=time.monotonic() - started,
+        grade_output=output,
+    )
 
 
 def swebench(spec: dict[str, Any]) -> SuiteAttempt:
@@ -106,8 +135,16 @@ def swebench(spec: dict[str, Any]) -> SuiteAttempt:
     seconds = time.monotonic() - started
     files = touched_files(instance.base_commit, workspace)
     verdict = grade_instance(instance, workspace, spec["grade_timeout"])
-    return settle(spec, run, tries=[verdict.resolved], files=files, timed_out=False, seconds=seconds,
-                  grade_output=verdict.output, tests=verdict.counts())
+    return settle(
+        spec,
+        run,
+        tries=[verdict.resolved],
+        files=files,
+        timed_out=False,
+        seconds=seconds,
+        grade_output=verdict.output,
+        tests=verdict.counts(),
+    )
 
 
 def perform(spec: dict[str, Any]) -> SuiteAttempt:

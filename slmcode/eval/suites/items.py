@@ -32,15 +32,24 @@ def polyglot_items(root: Path) -> Chosen:
         if why := polyglot.missing_toolchain(ex.language):
             chosen.skipped[ex.id] = why
             continue
-        chosen.items.append(Item("polyglot", ex.id, ex.language, {"folder": str(ex.folder), "language": ex.language},
-                                 partial(_exercise_workspace, ex), partial(polyglot.changed_files, ex)))
+        chosen.items.append(
+            Item(
+                "polyglot",
+                ex.id,
+                ex.language,
+                {"folder": str(ex.folder), "language": ex.language},
+                partial(_exercise_workspace, ex),
+                partial(polyglot.changed_files, ex),
+            )
+        )
     return chosen
 
 
 def swebench_items(path: Path, repos: Path | None) -> Chosen:
     if repos is None:
-        raise SlmcodeError("--suite swebench needs --repos DIR: the folder holding your clones "
-                           "(DIR/<owner>__<name> or DIR/<name>)")
+        raise SlmcodeError(
+            "--suite swebench needs --repos DIR: the folder holding your clones (DIR/<owner>__<name> or DIR/<name>)"
+        )
     if not repos.is_dir():
         raise SlmcodeError(f"--repos {repos}: not a folder")
     instances = swebench.load_instances(path)
@@ -50,9 +59,16 @@ def swebench_items(path: Path, repos: Path | None) -> Chosen:
         if clone is None:
             chosen.skipped[inst.instance_id] = why
             continue
-        chosen.items.append(Item("swebench", inst.instance_id, inst.repo, inst.as_dict(),
-                                 partial(swebench.checkout, clone, inst.base_commit),
-                                 partial(swebench.touched_files, inst.base_commit)))
+        chosen.items.append(
+            Item(
+                "swebench",
+                inst.instance_id,
+                inst.repo,
+                inst.as_dict(),
+                partial(swebench.checkout, clone, inst.base_commit),
+                partial(swebench.touched_files, inst.base_commit),
+            )
+        )
     return chosen
 
 

@@ -83,9 +83,12 @@ def _config(path: Path) -> dict[str, list[str]]:
     except json.JSONDecodeError as exc:
         raise SlmcodeError(f"{path}:{exc.lineno}: not valid JSON ({exc.msg})") from None
     files = data.get("files") if isinstance(data, dict) else None
-    if not isinstance(files, dict) or not isinstance(files.get("solution"), list) \
-            or not isinstance(files.get("test"), list):
-        raise SlmcodeError(f"{path}: needs \"files\": {{\"solution\": [...], \"test\": [...]}}")
+    if (
+        not isinstance(files, dict)
+        or not isinstance(files.get("solution"), list)
+        or not isinstance(files.get("test"), list)
+    ):
+        raise SlmcodeError(f'{path}: needs "files": {{"solution": [...], "test": [...]}}')
     return files
 
 
@@ -114,16 +117,18 @@ def load_polyglot(root: Path, languages: list[str] | None = None) -> list[Exerci
         raise SlmcodeError(f"{root}: not a folder (expected a checkout of Aider's polyglot-benchmark)")
     found = sorted(p for p in root.iterdir() if (p / PRACTICE).is_dir())
     if not found:
-        raise SlmcodeError(f"{root}: no <language>/{PRACTICE.as_posix()}/<exercise>/ folders "
-                           "(the layout of Aider's polyglot-benchmark)")
+        raise SlmcodeError(
+            f"{root}: no <language>/{PRACTICE.as_posix()}/<exercise>/ folders "
+            "(the layout of Aider's polyglot-benchmark)"
+        )
     if languages:
         unknown = sorted(set(languages) - {p.name for p in found})
         if unknown:
-            raise SlmcodeError(f"{root}: no exercises for {', '.join(unknown)} "
-                               f"(languages here: {', '.join(p.name for p in found)})")
+            raise SlmcodeError(
+                f"{root}: no exercises for {', '.join(unknown)} (languages here: {', '.join(p.name for p in found)})"
+            )
         found = [p for p in found if p.name in languages]
-    return [load_exercise(ex, lang.name) for lang in found
-            for ex in sorted((lang / PRACTICE).iterdir()) if ex.is_dir()]
+    return [load_exercise(ex, lang.name) for lang in found for ex in sorted((lang / PRACTICE).iterdir()) if ex.is_dir()]
 
 
 def missing_toolchain(language: str) -> str | None:

@@ -33,8 +33,9 @@ def _cell(attempts: list[SuiteAttempt], tries: int) -> dict[str, Any]:
     return cell
 
 
-def summarize(suite: str, attempts: list[SuiteAttempt], *, tries: int, total: int,
-              skipped: dict[str, str]) -> dict[str, Any]:
+def summarize(
+    suite: str, attempts: list[SuiteAttempt], *, tries: int, total: int, skipped: dict[str, str]
+) -> dict[str, Any]:
     """Per group (language or repository) and in total. SWE-bench's `resolved %` is over every instance of the
     file, as the published tables count it (one that did not run is not resolved); `resolved % of ran` beside
     it. Polyglot's pass@k is over the exercises that ran; skipped languages are listed, not counted."""
@@ -45,51 +46,101 @@ def summarize(suite: str, attempts: list[SuiteAttempt], *, tries: int, total: in
     everything = _cell(attempts, tries)
     if suite == "swebench":
         resolved = everything["solved@1"]
-        everything |= {"instances": total, "resolved": resolved, "resolved %": _percent(resolved, total),
-                       "resolved % of ran": _percent(resolved, len(attempts))}
+        everything |= {
+            "instances": total,
+            "resolved": resolved,
+            "resolved %": _percent(resolved, total),
+            "resolved % of ran": _percent(resolved, len(attempts)),
+        }
         for cell in rows.values():
             cell |= {"resolved": cell["solved@1"], "resolved %": cell["pass@1"]}
     skipped_groups = Counter(i.split("/")[0] for i in skipped) if suite == "polyglot" else Counter()
     return {"tries": tries, "groups": rows, "total": everything, "skipped_by_group": dict(skipped_groups)}
 
 
-def payload(suite: str, source: str, attempts: list[SuiteAttempt], *, tries: int, total: int,
-            skipped: dict[str, str], model: str, base_url: str) -> dict[str, Any]:
-    return {"suite": suite, "source": source, "model": model, "base_url": base_url, "mode": "measure",
-            "finished": datetime.now(UTC).isoformat(),
-            "summary": summarize(suite, attempts, tries=tries, total=total, skipped=skipped),
-            "skipped": skipped, "attempts": [a.as_dict() for a in attempts]}
+def payload(
+    suite: str,
+    source: str,
+    attempts: list[SuiteAttempt],
+    *,
+    tries: int,
+    total: int,
+    skipped: dict[str, str],
+    model: str,
+    base_url: str,
+) -> dict[str, Any]:
+    return {
+        "suite": suite,
+        "source": source,
+        "model": model,
+        "base_url": base_url,
+        "mode": "measure",
+        "finished": datetime.now(UTC).isoformat(),
+        "summary": summarize(suite, attempts, tries=tries, total=total, skipped=skipped),
+        "skipped": skipped,
+        "attempts": [a.as_dict() for a in attempts],
+    }
 
 
 def polyglot_table(summary: dict[str, Any]) -> Table:
     tries = summary["tries"]
     passes = [f"pass@{k}" for k in range(1, tries + 1)]
-    table = Table("language", "exercises", *passes, "turns", "prompt tok", "failures",
-                  title="polyglot (aider's protocol)")
+    table = Table(
+        "language", "exercises", *passes, "turns", "prompt tok", "failures", title="polyglot (aider's protocol)"
+    )
     skipped = dict(summary["skipped_by_group"])
     for name, cell in summary["groups"].items():
-        table.add_row(name, str(cell["ran"]), *(f"{cell[p]:.1f}%" for p in passes), str(cell["turns"]),
-                      str(cell["prompt_tokens"]), _failures(cell))
+        table.add_row(
+            name,
+            str(cell["ran"]),
+            *(f"{cell[p]:.1f}%" for p in passes),
+            str(cell["turns"]),
+            str(cell["prompt_tokens"]),
+            _failures(cell),
+        )
     for name, count in sorted(skipped.items()):
         if name not in summary["groups"]:
             table.add_row(name, f"{count} skipped", *([""] * tries), "", "", "")
     total = summary["total"]
-    table.add_row("total", str(total["ran"]), *(f"{total[p]:.1f}%" for p in passes), str(total["turns"]),
-                  str(total["prompt_tokens"]), _failures(total), style="bold")
+    table.add_row(
+        "total",
+        str(total["ran"]),
+        *(f"{total[p]:.1f}%" for p in passes),
+        str(total["turns"]),
+        str(total["prompt_tokens"]),
+        _failures(total),
+        style="bold",
+    )
     return table
 
 
 def swebench_table(summary: dict[str, Any]) -> Table:
-    table = Table("repository", "instances", "resolved", "% resolved", "turns", "prompt tok", "failures",
-                  title="SWE-bench")
+    table = Table(
+        "repository", "instances", "resolved", "% resolved", "turns", "prompt tok", "failures", title="SWE-bench"
+    )
     for name, cell in summary["groups"].items():
-        table.add_row(name, str(cell["ran"]), str(cell["resolved"]), f"{cell['resolved %']:.1f}%",
-                      str(cell["turns"]), str(cell["prompt_tokens"]), _failures(cell))
+        table.add_row(
+            name,
+            str(cell["ran"]),
+            str(cell["resolved"]),
+            f"{cell['resolved %']:.1f}%",
+            str(cell["turns"]),
+            str(cell["prompt_tokens"]),
+            _failures(cell),
+        )
     total = summary["total"]
     if total["instances"] > total["ran"]:  # counted as not resolved, as the published tables count them
         table.add_row("not run (skipped)", str(total["instances"] - total["ran"]), "0", "", "", "", "")
-    table.add_row("total", str(total["instances"]), str(total["resolved"]), f"{total['resolved %']:.1f}%",
-                  str(total["turns"]), str(total["prompt_tokens"]), _failures(total), style="bold")
+    table.add_row(
+        "total",
+        str(total["instances"]),
+        str(total["resolved"]),
+        f"{total['resolved %']:.1f}%",
+        str(total["turns"]),
+        str(total["prompt_tokens"]),
+        _failures(total),
+        style="bold",
+    )
     return table
 
 

@@ -46,9 +46,15 @@ def commit_all(workspace: Path) -> Path:
 
 
 def _spawn(spec: dict[str, Any], timeout: float) -> tuple[dict[str, Any] | None, bool, str]:
-    proc = subprocess.Popen([sys.executable, "-m", "slmcode.eval.suites.attempt"], stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=child_env(),
-                            start_new_session=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "slmcode.eval.suites.attempt"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=child_env(),
+        start_new_session=True,
+    )
     try:
         out, err = proc.communicate(json.dumps(spec), timeout=timeout)
     except subprocess.TimeoutExpired:
@@ -62,8 +68,9 @@ def _spawn(spec: dict[str, Any], timeout: float) -> tuple[dict[str, Any] | None,
     return json.loads(lines[-1]), False, ""
 
 
-def _unfinished(item: Item, spec: dict[str, Any], workspace: Path, timed_out: bool, why: str,
-                seconds: float) -> SuiteAttempt:
+def _unfinished(
+    item: Item, spec: dict[str, Any], workspace: Path, timed_out: bool, why: str, seconds: float
+) -> SuiteAttempt:
     """Killed at its deadline, crashed, or never started: recorded from what the workspace and trace show."""
     run = trace_figures(workspace, f"{spec['run_id']}-try1") if workspace.is_dir() else AgentRun()
     run.signals.error = "" if timed_out else (why.strip().splitlines() or ["the attempt crashed"])[-1][:500]
@@ -71,15 +78,24 @@ def _unfinished(item: Item, spec: dict[str, Any], workspace: Path, timed_out: bo
     return settle(spec, run, tries=[False], files=files, timed_out=timed_out, seconds=seconds, grade_output=why)
 
 
-def run_item(item: Item, settings: dict[str, Any], *, tries: int, timeout: float, grade_timeout: float,
-             keep: Path | None = None) -> SuiteAttempt:
+def run_item(
+    item: Item, settings: dict[str, Any], *, tries: int, timeout: float, grade_timeout: float, keep: Path | None = None
+) -> SuiteAttempt:
     """One item end to end; never raises for a failed attempt."""
     safe = item.id.replace("/", "-")
     root = Path(tempfile.mkdtemp(prefix=f"slmcode-{item.suite}-{safe}-"))
     workspace = root / safe
-    spec = {"suite": item.suite, "id": item.id, "group": item.group, "item": item.data, "tries": tries,
-            "workspace": str(workspace), "run_id": f"eval-{safe}", "settings": settings,
-            "grade_timeout": grade_timeout}
+    spec = {
+        "suite": item.suite,
+        "id": item.id,
+        "group": item.group,
+        "item": item.data,
+        "tries": tries,
+        "workspace": str(workspace),
+        "run_id": f"eval-{safe}",
+        "settings": settings,
+        "grade_timeout": grade_timeout,
+    }
     started = time.monotonic()
     try:
         try:
@@ -92,15 +108,29 @@ def run_item(item: Item, settings: dict[str, Any], *, tries: int, timeout: float
         return _unfinished(item, spec, workspace, timed_out, stderr, time.monotonic() - started)
     finally:
         if keep is not None and workspace.is_dir():
-            shutil.copytree(workspace, keep / safe, dirs_exist_ok=True, symlinks=True,
-                            ignore=shutil.ignore_patterns("target", "node_modules", "build"))
+            shutil.copytree(
+                workspace,
+                keep / safe,
+                dirs_exist_ok=True,
+                symlinks=True,
+                ignore=shutil.ignore_patterns("target", "node_modules", "build"),
+            )
         shutil.rmtree(root, ignore_errors=True)
 
 
-def run_items(items: list[Item], settings: dict[str, Any], *, tries: int, parallel: int, timeout: float,
-              grade_timeout: float, on_result: Callable[[SuiteAttempt], None],
-              keep: Path | None = None) -> list[SuiteAttempt]:
+def run_items(
+    items: list[Item],
+    settings: dict[str, Any],
+    *,
+    tries: int,
+    parallel: int,
+    timeout: float,
+    grade_timeout: float,
+    on_result: Callable[[SuiteAttempt], None],
+    keep: Path | None = None,
+) -> list[SuiteAttempt]:
     """Every item, `parallel` at a time; results in the items' order."""
+
     def one(item: Item) -> SuiteAttempt:
         attempt = run_item(item, settings, tries=tries, timeout=timeout, grade_timeout=grade_timeout, keep=keep)
         on_result(attempt)

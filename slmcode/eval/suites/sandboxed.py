@@ -22,8 +22,13 @@ class TestRun:
     output: str  # whole: the SWE-bench grader reads every test's status from it
 
 
-def run_tests(workspace: Path, command: str, allowed: Sequence[str],
-              timeout: float = GRADE_TIMEOUT_SECONDS, environment: Environment | None = None) -> TestRun:
+def run_tests(
+    workspace: Path,
+    command: str,
+    allowed: Sequence[str],
+    timeout: float = GRADE_TIMEOUT_SECONDS,
+    environment: Environment | None = None,
+) -> TestRun:
     settings = Settings(permission="auto", shell_permission="allow", shell_timeout_seconds=timeout)
     environment = environment or LocalEnvironment.from_settings(workspace, settings)
     result = run_command(workspace, command, settings, allowed_commands=list(allowed), environment=environment)

@@ -46,8 +46,7 @@ class Instance:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Instance:
-        return cls(**{**data, "fail_to_pass": tuple(data["fail_to_pass"]),
-                      "pass_to_pass": tuple(data["pass_to_pass"])})
+        return cls(**{**data, "fail_to_pass": tuple(data["fail_to_pass"]), "pass_to_pass": tuple(data["pass_to_pass"])})
 
 
 def _test_ids(value: Any, where: str, field: str) -> tuple[str, ...]:
@@ -72,16 +71,26 @@ def parse_instance(line: str, where: str) -> Instance:
     missing = [f for f in REQUIRED if f not in data]
     if missing:
         raise SlmcodeError(f"{where}: missing {', '.join(missing)}")
-    texts = [f for f in ("instance_id", "repo", "base_commit", "problem_statement", "test_patch")
-             if not isinstance(data[f], str) or not data[f]]
+    texts = [
+        f
+        for f in ("instance_id", "repo", "base_commit", "problem_statement", "test_patch")
+        if not isinstance(data[f], str) or not data[f]
+    ]
     if texts:
         raise SlmcodeError(f"{where}: {', '.join(texts)} must be non-empty text")
     if data["repo"].count("/") != 1:
         raise SlmcodeError(f"{where}: repo must read owner/name, got '{data['repo']}'")
-    return Instance(data["instance_id"], data["repo"], data["base_commit"], data["problem_statement"],
-                    _test_ids(data["FAIL_TO_PASS"], where, "FAIL_TO_PASS"),
-                    _test_ids(data["PASS_TO_PASS"], where, "PASS_TO_PASS"), data["test_patch"],
-                    str(data.get("hints_text") or ""), str(data.get("version") or ""))
+    return Instance(
+        data["instance_id"],
+        data["repo"],
+        data["base_commit"],
+        data["problem_statement"],
+        _test_ids(data["FAIL_TO_PASS"], where, "FAIL_TO_PASS"),
+        _test_ids(data["PASS_TO_PASS"], where, "PASS_TO_PASS"),
+        data["test_patch"],
+        str(data.get("hints_text") or ""),
+        str(data.get("version") or ""),
+    )
 
 
 def load_instances(path: Path) -> list[Instance]:
@@ -105,15 +114,18 @@ def load_instances(path: Path) -> list[Instance]:
 
 def host_git(cwd: Path, *args: str, timeout: float = 600) -> subprocess.CompletedProcess[str]:
     """git on the user's clone, through gitsafe: no hook, fsmonitor or pager of its configuration runs."""
-    return subprocess.run(git_argv(*args), cwd=cwd, env=git_env(), capture_output=True, text=True,
-                          timeout=timeout, check=False)
+    return subprocess.run(
+        git_argv(*args), cwd=cwd, env=git_env(), capture_output=True, text=True, timeout=timeout, check=False
+    )
 
 
-def git(workspace: Path, *args: str, stdin: str | None = None, write: bool | None = None,
-        timeout: float = 600) -> Completed:
+def git(
+    workspace: Path, *args: str, stdin: str | None = None, write: bool | None = None, timeout: float = 600
+) -> Completed:
     """git on an instance's workspace, inside the wall (environment/)."""
-    return LocalEnvironment(workspace).git(*args, write=write, input=None if stdin is None else stdin.encode(),
-                                           timeout=timeout)
+    return LocalEnvironment(workspace).git(
+        *args, write=write, input=None if stdin is None else stdin.encode(), timeout=timeout
+    )
 
 
 def find_clone(instance: Instance, repos: Path) -> tuple[Path | None, str]:
@@ -146,5 +158,6 @@ def touched_files(base_commit: str, workspace: Path) -> list[str]:
     changed = git(workspace, "diff", "--no-ext-diff", "--no-textconv", "--name-only", base_commit, "--", ".", OUTSIDE)
     added = git(workspace, "ls-files", "--others", "--exclude-standard", "--", ".", OUTSIDE)
     names = set(changed.stdout.decode(errors="replace").splitlines()) | set(
-        added.stdout.decode(errors="replace").splitlines())
+        added.stdout.decode(errors="replace").splitlines()
+    )
     return sorted(n for n in names if n and not RUN_LITTER.intersection(Path(n).parts))

@@ -27,8 +27,10 @@ class Verdict:
     output: str = ""
 
     def counts(self) -> dict[str, dict[str, int]]:
-        return {name: {"passed": sum(tests.values()), "total": len(tests)}
-                for name, tests in (("FAIL_TO_PASS", self.fail_to_pass), ("PASS_TO_PASS", self.pass_to_pass))}
+        return {
+            name: {"passed": sum(tests.values()), "total": len(tests)}
+            for name, tests in (("FAIL_TO_PASS", self.fail_to_pass), ("PASS_TO_PASS", self.pass_to_pass))
+        }
 
 
 def statuses(output: str) -> dict[str, str]:
@@ -59,8 +61,9 @@ def apply_test_patch(instance: Instance, workspace: Path) -> str:
 def grade_instance(instance: Instance, workspace: Path, timeout: float = GRADE_TIMEOUT_SECONDS) -> Verdict:
     error = apply_test_patch(instance, workspace)
     if error:
-        return Verdict(False, dict.fromkeys(instance.fail_to_pass, False),
-                       dict.fromkeys(instance.pass_to_pass, False), error)
+        return Verdict(
+            False, dict.fromkeys(instance.fail_to_pass, False), dict.fromkeys(instance.pass_to_pass, False), error
+        )
     ids = list(dict.fromkeys([*instance.fail_to_pass, *instance.pass_to_pass]))
     command = " ".join([PYTEST, "-rA", *(shlex.quote(i) for i in ids)])
     run = run_tests(workspace, command, [PYTEST], timeout)
