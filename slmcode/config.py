@@ -66,7 +66,7 @@ def project_config_path(workspace: Path) -> Path:
     return state_path(workspace, CONFIG_FILE)
 
 
-def _describe_error(err: dict[str, Any]) -> tuple[str, str]:
+def _describe_error(err: Mapping[str, Any]) -> tuple[str, str]:
     key = ".".join(str(p) for p in err.get("loc", ())) or "(top level)"
     if err.get("type") == "extra_forbidden":
         close = difflib.get_close_matches(key.split(".")[-1], SETTING_KEYS, n=1)
@@ -141,7 +141,7 @@ def load_settings(
     later = [("environment", _env_values(environ)), ("flag", {k: v for k, v in (flags or {}).items() if v is not None})]
     for source, data in [*user, *project, *later]:
         _validate(data, source)  # reports the layer's own mistakes with its name
-    status, ignored = NOTHING_TO_TRUST, []
+    status, ignored = NOTHING_TO_TRUST, list[str]()
     if workspace is not None:
         status, ignored, project = _trusted_part(Path(workspace), project, user, later)
     merged: dict[str, Any] = {}
@@ -164,7 +164,7 @@ def _trusted_part(
     own_layers = [*user, *later]
     own = _validate({k: v for _, data in own_layers for k, v in data.items()}, "settings")
     overridden = {key for _, data in later for key in data}
-    kept, ignored = project, []
+    kept, ignored = project, list[str]()
     for source, data in project:
         narrowed, ignored = trust.keep_narrowing(data, _validate(data, source), own, overridden)
         kept = [(source, narrowed)]

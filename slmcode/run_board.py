@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from langchain_core.runnables import RunnableConfig
 from langgraph.types import Overwrite
 
 from slmcode.blocks.compose import resolve_pipeline
@@ -64,12 +65,12 @@ def _run_id(workspace: Path, run_id: str | None) -> str:
 
 
 @contextmanager
-def _checkpointed(workspace: Path, run_id: str) -> Iterator[tuple[Any, dict[str, Any], Any, bool]]:
+def _checkpointed(workspace: Path, run_id: str) -> Iterator[tuple[Any, RunnableConfig, Any, bool]]:
     """The run's graph over its checkpointer, its config, its latest state, and whether it asks for approval."""
     run_file = run_file_path(workspace, run_id)
     overrides = flags_still_valid(read_run_file(run_file).get("overrides", {})) if run_file.is_file() else {}
     settings = load_settings(workspace, flags=overrides).settings
-    config = {"configurable": {"thread_id": run_id}}
+    config: RunnableConfig = {"configurable": {"thread_id": run_id}}
     with open_checkpointer(settings, workspace) as saver:
         graph = build_graph(saver, resolve_pipeline(workspace, settings).phases)
         snapshot = graph.get_state(config)

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from langchain_core.runnables import RunnableConfig
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.types import Command
 
@@ -60,7 +61,7 @@ class RunResult:
 def _drive(
     graph: CompiledStateGraph,
     first: Any,
-    config: dict[str, Any],
+    config: RunnableConfig,
     context: RunContext,
     on_event: Callable[[Event], None] | None,
     answer: Answerer,
@@ -71,7 +72,7 @@ def _drive(
     payload = first
     while True:
         # durability="sync": a checkpoint is on disk before the next step starts, so a kill loses no step.
-        stream = graph.stream(payload, config, context=context, stream_mode=["custom", "updates"], durability="sync")
+        stream = graph.stream(payload, config, context=context, stream_mode=["custom", "updates"], durability="sync")  # type: ignore[call-overload]
         for mode, chunk in stream:
             if mode == "custom" and on_event is not None:
                 on_event(chunk)
@@ -104,7 +105,7 @@ def execute_run(
     trace = TraceStore.for_workspace(workspace)
     journal = Journal.for_workspace(workspace)
     query = first["query"] if isinstance(first, dict) else trace.run(run_id).query
-    config = {"configurable": {"thread_id": run_id}, "recursion_limit": RECURSION_LIMIT}
+    config: RunnableConfig = {"configurable": {"thread_id": run_id}, "recursion_limit": RECURSION_LIMIT}
     status, outcome = "interrupted", "interrupted"
     checkpointed = False
     gitrun: GitRun | None = None
@@ -224,7 +225,7 @@ def _recorder(
     return record
 
 
-def _has_checkpoint(saver: Any, config: dict[str, Any]) -> bool:
+def _has_checkpoint(saver: Any, config: RunnableConfig) -> bool:
     if saver is None:
         return False
     try:

@@ -11,6 +11,14 @@ from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+# The choices a few settings take, named so the settings slices (packages' Protocols) can say the same type.
+Dialect = Literal["openai", "llama-cpp-python"]
+Permission = Literal["auto", "dry-run", "review"]
+ShellPermission = Literal["allow", "ask", "deny"]
+OnOff = Literal["on", "off"]
+AutoOnOff = Literal["auto", "on", "off"]
+Lever = Literal["packs", "repo_map", "tool_repair", "compaction", "verify", "loop_guard", "edit_format"]
+
 
 def _http_url(url: str | None) -> str | None:
     """A model server's URL must be http(s)://host...: 'localhost:11434/v1' would start a run that fails later."""
@@ -131,7 +139,7 @@ class Settings(BaseModel):
     request_retries: int = Field(default=2, ge=0)
     structured_output: Literal["auto", "json_schema", "prompt"] = "auto"
     # llama-cpp-python (the embedded server) needs requests rewritten: providers/llama_dialect.py.
-    server_dialect: Literal["openai", "llama-cpp-python"] = "openai"
+    server_dialect: Dialect = "openai"
     _base_url = field_validator("base_url")(_http_url)
 
     # Context window and budget.
@@ -166,7 +174,7 @@ class Settings(BaseModel):
     escalate_timeout_seconds: float = Field(default=300.0, ge=0)
     # The loop guard (nodes/loop_guard.py): a task that makes the same tool call a fifth time, or this many calls
     # in a row with no new file read and no file changed, stops as a `loop` instead of running to its turn limit.
-    loop_guard: Literal["on", "off"] = "on"
+    loop_guard: OnOff = "on"
     loop_guard_calls: int = Field(default=8, ge=2)
     # Best-of-N (nodes/attempts.py): a worker task whose criteria have verify commands runs as this many attempts,
     # each on its own copy of the workspace with its own seed; the first whose must criteria all pass wins and only
@@ -189,13 +197,13 @@ class Settings(BaseModel):
     tool_output_capture_bytes: int = Field(default=1_000_000, gt=0)
 
     # Tools and permissions.
-    permission: Literal["auto", "dry-run", "review"] = "auto"
+    permission: Permission = "auto"
     # Git-native runs (slmcode.gitrun): branch = each accepted task one commit on slmcode/RUN_ID, the user's
     # branch untouched until `slmcode accept`; in-place = commits on the user's branch; off = no git. Off by
     # default: a run then edits the folder as before. git_stash: stash a dirty tree for the run and restore it.
     git_mode: Literal["off", "branch", "in-place"] = "off"
     git_stash: bool = False
-    shell_permission: Literal["allow", "ask", "deny"] = "allow"
+    shell_permission: ShellPermission = "allow"
     shell_timeout_seconds: float = Field(default=120.0, gt=0)
     shell_extra_commands: list[str] = Field(default_factory=list)
     max_read_bytes: int = Field(default=1_000_000, gt=0)
@@ -227,7 +235,7 @@ class Settings(BaseModel):
     # Localisation's semantic channel (localize/semantic.py): code embeddings of spans added to the lexical score.
     # auto or on: on where the optional package imports (`pip install slmcode[semantic]`). Off by default: on the
     # development set's reporting half it moved hunk recall by -0.004 / +0.024 / -0.004 (issue 34).
-    retrieval_semantic: Literal["auto", "on", "off"] = "off"
+    retrieval_semantic: AutoOnOff = "off"
     skill_max_expanded: int = Field(default=2, ge=0)
     pinned_skills: list[str] = Field(default_factory=list)
     repomap_tokens: int = Field(default=1000, gt=0)
@@ -239,9 +247,7 @@ class Settings(BaseModel):
     # sent; compaction: the conversation sent whole; verify: no criterion runs and no corrector retries;
     # loop_guard: no steer on a repeated call and no loop stop (as loop_guard: off); edit_format: ws_edit's exact
     # old_str only, never a whole-file rewrite offered (as edit_format: replace).
-    ablate: list[Literal["packs", "repo_map", "tool_repair", "compaction", "verify", "loop_guard", "edit_format"]] = (
-        Field(default_factory=list)
-    )
+    ablate: list[Lever] = Field(default_factory=list)
 
     # Persistence.
     checkpoint_url: str | None = None

@@ -9,7 +9,7 @@ keyed by id, so two workers never overwrite each other's task.
 from __future__ import annotations
 
 import operator
-from typing import Annotated, Literal, NotRequired
+from typing import Annotated, Literal, NotRequired, cast
 
 from langchain_core.messages import AnyMessage
 from langgraph.graph.message import add_messages
@@ -123,7 +123,7 @@ def merge_conversations(
     """Each worker's conversation, by task id, merged with LangGraph's messages reducer."""
     merged = dict(left or {})
     for task_id, messages in (right or {}).items():
-        merged[task_id] = add_messages(merged.get(task_id, []), messages)
+        merged[task_id] = cast(list[AnyMessage], add_messages(merged.get(task_id, []), messages))  # type: ignore[arg-type]
     return merged
 
 

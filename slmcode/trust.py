@@ -256,7 +256,7 @@ def _block_summary(doc: dict[str, Any]) -> str:
             if _listed(doc.get(f))
         ]
     elif kind == "pipeline":
-        hooks = doc.get("hooks") if isinstance(doc.get("hooks"), dict) else {}
+        hooks = doc["hooks"] if isinstance(doc.get("hooks"), dict) else {}
         parts = [
             f"hook {event}: {'; '.join(map(str, _listed(hooks.get(event))))}"
             for event in ("on_task_done", "on_verdict", "on_run_end")

@@ -96,7 +96,7 @@ def parse_blocks(text: str, source: str) -> list[Block]:
     """Every non-empty document of a YAML text as a block."""
     # One pass keeps each document's node (for line numbers) next to its data; libyaml when present.
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)(text)
-    pairs: list[tuple[Any, yaml.Node]] = []
+    pairs: list[tuple[Any, yaml.Node | None]] = []
     try:
         while loader.check_node():
             node = loader.get_node()

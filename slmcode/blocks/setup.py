@@ -126,7 +126,7 @@ def apply_block(workspace: Path, name: str, environ: Mapping[str, str] | None = 
 
 def validate_layers(workspace: Path, environ: Mapping[str, str] | None = None) -> tuple[int, list[str]]:
     """Validate every layer's block files: (blocks that validated, one error line per bad file)."""
-    count, errors = 0, []
+    count, errors = 0, list[str]()
     for layer in layers(workspace, environ):
         if block_files(layer.folder):
             layer_count, layer_errors = validate_path(layer.folder)

@@ -102,7 +102,7 @@ def compute_budget(
     model = model or settings.model
     profile = profile or resolve_profile(model, settings)
     window = min(profile.context_limit, settings.context_window_cap)
-    reserves = (
+    reserves: tuple[int, ...] = (
         settings.context_reserve_system_tokens,
         settings.context_reserve_tool_tokens,
         settings.context_reserve_response_tokens,

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from slmcode.budget.settings import BudgetSettings
 
@@ -120,7 +121,7 @@ def resolve_profile(model: str, settings: BudgetSettings | None = None) -> Model
     overrides = {k.lower(): v.model_dump(exclude_none=True) for k, v in user_profiles.items()}
     exact = {**BUILTIN_EXACT, **overrides}
     families = {**BUILTIN_FAMILIES, **overrides}
-    layers: list[tuple[str, dict[str, int]]] = []
+    layers: list[tuple[str, dict[str, float]]] = []
     if name in exact:
         layers.append((f"profile '{name}'", exact[name]))
     # Only the most specific family counts: "llama3" must not speak for "llama3.2".
@@ -134,7 +135,7 @@ def resolve_profile(model: str, settings: BudgetSettings | None = None) -> Model
     layers.append(
         (
             "default",
-            {
+            {  # the token factor is a float beside the two counts
                 "context_limit": DEFAULT_CONTEXT_LIMIT,
                 "max_turns": DEFAULT_MAX_TURNS,
                 "token_factor": DEFAULT_TOKEN_FACTOR,
@@ -142,7 +143,7 @@ def resolve_profile(model: str, settings: BudgetSettings | None = None) -> Model
         )
     )
 
-    def pick(field: str) -> tuple[float, str]:
+    def pick(field: str) -> tuple[Any, str]:
         return next((layer[field], source) for source, layer in layers if field in layer)
 
     context, context_source = pick("context_limit")

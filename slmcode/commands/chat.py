@@ -214,7 +214,13 @@ def chat(
     from slmcode.commands.chat_run import ChatState
     from slmcode.store.chat_threads import load_thread
 
-    flags = {"model": model, "base_url": base_url, "permission": permission, "git_mode": git_mode, "agent": agent}
+    flags: dict[str, Any] = {
+        "model": model,
+        "base_url": base_url,
+        "permission": permission,
+        "git_mode": git_mode,
+        "agent": agent,
+    }
     flags = {k: v for k, v in flags.items() if v is not None}
     settings_for(workspace, **flags)  # a broken config is one line before the prompt
     state = ChatState(workspace, flags, load_thread(workspace), yes)

@@ -103,6 +103,7 @@ def pack(
     from slmcode.packs.builder import build_pack
     from slmcode.packs.prompts import PREVIEW_SYSTEM_PROMPT
     from slmcode.tools.registry import TOOL_ROLES
+    from slmcode.tools.settings import ToolSettings
 
     if (query is None) == (query_file is None):
         raise SlmcodeError("give exactly one of --query TEXT or --query-file FILE")
@@ -119,7 +120,7 @@ def pack(
     focus = existing_focus(workspace, focus)
     contract = ""
     if role in TOOL_ROLES:  # the room and the tool contract the role's first request really gets
-        fitted = opening_room(settings, role, workspace.resolve())
+        fitted = opening_room(settings, ToolSettings.of(settings), role, workspace.resolve())
         budget_tokens = budget_tokens if budget_tokens is not None else fitted.room.pack
         contract = tool_contract(fitted.names)
     result = build_pack(

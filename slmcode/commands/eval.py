@@ -140,7 +140,7 @@ def eval_command(
         raise typer.Exit(_replay(chosen if task else suite, task, jobs, timeout, as_json, out))
     skipped = {t.id: why for t in chosen if (why := missing_toolchain(t.language))}
     runnable = [t for t in chosen if t.id not in skipped]
-    flags = {"base_url": base_url, "model": model}
+    flags: dict[str, Any] = {"base_url": base_url, "model": model}
     settings = settings_for(Path("."), **flags).settings
     if not settings.base_url and tasks is None and task is None:
         runnable = select(runnable, count=EMBEDDED_SUBSET)
@@ -203,7 +203,7 @@ def _measure(
 
     agents = ("harness", "baseline") if compare else ("harness",)
     with model_endpoint(settings) as live:
-        run_settings = {
+        run_settings: dict[str, Any] = {
             "base_url": live.base_url,
             "model": live.model,
             "server_dialect": live.server_dialect,

@@ -47,7 +47,7 @@ def run_standard(
     if not as_json:
         _say_skipped(chosen.skipped)
     with model_endpoint(settings) as live:
-        run_settings = {
+        run_settings: dict[str, Any] = {
             "base_url": live.base_url,
             "model": live.model,
             "server_dialect": live.server_dialect,

@@ -41,7 +41,10 @@ def _argument_usage(param: core.TyperArgument) -> str:
 
 def clean_help_types() -> None:
     """Install the readable help once; calling it again changes nothing."""
-    core.TyperOption.display_type_rich = lambda self, ctx: _option_word(self)
-    core.TyperArgument.display_type_rich = lambda self, ctx: _argument_type(self)
-    core.TyperArgument.display_name_raw = property(lambda self: (self.metavar or self.name or "arg").upper())
-    core.TyperArgument._usage_display_name = _argument_usage
+    # typer has no hook for these words: its methods are replaced in place, which mypy rightly flags.
+    core.TyperOption.display_type_rich = lambda self, ctx: _option_word(self)  # type: ignore[method-assign]
+    core.TyperArgument.display_type_rich = lambda self, ctx: _argument_type(self)  # type: ignore[method-assign,arg-type]
+    core.TyperArgument.display_name_raw = property(  # type: ignore[method-assign,assignment]
+        lambda self: (self.metavar or self.name or "arg").upper()
+    )
+    core.TyperArgument._usage_display_name = _argument_usage  # type: ignore[method-assign,assignment]

@@ -85,8 +85,9 @@ def _worker_room(settings: Settings, role: str, workspace: Path) -> FittedTools 
     """The tools and room a tool-using role's first request gets, as the worker computes them; None for others."""
     from slmcode.compact.toolfit import opening_room
     from slmcode.tools.registry import TOOL_ROLES
+    from slmcode.tools.settings import ToolSettings
 
-    return opening_room(settings, role, workspace.resolve()) if role in TOOL_ROLES else None
+    return opening_room(settings, ToolSettings.of(settings), role, workspace.resolve()) if role in TOOL_ROLES else None
 
 
 @app.command()

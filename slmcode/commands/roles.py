@@ -28,7 +28,7 @@ def known_roles(settings: Settings, workspace: Path) -> list[str]:
     from slmcode.tools.registry import TOOL_ROLES
 
     names = {*SYSTEM, *TOOL_ROLES, *settings.context_role_budget, *settings.roles}
-    names.update(sourced.block.role for sourced in discover_blocks(workspace).of_kind("agent"))
+    names.update(getattr(sourced.block, "role", "") for sourced in discover_blocks(workspace).of_kind("agent"))
     return sorted(names)
 
 

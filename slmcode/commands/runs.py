@@ -66,7 +66,7 @@ def run(
     """Run the pipeline on a repository; exit code 0 only when every must criterion PASSED."""
     from slmcode import api
 
-    flags = {
+    flags: dict[str, Any] = {
         "model": model,
         "base_url": base_url,
         "permission": permission,
@@ -102,7 +102,7 @@ def resume(
     """Continue a run from its last checkpoint; --base-url and --model move the rest of it (the plan stays)."""
     from slmcode import api
 
-    flags = {"model": model, "base_url": base_url}
+    flags: dict[str, Any] = {"model": model, "base_url": base_url}
     # A broken config is reported before anything starts (the run itself adds the overrides it started with).
     loaded = settings_for(workspace, **flags)
     result = _run_with_view(

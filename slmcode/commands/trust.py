@@ -5,7 +5,7 @@ widening settings (sandbox, shell, endpoints, keys, MCP servers, hooks, quality 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.markup import escape
@@ -78,7 +78,7 @@ def _list(as_json: bool) -> None:
     from slmcode import trust
     from slmcode.store import trustbook
 
-    rows = []
+    rows: list[dict[str, Any]] = []
     for entry in trustbook.entries().values():
         folder = Path(entry.folder)
         state = (

@@ -8,7 +8,7 @@ is tools/registry.py's to say.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
@@ -25,7 +25,7 @@ def content_text(message: BaseMessage) -> str:
 
 
 def calls_of(message: BaseMessage) -> list[dict[str, Any]]:
-    return list(message.tool_calls) if isinstance(message, AIMessage) else []
+    return [dict(call) for call in message.tool_calls] if isinstance(message, AIMessage) else []
 
 
 def is_result(message: BaseMessage) -> bool:
@@ -42,7 +42,7 @@ def exit_code(text: str) -> int | None:
     return int(found[-1]) if found else None
 
 
-def call_target(call: dict[str, Any]) -> str:
+def call_target(call: Mapping[str, Any]) -> str:
     """What a call acts on, for one-line summaries: a path, a command, a pattern or a skill name."""
     args = call.get("args") or {}
     for key in ("path", "command", "pattern", "query", "name"):

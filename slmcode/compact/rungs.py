@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import cast
 
 from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
 
@@ -110,7 +111,7 @@ def microcompact(messages: list[BaseMessage], ctx: RungContext) -> list[BaseMess
     out = list(messages)
     for i in results:
         if i not in recent or (i != last and count_tokens(content_text(messages[i]), ctx.counter) > oversized):
-            out[i] = elided(messages[i])
+            out[i] = elided(cast(ToolMessage, messages[i]))  # results: indices of ToolMessages
     return require_pairs(out, "microcompact")
 
 

@@ -4,16 +4,19 @@ schemas, so the tools' slice comes along (tools.settings.ToolSettings takes it f
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from slmcode.budget.settings import BudgetSettings
+
+if TYPE_CHECKING:
+    from slmcode.settings import Permission, ShellPermission
 
 
 class CompactSettings(BudgetSettings, Protocol):
     compact_hysteresis_percent: float
     compact_max_failures: int
-    permission: str
-    shell_permission: str
+    permission: Permission
+    shell_permission: ShellPermission
     shell_timeout_seconds: float
     shell_extra_commands: list[str]
     max_read_bytes: int

@@ -24,6 +24,7 @@ from slmcode.compact.settings import CompactSettings
 from slmcode.packs.skills import discover_skills
 from slmcode.tools.context import ToolContext
 from slmcode.tools.registry import DROP_ORDER, READ_ONLY_ROLES, gets
+from slmcode.tools.settings import ToolSettings
 from slmcode.tools.toolset import make_tools
 
 
@@ -89,9 +90,9 @@ def role_tools(role: str, tools: Sequence[BaseTool]) -> list[BaseTool]:
     return [t for t in tools if gets(role, t.name)] if role in READ_ONLY_ROLES else list(tools)
 
 
-def opening_room(settings: CompactSettings, role: str, workspace: Path) -> FittedTools:
+def opening_room(settings: CompactSettings, tools: ToolSettings, role: str, workspace: Path) -> FittedTools:
     """The tools and room `role`'s first request in `workspace` gets, as the worker computes them: the role's
-    own tools (the explorer's read-only ones), fitted to the role's budget."""
+    own tools (the explorer's read-only ones), fitted to the role's budget; `tools` is the tools' own slice."""
     skills = {s.name: s.body for s in discover_skills(workspace)}
-    ctx = ToolContext(workspace=workspace, settings=settings, skills=skills.get if skills else None)
+    ctx = ToolContext(workspace=workspace, settings=tools, skills=skills.get if skills else None)
     return fit_tools(settings, role_budget(settings, role), role_tools(role, make_tools(ctx)))

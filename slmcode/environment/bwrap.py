@@ -126,8 +126,8 @@ def bwrap_binary() -> str:
             continue
         if done.returncode == 0:
             return binary
-        reason = done.stderr.decode("utf-8", "replace").strip().splitlines()[-1:] or ["exit " + str(done.returncode)]
-        reason = reason[0] if isinstance(reason, list) else reason
+        last = done.stderr.decode("utf-8", "replace").strip().splitlines()[-1:]
+        reason = last[0] if last else f"exit {done.returncode}"
     raise SandboxUnavailable(f"bwrap cannot create namespaces here ({reason}); user namespaces may be disabled")
 
 

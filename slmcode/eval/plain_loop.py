@@ -5,6 +5,7 @@ adds."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -43,7 +44,7 @@ def run_baseline(prompt: str, workspace: Path, test_command: str, settings: dict
             break
         assert isinstance(answer, AIMessage)
         record.turns += 1
-        usage = answer.usage_metadata or {}
+        usage: Mapping[str, Any] = answer.usage_metadata or {}
         record.prompt_tokens += usage.get("input_tokens") or 0
         record.completion_tokens += usage.get("output_tokens") or 0
         messages.append(answer)

@@ -37,7 +37,7 @@ def load_replay(path: Path) -> Replay:
     lines = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
     if not lines or "task" not in lines[0]:
         raise SlmcodeError(f"replay {path.name}: the first line must name its task, agent and expectation")
-    head, answers = lines[0], {}
+    head, answers = lines[0], dict[str, Any]()
     for line in lines[1:]:
         answers.setdefault(line["role"], []).append(line)
     return Replay(path.stem, head["task"], head.get("agent", "harness"), head.get("expect", "solved"), answers)

@@ -5,8 +5,9 @@ it survives a resume, and it holds each call's arguments beside its result."""
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
 
@@ -47,8 +48,8 @@ def _exit_code(content: str) -> int | None:
     return int(found[-1].group(1))
 
 
-def _step(call: dict, result: ToolMessage) -> Edit | ShellRun | None:
-    args = call.get("args") if isinstance(call.get("args"), dict) else {}
+def _step(call: Mapping[str, Any], result: ToolMessage) -> Edit | ShellRun | None:
+    args = call["args"] if isinstance(call.get("args"), dict) else {}
     name = call["name"]
     if name == SHELL:
         code = None if result_failed(result) else _exit_code(str(result.content))

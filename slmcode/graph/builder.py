@@ -9,7 +9,7 @@ of it or behind it.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.graph import END, START, StateGraph
@@ -52,7 +52,8 @@ def build_graph(
     _check(phases)
     never = {p.name for p in phases if p.when == "never" and p.slot is None}
     slots = [p for p in phases if p.slot and p.when != "never"]
-    replaced = {p.slot.anchor: p for p in slots if p.slot.position == "replace"}
+    placed = [(p, p.slot) for p in slots if p.slot is not None]
+    replaced = {slot.anchor: p for p, slot in placed if slot.position == "replace"}
     builder = StateGraph(RunState, context_schema=RunContext)
 
     def as_itself(phase: Phase) -> bool:
@@ -71,11 +72,11 @@ def build_graph(
             builder.add_node(phase.name, node)
         if phase.tail is not None:  # there even when unreachable: a resumed thread may be waiting in it
             builder.add_node(phase.tail.name, phase.tail.node)
-    for spec in slots:
-        if spec.slot.position != "replace":
+    for spec, slot in placed:
+        if slot.position != "replace":
             builder.add_node(spec.name, _slot_node(spec))
 
-    anchors = {s.slot.anchor for s in slots}
+    anchors = {slot.anchor for _, slot in placed}
     before = {n: [s.name for s in slots if s.slot == Place("before", n)] for n in anchors}
     after = {n: [s.name for s in slots if s.slot == Place("after", n)] for n in anchors}
     tail = {p.name: p.tail.name for p in PHASES if p.tail is not None and as_itself(p)}
@@ -97,7 +98,7 @@ def build_graph(
 
     def branch(source: str, path: Callable, targets: Sequence[str]) -> None:
         """Edges out of a phase leave from its exit; an after-slot there may end the run instead."""
-        path_map = {t: entry(t) for t in targets}
+        path_map: dict[Hashable, str] = {t: entry(t) for t in targets}
         if after.get(source):
             builder.add_conditional_edges(exit_(source), guarded(path), {**path_map, END: END})
         else:
@@ -121,4 +122,4 @@ def build_graph(
             edge(phase.name, phase.then)
         elif phase.route is not None:
             branch(phase.name, phase.route, phase.targets)
-    return builder.compile(checkpointer=checkpointer, name="slmcode")
+    return builder.compile(checkpointer=checkpointer, name="slmcode")  # type: ignore[return-value]

@@ -31,7 +31,7 @@ class TermLines(Sequence[list[str]]):
     def __len__(self) -> int:
         return len(self.counts)
 
-    def __getitem__(self, at):  # type: ignore[no-untyped-def]  # Sequence's int | slice overloads
+    def __getitem__(self, at):  # Sequence's int | slice overloads
         if isinstance(at, slice):
             return [line.split(" ") if line else [] for line in self._lines[at]]
         line = self._lines[at]

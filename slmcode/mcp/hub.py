@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import atexit
+import concurrent.futures
 import threading
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass
@@ -58,7 +59,7 @@ class McpHub:
         self._live: dict[str, _Live] = {}
         self._failed: dict[str, str] = {}
         self._reported: set[str] = set()
-        self._tasks: list[asyncio.Future[Any]] = []
+        self._tasks: list[concurrent.futures.Future[Any]] = []
         self.closed = False
 
     @property

@@ -95,7 +95,8 @@ def wrap(hub: McpHub, server: str, tool: BaseTool) -> BaseTool:
     def call(**args: Any) -> str:
         problem = _schema_problem(tool.args_schema, args)
         if problem is not None:
-            expected = json.dumps(tool.args_schema.get("properties", {}), sort_keys=True)
+            schema = tool.args_schema if isinstance(tool.args_schema, dict) else {}
+            expected = json.dumps(schema.get("properties", {}), sort_keys=True)
             return f"Error: bad arguments for {name}: {problem}. Expected arguments: {expected}"
         try:
             message = hub.call(server, tool, args, call_id=name)

@@ -5,6 +5,8 @@ that could not check (UNVERIFIED) is a should row."""
 
 from __future__ import annotations
 
+from typing import Literal
+
 from langgraph.runtime import Runtime
 
 from slmcode.gates import GateInputs, GateVerdict, run_gates, task_record
@@ -27,7 +29,7 @@ def _attempt(key: str) -> int:
 
 
 def as_verdict(gate: GateVerdict) -> Verdict:
-    priority = "should" if gate.status == "UNVERIFIED" else "must"
+    priority: Literal["must", "should"] = "should" if gate.status == "UNVERIFIED" else "must"
     criterion = Criterion(text=f"gate {gate.gate}: {WHAT.get(gate.gate, gate.gate)}", priority=priority)
     return Verdict(criterion=criterion, status=gate.status, evidence=gate.evidence, gate=gate.gate)
 

@@ -16,7 +16,7 @@ import json
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
 
@@ -25,13 +25,16 @@ from slmcode.state import Criterion, Verdict
 from slmcode.tools.registry import FILE_TOOLS, WRITE_TOOLS
 from slmcode.tools.shellchanges import noted_changes
 
+if TYPE_CHECKING:
+    from slmcode.settings import Lever, OnOff
+
 STEER_AT = 3  # the same call this many times: the result says so
 STOP_AT = 5  # the same call this many times: the task stops
 
 
 class GuardSettings(Protocol):
-    loop_guard: str
-    ablate: list
+    loop_guard: OnOff
+    ablate: list[Lever]
 
 
 def guard_on(settings: GuardSettings) -> bool:
@@ -85,9 +88,9 @@ def tally(messages: Sequence[BaseMessage]) -> Tally:
         for call in message.tool_calls:
             sig = signature(call)
             seen[sig] += 1
-            out.counts[call["id"]] = worst_here = seen[sig]
+            out.counts[call["id"] or ""] = worst_here = seen[sig]
             worst = max(worst, worst_here)
-            result = results.get(call["id"])
+            result = results.get(call["id"] or "")
             if result is None:
                 out.idle += 1
                 continue

@@ -6,6 +6,8 @@ text-written tool calls are repaired before the loop sees them."""
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping
+from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 from langchain_core.tools import BaseTool
@@ -129,7 +131,7 @@ def call_model(
     if answer is None:
         return AIMessage(content=OVERFLOW_GIVE_UP), ladder
     latency = (time.perf_counter() - started) * 1000
-    usage = answer.usage_metadata or {}
+    usage: Mapping[str, Any] = answer.usage_metadata or {}
     note_model_call(
         runtime,
         payload["run_id"],

@@ -14,8 +14,10 @@ model; off never.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from langgraph.runtime import Runtime
 
@@ -99,7 +101,7 @@ def enabled(runtime: Runtime[RunContext]) -> bool:
     return size is not None and size < TINY_BILLIONS
 
 
-def simple_task_of(state: dict, runtime: Runtime[RunContext]) -> SimpleTask | None:
+def simple_task_of(state: Mapping[str, Any], runtime: Runtime[RunContext]) -> SimpleTask | None:
     """The run's request as a simple task, when this run fills simple plans itself; else None."""
     # Every round: a second one (QA failed) planned by a 135M model took minutes to copy the schemas back.
     if not enabled(runtime):

@@ -32,8 +32,9 @@ def _succeeded_paths(messages: Sequence[BaseMessage], names: frozenset[str]) -> 
     calls = {c["id"]: c for m in messages if isinstance(m, AIMessage) for c in m.tool_calls}
     paths = set()
     for m in messages:
-        call = calls.get(m.tool_call_id) if isinstance(m, ToolMessage) else None
-        if call is None or call["name"] not in names or m.status == "error" or str(m.content).startswith("Error"):
+        if not isinstance(m, ToolMessage) or (call := calls.get(m.tool_call_id)) is None:
+            continue
+        if call["name"] not in names or m.status == "error" or str(m.content).startswith("Error"):
             continue
         artifact = m.artifact if isinstance(m.artifact, dict) else {}
         path = artifact.get("path") or str(call.get("args", {}).get("path") or "").removeprefix("./")

@@ -143,7 +143,7 @@ def build_pack(
         budget = task_map_budget(map_base, len(bodies), built["map"].tokens)
         excerpts, _ = _code(sources, candidates, max(0, room - budget), identifier_only, counter)
         heading = counter.count(prompts.HEADINGS["task_map"] + "\n")
-        task, reason = task_map(
+        narrowed, reason = task_map(
             index,
             query=search_text,
             focus_files=focus,
@@ -153,8 +153,8 @@ def build_pack(
             counter=counter,
         )
         notes += [prompts.NO_MAP_NOTE.format(reason=reason)] if reason else []
-        maps += [task] if task else []
-        built["task_map"] = section("task_map", task.text if task else "", budget, counter)
+        maps += [narrowed] if narrowed else []
+        built["task_map"] = section("task_map", narrowed.text if narrowed else "", budget, counter)
         room -= built["task_map"].tokens
     map_entries = tuple(MapEntry(r.symbol.path, r.symbol.name, r.symbol.start) for m in maps for r in m.symbols)
     for _ in range(MAX_FIT_ROUNDS):

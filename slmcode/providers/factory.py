@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from langchain_openai import ChatOpenAI
+from pydantic import SecretStr
 
 from slmcode.budget.compute import Budget
 from slmcode.errors import EndpointError
@@ -89,7 +90,7 @@ def chat_client(
         server_limit=server_limit,
         model=binding.model,
         base_url=binding.base_url,
-        api_key=settings.api_key,
+        api_key=SecretStr(settings.api_key),
         temperature=binding.temperature,
         timeout=settings.request_timeout,
         max_retries=settings.request_retries,

@@ -89,7 +89,7 @@ class GuardedChat(ChatOpenAI):
                     raise translate(exc, self.role) from None  # the callers decide (retry, shrink, stop)
                 raise self._unusable(exc) from None
             except UNUSABLE_ANSWER as exc:
-                if cut_answer(exc) and attempt < self.max_retries:
+                if cut_answer(exc) and attempt < (self.max_retries or 0):
                     time.sleep(cut_retry_wait(attempt))
                     attempt += 1
                     continue

@@ -33,7 +33,7 @@ def plain_text_chat_templates() -> None:
     from llama_cpp import llama_chat_format
 
     no_autoescape = {**vars(jinja2), "select_autoescape": lambda *args, **kwargs: False}
-    llama_chat_format.jinja2 = types.SimpleNamespace(**no_autoescape)  # type: ignore[attr-defined]
+    llama_chat_format.jinja2 = types.SimpleNamespace(**no_autoescape)  # type: ignore[attr-defined,assignment]
 
 
 def no_extra_buffer_types() -> None:

@@ -10,6 +10,7 @@ from slmcode.budget.settings import BudgetSettings
 
 if TYPE_CHECKING:
     from slmcode.config import RoleModel
+    from slmcode.settings import Dialect
 
 
 class ProviderSettings(BudgetSettings, Protocol):
@@ -20,4 +21,4 @@ class ProviderSettings(BudgetSettings, Protocol):
     temperature: float
     request_timeout: float
     request_retries: int
-    server_dialect: str
+    server_dialect: Dialect

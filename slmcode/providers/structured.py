@@ -129,7 +129,7 @@ def _short_error(exc: ValidationError | ValueError) -> str:
 
 
 def _invoke(model: BaseChatModel, messages: list[BaseMessage], response_format: dict[str, Any] | None) -> Call:
-    kwargs = {"response_format": response_format} if response_format else {}
+    kwargs: dict[str, Any] = {"response_format": response_format} if response_format else {}
     started = time.perf_counter()
     try:
         answer = model.invoke(messages, **kwargs)

@@ -52,9 +52,9 @@ def _reconcile(
     and those to parse."""
     current = {c.path for c in candidates}
     vanished_by_digest: dict[str, str] = {}
-    for path, row in rows.items():  # rows come sorted by path, so the first old name wins a tie
+    for path, old in rows.items():  # rows come sorted by path, so the first old name wins a tie
         if path not in current:
-            vanished_by_digest.setdefault(row.digest, path)
+            vanished_by_digest.setdefault(old.digest, path)
     unchanged: list[tuple[str, FileRow]] = []
     refreshed: list[tuple[str, FileRow]] = []
     to_parse: list[Candidate] = []
@@ -227,16 +227,17 @@ def render_map(
     """The largest map of the index's best-ranked symbols that fits `budget_tokens`."""
     # A map fitted before for the same index version and inputs is read back (only with the default counter,
     # whose name says what it counts).
-    reusable = index.version is not None and index.workspace is not None and counter in (None, default_counter())
+    workspace = index.workspace
+    reusable = index.version is not None and workspace is not None and counter in (None, default_counter())
     key = map_key(query, focus_files, budget_tokens, default_counter().name) if reusable else ""
-    if reusable and (found := stored_map(index, index.workspace, key)) is not None:
+    if reusable and workspace is not None and (found := stored_map(index, workspace, key)) is not None:
         return found
     # Each symbol costs at least a token: more than the budget's count can never fit.
     ranked = rank_symbols(index, query=query, focus_files=focus_files, limit=max(0, budget_tokens))
-    if not reusable:
+    if not reusable or workspace is None:
         return fit_map(ranked, budget_tokens, counter)
-    counts = remembered_counts(index.workspace, default_counter())
+    counts = remembered_counts(workspace, default_counter())
     fitted = fit_map(ranked, budget_tokens, counts)
-    store_map(index, index.workspace, key, fitted)
-    store_counts(index.workspace, counts)
+    store_map(index, workspace, key, fitted)
+    store_counts(workspace, counts)
     return fitted

@@ -60,7 +60,7 @@ def run_forked(
         while running:
             busy = {links[conn].sentinel: conn for conn in running}
             for ready in wait([*running, *busy]):
-                conn = busy.get(ready, ready)
+                conn = busy.get(ready, ready)  # type: ignore[arg-type]  # a sentinel (int) or a Connection
                 if conn not in running:
                     continue  # answered in this same round, before its sentinel was read
                 try:
@@ -74,7 +74,7 @@ def run_forked(
                 with suppress(BrokenPipeError):
                     conn.send(span)
     finally:
-        for conn, process in links.items():
+        for conn, process in links.items():  # type: ignore[assignment]
             conn.close()
             process.join(timeout=5)
             if process.is_alive():

@@ -72,7 +72,7 @@ def misses_in(messages: Sequence[BaseMessage], workspace: Path) -> Counter[str]:
 def shown_text(text: str, budget: int) -> str:
     """The file's text for a rewrite offer, whole lines up to `budget` bytes, then where to read on."""
     lines = text.splitlines()
-    out, size = [], len(prompts.REWRITE_TEXT_CUT.format(next=len(lines), total=len(lines)).encode()) + 1
+    out, size = list[str](), len(prompts.REWRITE_TEXT_CUT.format(next=len(lines), total=len(lines)).encode()) + 1
     for number, line in enumerate(lines, start=1):
         cost = len(line.encode("utf-8", "replace")) + 1
         if out and size + cost > budget:

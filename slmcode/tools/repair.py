@@ -30,7 +30,7 @@ ARGV_KEYS = frozenset({"command"})
 
 
 def _properties(tool: BaseTool) -> tuple[dict[str, Any], set[str]]:
-    schema = tool.get_input_schema().model_json_schema()
+    schema = tool.get_input_schema().model_json_schema()  # type: ignore[union-attr]
     return schema.get("properties", {}), set(schema.get("required", []))
 
 

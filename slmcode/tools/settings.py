@@ -10,12 +10,13 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 
 from slmcode.config import Settings
+from slmcode.settings import Permission, ShellPermission
 
 
 @dataclass(frozen=True)
 class ToolSettings:
-    permission: str  # auto | dry-run | review: where writes go
-    shell_permission: str  # allow | ask | deny
+    permission: Permission  # where writes go
+    shell_permission: ShellPermission
     shell_timeout_seconds: float
     shell_extra_commands: list[str]
     max_read_bytes: int

@@ -108,8 +108,8 @@ def _start_pipeline(
         finally:
             # The parent's copies must close, or a writer never sees its reader exit (head after cat).
             for stream in {stdin, previous} - {None}:
-                if hasattr(stream, "close"):
-                    stream.close()
+                if (close := getattr(stream, "close", None)) is not None:
+                    close()
         procs.append(proc)
         previous = proc.stdout
     return procs, None
@@ -151,8 +151,8 @@ def execute(
                 continue
             first = open(feed.name, "rb") if feed is not None else None  # noqa: SIM115 (the pipeline closes it)
             procs, missing = _start_pipeline(launcher, step, write_fd, first)
-            for proc in procs if on_start else ():
-                on_start(proc.pid)  # each process leads its own group (start_new_session)
+            for proc in procs if on_start is not None else ():
+                on_start(proc.pid)  # type: ignore[misc]  # each process leads its own group (start_new_session)
             try:
                 for proc in procs:
                     proc.wait(timeout=max(0.0, deadline - time.monotonic()))

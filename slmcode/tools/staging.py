@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from contextlib import AbstractContextManager
 from pathlib import Path
+from typing import Any
 
 from slmcode.environment import Completed, Entry, Environment
 from slmcode.environment.containment import Refusal, resolve_path
@@ -50,7 +51,7 @@ class StagingEnvironment:
         data = new_text.encode(encoding)
         previous = self.patch(shown)
         base = previous.base_sha256 if previous is not None else sha256_of(real)
-        fields = {"new_text": new_text, "encoding": encoding, "sha256": content_hash(shown, data, base)}
+        fields: dict[str, Any] = {"new_text": new_text, "encoding": encoding, "sha256": content_hash(shown, data, base)}
         if previous is not None:
             patch = previous.model_copy(update=fields)
             save_patch(self.folder, patch)

@@ -58,7 +58,7 @@ def calls_from_value(value: Any) -> list[dict[str, Any]]:
         if isinstance(item.get("function"), dict):
             item = item["function"]
         name = next((item[k] for k in NAME_KEYS if isinstance(item.get(k), str)), None)
-        args = next((item[k] for k in ARG_KEYS if k in item), {})
+        args: Any = next((item[k] for k in ARG_KEYS if k in item), {})
         call = _call(name, args)
         if call is None:
             return []

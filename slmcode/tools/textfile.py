@@ -139,7 +139,7 @@ def read_slice(env: Environment, entry: Entry, offset: int, limit: int, keep_cha
             raise Refusal(prompts.BINARY_FILE.format(path=shown_name(entry.path), size=entry.size))
         encoding = sample_encoding(sample, partial=True)
         handle.seek(0)
-        number, lines = 0, []
+        number, lines = 0, list[str]()
         while len(lines) < limit:
             head = handle.readline(keep_bytes)
             if not head:

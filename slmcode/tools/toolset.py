@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from langchain_core.messages import ToolMessage
@@ -120,7 +120,7 @@ def make_tools(ctx: ToolContext) -> list[BaseTool]:
 
 def describe_schema(tool: BaseTool) -> str:
     """The expected arguments in one compact line, e.g. {"path": string (required), "offset": integer = 1}."""
-    schema = tool.get_input_schema().model_json_schema()
+    schema = tool.get_input_schema().model_json_schema()  # type: ignore[union-attr]  # v2 models only
     required = set(schema.get("required", []))
     parts = []
     for key, spec in schema.get("properties", {}).items():
@@ -134,7 +134,7 @@ def _problems(error: ValidationError) -> str:
     return "; ".join(f"{'.'.join(str(p) for p in e['loc']) or 'arguments'}: {e['msg']}" for e in error.errors())
 
 
-def _message(content: str, call: dict[str, Any], name: str) -> ToolMessage:
+def _message(content: str, call: Mapping[str, Any], name: str) -> ToolMessage:
     status = "error" if content.startswith("Error:") else "success"
     content = printable(content)  # a crash message or shell output may carry a non-UTF-8 file name
     return ToolMessage(content=content, tool_call_id=str(call.get("id") or ""), name=name, status=status)
@@ -146,7 +146,7 @@ def _pauses_the_graph(exc: BaseException) -> bool:
     return any(c.__name__ == "GraphBubbleUp" and c.__module__ == "langgraph.errors" for c in type(exc).__mro__)
 
 
-def run_tool_call(tools: Sequence[BaseTool], call: dict[str, Any]) -> ToolMessage:
+def run_tool_call(tools: Sequence[BaseTool], call: Mapping[str, Any]) -> ToolMessage:
     """Execute one tool call; never raises."""
     name = str(call.get("name") or "")
     by_name = {tool.name: tool for tool in tools}
@@ -160,7 +160,7 @@ def run_tool_call(tools: Sequence[BaseTool], call: dict[str, Any]) -> ToolMessag
         content = prompts.UNPARSED_ARGUMENTS.format(name=name, raw=shown, schema=describe_schema(tool))
         return _message(content, call, name)
     try:
-        valid = tool.get_input_schema().model_validate(args)
+        valid = tool.get_input_schema().model_validate(args)  # type: ignore[union-attr]  # v2 models only
     except ValidationError as exc:
         content = prompts.BAD_ARGUMENTS.format(name=name, problems=_problems(exc), schema=describe_schema(tool))
         return _message(content, call, name)

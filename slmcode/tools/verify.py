@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Literal
 
 from slmcode.config import Settings
 from slmcode.environment import Environment
@@ -36,7 +37,7 @@ def verify_criterion(
         return Verdict(criterion=criterion, status="UNVERIFIED", evidence=result)
     if result.not_found is not None:
         return Verdict(criterion=criterion, status="UNVERIFIED", evidence=result.render(), exit_code=result.exit_code)
-    status = "PASSED" if result.exit_code == 0 and not result.timed_out else "FAILED"
+    status: Literal["PASSED", "FAILED"] = "PASSED" if result.exit_code == 0 and not result.timed_out else "FAILED"
     return Verdict(criterion=criterion, status=status, evidence=result.render(), exit_code=result.exit_code)
 
 

@@ -144,7 +144,7 @@ def build_whitelist(allowed_commands: Sequence[str] = (), extra_commands: Sequen
     """Safe utilities, read-only git, then the language pack's programs and the user's commands (deduplicated);
     a pack that runs pytest also allows `python -m pytest`, and one that runs `npm test` allows `node --test`
     (what a package.json's test script most often runs): the spellings models reach for."""
-    prefixes = [(name,) for name in SAFE_UTILITIES] + [("git", sub) for sub in GIT_READ_ONLY]
+    prefixes: list[tuple[str, ...]] = [(name,) for name in SAFE_UTILITIES] + [("git", sub) for sub in GIT_READ_ONLY]
     pack = [command_prefix(entry) for entry in allowed_commands]
     pack += [(python, "-m", "pytest") for python in PYTHONS if ("pytest",) in pack]
     pack += [("node", "--test")] if ("npm", "test") in pack else []

@@ -73,7 +73,7 @@ def ws_read(ctx: ToolContext, path: str, offset: int = 1, limit: int = DEFAULT_R
         return str(exc)
     ctx.read_paths.add(shown)
     notes = _notes(shown, patch, encoding)
-    out, size, budget = [], 0, ctx.inline_bytes - READ_NOTE_BYTES - len(notes.encode())
+    out, size, budget = list[str](), 0, ctx.inline_bytes - READ_NOTE_BYTES - len(notes.encode())
     for number, line in enumerate(lines, start=offset):
         rendered = f"{number}\t{line}"
         cost = len(rendered.encode("utf-8", "replace")) + 1  # bytes, as the allowance counts them

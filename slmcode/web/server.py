@@ -69,7 +69,7 @@ class Handler(BaseHTTPRequestHandler):
         if not guard.host_ok(self.headers.get("Host")) or not guard.origin_ok(self.headers.get("Origin")):
             self._send(HTTPStatus.FORBIDDEN, "text/plain", "forbidden: this server answers only its own pages\n")
             return False
-        from_url = (query.get("token") or [None])[0]
+        from_url = (query.get("token") or [""])[0] or None
         if guard.matches(from_url) or guard.matches(guard.cookie_token(self.headers.get("Cookie"))):
             return True
         self._send(
@@ -242,4 +242,4 @@ def make_server(
 
 def server_url(server: ThreadingHTTPServer) -> str:
     host, port = server.server_address[:2]
-    return f"http://{host}:{port}/?token={server.app.guard.token}"  # type: ignore[attr-defined]
+    return f"http://{host!s}:{port!s}/?token={server.app.guard.token}"  # type: ignore[attr-defined]

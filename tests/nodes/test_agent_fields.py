@@ -10,6 +10,7 @@ from slmcode import api
 from slmcode.compact.toolfit import opening_room
 from slmcode.config import load_settings
 from slmcode.nodes.prompts import SYSTEM
+from slmcode.tools.settings import ToolSettings
 from tests.fake_llm import FakeLLM, Reply, tool_call
 from tests.graph.scenario import MULTIPLY_END, script_planning
 
@@ -56,9 +57,9 @@ def test_an_agents_tool_list_limits_the_tools_offered_and_run(fake_llm: FakeLLM,
 
 def test_an_agents_budget_share_scales_its_pack(fake_llm: FakeLLM, repo: Path) -> None:
     settings = load_settings(repo, flags={"model": MODEL}).settings
-    whole = opening_room(settings, "worker", repo).room.pack
+    whole = opening_room(settings, ToolSettings.of(settings), "worker", repo).room.pack
     tenth = settings.model_copy(update={"context_role_budget": {**settings.context_role_budget, "worker": 0.1}})
-    expected = opening_room(tenth, "worker", repo).room.pack
+    expected = opening_room(tenth, ToolSettings.of(tenth), "worker", repo).room.pack
     assert expected < whole  # so the figure below can tell the two apart
     worker_agent(repo, "budget_share: 0.1\n")
     script_worker(fake_llm)

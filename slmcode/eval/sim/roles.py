@@ -56,7 +56,7 @@ def _filled(schema: dict[str, Any], defs: dict[str, Any]) -> Any:
     if kind == "object" or "properties" in schema:
         props = schema.get("properties", {})
         return {k: _filled(props[k], defs) for k in schema.get("required", []) if k in props}
-    return {"array": [], "string": "ok", "boolean": True, "integer": 0, "number": 0, "null": None}.get(kind, "")
+    return {"array": [], "string": "ok", "boolean": True, "integer": 0, "number": 0, "null": None}.get(str(kind), "")
 
 
 def _first_sentence(text: str) -> str:
