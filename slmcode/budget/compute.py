@@ -37,11 +37,6 @@ class Budget:
     token_factor: float = 1.0
 
     @property
-    def counted_window(self) -> int:
-        """The window in the tokens we count (cl100k): the model's own tokens divided by its token factor."""
-        return int(self.window / self.token_factor)
-
-    @property
     def prompt_limit(self) -> int:
         """The most prompt tokens (as we count them) any request may carry: the window less the response
         reserve, divided by the token factor."""

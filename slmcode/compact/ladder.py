@@ -61,10 +61,6 @@ class LadderResult:
     reason: str = ""
     state: LadderState = field(default_factory=LadderState)
 
-    @property
-    def tokens_saved(self) -> dict[str, int]:
-        return {r.name: r.tokens_before - r.tokens_after for r in self.rungs if r.accepted}
-
 
 def _skip_llm(summarizer: object, breaker: bool, paused: bool) -> str:
     if summarizer is None:

@@ -28,10 +28,6 @@ def calls_of(message: BaseMessage) -> list[dict[str, Any]]:
     return [dict(call) for call in message.tool_calls] if isinstance(message, AIMessage) else []
 
 
-def is_result(message: BaseMessage) -> bool:
-    return isinstance(message, ToolMessage)
-
-
 def result_failed(message: ToolMessage) -> bool:
     return message.status == "error" or content_text(message).lstrip().startswith("Error")
 
