@@ -21,6 +21,7 @@ import itertools
 import os
 import shutil
 import sys
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -80,7 +81,9 @@ def sweep_cgroups(root: Path) -> None:
 
 
 _SWEPT: set[Path] = set()
-_PENDING: list[Path] = []  # cgroups still busy when their command line ended
+_PENDING: set[Path] = set()  # cgroups still busy when their command line ended
+# Command lines end on many threads at once (parallel attempts, the web server): one pass at a time.
+_PENDING_LOCK = threading.Lock()
 
 
 class PidsCgroup:
@@ -115,7 +118,8 @@ class PidsCgroup:
         command's end; rather than wait for it, a busy cgroup is removed at the next command line's start (or
         when slmcode exits)."""
         if self.path is not None:
-            _PENDING.append(self.path)
+            with _PENDING_LOCK:
+                _PENDING.add(self.path)
             remove_pending()
 
 
@@ -123,16 +127,18 @@ def remove_pending(wait: float = 0.0) -> list[Path]:
     """Remove the cgroups whose processes have gone, trying for up to `wait` seconds; returns those left."""
     deadline = time.monotonic() + wait
     while True:
-        for busy in list(_PENDING):
-            try:
-                busy.rmdir()
-            except FileNotFoundError:
-                pass
-            except OSError:
-                continue
-            _PENDING.remove(busy)
-        if not _PENDING or time.monotonic() >= deadline:
-            return list(_PENDING)
+        with _PENDING_LOCK:
+            for busy in sorted(_PENDING):
+                try:
+                    busy.rmdir()
+                except FileNotFoundError:
+                    pass
+                except OSError:
+                    continue
+                _PENDING.discard(busy)
+            left = sorted(_PENDING)
+        if not left or time.monotonic() >= deadline:
+            return left
         time.sleep(0.01)
 
 
