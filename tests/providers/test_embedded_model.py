@@ -148,6 +148,12 @@ with embedded_server(Settings()) as server:
 """
 
 
+# A loaded machine (the suite on every core beside a model server) may take many seconds to run the parent's
+# cleanup and reap the server; what is checked is that both go, not how fast.
+PARENT_EXIT_SECONDS = 180.0
+SERVER_GONE_SECONDS = 120.0
+
+
 @pytest.mark.parametrize("how", ["ctrl-c", "kill -9"])
 def test_no_server_outlives_its_parent(how: str) -> None:
     parent = subprocess.Popen([sys.executable, "-c", PARENT], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
@@ -155,9 +161,10 @@ def test_no_server_outlives_its_parent(how: str) -> None:
         assert parent.stdout is not None
         server_pid = int(parent.stdout.readline())
         assert alive(server_pid)
-        parent.send_signal(signal.SIGINT if how == "ctrl-c" else signal.SIGKILL)
-        parent.wait(timeout=30)
-        assert wait_gone(server_pid), f"server {server_pid} survived {how} of its parent"
+        sent = signal.SIGINT if how == "ctrl-c" else signal.SIGKILL
+        parent.send_signal(sent)
+        assert parent.wait(timeout=PARENT_EXIT_SECONDS) == -sent, f"the parent did not end by its {how}"
+        assert wait_gone(server_pid, SERVER_GONE_SECONDS), f"server {server_pid} survived {how} of its parent"
     finally:
         parent.kill()
         parent.wait()
