@@ -115,6 +115,11 @@ def watched(state: ChatState, start: Any, *, pause: bool, request: str) -> Any:
     for note in result.git_notes:
         console.print(f"git: {note}", highlight=False, soft_wrap=True)
     console.print(f"[dim]run id {result.run_id}: /trace replays it, /diff shows it, /undo takes it back[/dim]")
+    if not result.ok:  # what a failed or partial run left behind, and the way back
+        from slmcode.commands.aftermath import undo_lines
+
+        for line in undo_lines(state.workspace, result.run_id, command="/undo")[:1]:
+            console.print(f"{line}; /undo puts them back", markup=False, highlight=False, soft_wrap=True)
     return result
 
 

@@ -128,13 +128,13 @@ def _run_with_view(
 
     try:
         with two_stage_interrupt():
-            return _watched(start, yes, as_json, timeout, pause_at_plan and not yes)
+            return _watched(start, workspace, yes, as_json, timeout, pause_at_plan and not yes)
     except PlanPaused as paused:  # the run waits, checkpointed, for the user to look at the plan
         show_paused(paused.run_id, workspace, as_json)
         raise typer.Exit(EXIT_WAITING) from None
 
 
-def _watched(start: Any, yes: bool, as_json: bool, timeout: float, pause_at_plan: bool) -> Any:
+def _watched(start: Any, workspace: Path, yes: bool, as_json: bool, timeout: float, pause_at_plan: bool) -> Any:
     """`timeout`: how long a question waits for the user (escalate_timeout_seconds)."""
     from slmcode.api import auto_answer
     from slmcode.commands.board import plan_answerer
@@ -166,6 +166,11 @@ def _watched(start: Any, yes: bool, as_json: bool, timeout: float, pause_at_plan
     for note in getattr(result, "git_notes", []):
         console.print(f"git: {note}", highlight=False, soft_wrap=True)
     console.print(f"[dim]run id {result.run_id}: `slmcode trace {result.run_id}` replays it[/dim]")
+    if not result.ok:  # what a failed or partial run left behind, and the way back
+        from slmcode.commands.aftermath import undo_lines
+
+        for line in undo_lines(workspace, result.run_id):
+            console.print(line, markup=False, highlight=False, soft_wrap=True)
     return result
 
 
