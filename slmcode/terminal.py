@@ -30,6 +30,7 @@ class RunView:
         self.recent: list[str] = []
         self.started = time.monotonic()
         self.last_call = ""
+        self.in_flight: dict[tuple[str, str], str] = {}  # (role, task) -> the call's line while it streams
         # get_renderable: every refresh renders anew, so the elapsed time ticks while a model call runs.
         self.live = Live(console=console, refresh_per_second=4, transient=False, get_renderable=self.render)
         self.showing = False
@@ -64,6 +65,9 @@ class RunView:
             self.console.print(f"[{style}]{escape(event['message'])}[/{style}]", highlight=False)
         elif kind == "model_call":
             self.last_call = call_line(event)
+            self.in_flight.pop((str(event.get("role")), str(event.get("task_id"))), None)
+        elif kind == "model_progress":  # a call in flight, as its tokens arrive
+            self.in_flight[(str(event.get("role")), str(event.get("task_id")))] = progress_line(event)
         elif kind == "phase":
             self.phase = event["phase"]
         elif kind == "task":
@@ -98,7 +102,8 @@ class RunView:
         minutes, seconds = divmod(int(time.monotonic() - self.started), 60)
         head = Text(f"phase: {self.phase}  {minutes}:{seconds:02d}", style="bold")
         calls = [Text(self.last_call, style="dim")] if self.last_call else []
-        return Group(head, board, *calls, *(Text.from_markup(r) for r in self.recent))
+        flying = [Text(line, style="cyan", no_wrap=True, overflow="ellipsis") for line in self.in_flight.values()]
+        return Group(head, board, *calls, *flying, *(Text.from_markup(r) for r in self.recent))
 
 
 def shorten(text: str, width: int) -> str:
@@ -123,6 +128,15 @@ def call_line(event: dict[str, Any]) -> str:
     rate = event.get("tokens_per_second")
     speed = f", {event.get('completion_tokens')} tokens at {rate} tok/s" if rate else ""
     return f"last model call: {who} {event.get('seconds')} s{speed}"
+
+
+def progress_line(event: dict[str, Any]) -> str:
+    """A call in flight: who, the tokens received so far and their rate, and the last words it wrote."""
+    who = " ".join(str(p) for p in (event.get("role"), event.get("task_id")) if p)
+    rate = event.get("tokens_per_second")
+    speed = f" at {rate} tok/s" if rate else ""
+    tail = event.get("tail") or ""
+    return f"model call in flight: {who} {event.get('seconds')} s, {event.get('tokens')} tokens so far{speed}: {tail}"
 
 
 def gates_cell(verdicts: list[Verdict]) -> str:

@@ -41,6 +41,7 @@ class Reply:
     stream: bool = False
     cut: int | None = None
     cut_length: bool = False
+    chunk_delay: float = 0.0  # seconds between two chunks of a streamed answer (a slow model)
 
 
 ReplyLike = Reply | str | Callable[[Request], "Reply | str"]
@@ -197,6 +198,8 @@ def stream_chunks(request: Request, reply: Reply) -> Iterable[dict[str, Any]]:
         payload["index"] = i
         yield {**base, "choices": [{"index": 0, "delta": {"tool_calls": [payload]}, "finish_reason": None}]}
     yield {**base, "choices": [{"index": 0, "delta": {}, "finish_reason": _finish(reply)}]}
+    if (request.get("stream_options") or {}).get("include_usage"):  # as OpenAI sends it: a last chunk, no choices
+        yield {**base, "choices": [], "usage": _completion(request, reply)["usage"]}
 
 
 def _handler_for(fake: FakeLLM) -> type[BaseHTTPRequestHandler]:
@@ -272,6 +275,9 @@ def _handler_for(fake: FakeLLM) -> type[BaseHTTPRequestHandler]:
             self.end_headers()
             for chunk in stream_chunks(request, reply):
                 self.wfile.write(f"data: {json.dumps(chunk)}\n\n".encode())
+                if reply.chunk_delay:
+                    self.wfile.flush()
+                    time.sleep(reply.chunk_delay)
             self.wfile.write(b"data: [DONE]\n\n")
             self.wfile.flush()
 

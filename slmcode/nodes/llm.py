@@ -15,6 +15,7 @@ from pydantic import BaseModel
 
 from slmcode.budget.tokens import count_tokens
 from slmcode.memory.flywheel import read_memory
+from slmcode.nodes.progress import progress_config
 from slmcode.nodes.prompts import SYSTEM, TOOL_CONTRACT, tool_contract
 from slmcode.packs.builder import build_pack, load_repo_index
 from slmcode.packs.taskpack import TaskPack
@@ -177,7 +178,12 @@ def ask_role(
     pack = pack_for(runtime, state, role, task=task, budget_tokens=min(budget.available, budget.prompt_limit - extra))
     messages: list[BaseMessage] = [*pack.messages(), HumanMessage(instruction)]
     result = ask_structured(
-        roles.client(role), messages, schema, max_retries=settings.max_retries, mode=settings.structured_output
+        roles.client(role),
+        messages,
+        schema,
+        max_retries=settings.max_retries,
+        mode=settings.structured_output,
+        config=progress_config(runtime, state["run_id"], role, task.id if task else None),
     )
     for call in result.calls:
         note_model_call(

@@ -29,6 +29,7 @@ from slmcode.errors import (
 from slmcode.nodes.attempts import sampling
 from slmcode.nodes.fallback import seat_of
 from slmcode.nodes.llm import note_model_call
+from slmcode.nodes.progress import progress_config
 from slmcode.nodes.prompts import OVERFLOW_GIVE_UP
 from slmcode.nodes.refund import MAX_REFUNDS, rate_limited
 from slmcode.providers.roles import RoleTable
@@ -84,7 +85,9 @@ def call_model(
         try:
             view = request_for(messages, settings, room, shrink, ladder, roles)
             ladder = view.ladder.state if view.ladder is not None else ladder
-            answer = model.invoke(view.messages)
+            answer = model.invoke(
+                view.messages, config=progress_config(runtime, payload["run_id"], role, payload["task"].id)
+            )
             # How this request cut the stored conversation: the web view marks what the model did not see.
             emit(
                 runtime,

@@ -8,6 +8,7 @@ langchain-openai sends `max_completion_tokens`, which llama.cpp's server ignores
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 from langchain_openai import ChatOpenAI
 from pydantic import SecretStr
@@ -24,6 +25,8 @@ EMBEDDED = "embedded"
 
 class GuardedLlamaCppPython(GuardedChat, ChatLlamaCppPython):
     """The llama-cpp-python dialect behind the same request guard (it checks the adapted payload)."""
+
+    disable_streaming: bool | Literal["tool_calling"] = "tool_calling"  # the dialect's, not the guard's default
 
 
 @dataclass(frozen=True)
@@ -95,4 +98,5 @@ def chat_client(
         timeout=settings.request_timeout,
         max_retries=settings.request_retries,
         extra_body={"max_tokens": cap},
+        stream_tokens=True,
     )

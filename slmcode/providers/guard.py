@@ -18,7 +18,11 @@ import time
 from typing import Any
 
 import openai
+from langchain_core.callbacks import CallbackManagerForLLMRun
 from langchain_core.language_models import LanguageModelInput
+from langchain_core.language_models.chat_models import generate_from_stream
+from langchain_core.messages import BaseMessage
+from langchain_core.outputs import ChatResult
 from langchain_openai import ChatOpenAI
 
 from slmcode.budget.tokens import count_message_tokens, count_tokens
@@ -49,12 +53,35 @@ def request_tokens(payload: dict[str, Any]) -> int:
     return total
 
 
+def broke_off(exc: openai.APIError) -> bool:
+    """The server answered and closed the connection before the body's end (it died mid-stream)."""
+    cause: BaseException | None = exc
+    # By name: the openai client's HTTP library (httpx or its fork) raises it, under langchain-openai's wrapper.
+    while cause is not None and type(cause).__name__ != "RemoteProtocolError":
+        cause = cause.__cause__ or cause.__context__
+    return isinstance(exc, openai.APIConnectionError) and cause is not None
+
+
 class GuardedChat(ChatOpenAI):
     """ChatOpenAI that refuses an oversized request and names a broken answer."""
 
     role: str = ""
     prompt_limit: int | None = None
     server_limit: int | None = None  # what the server keeps of a prompt, when less than prompt_limit
+    # Ask for the answer as a stream, so a caller's callbacks hear each token as it arrives (a call of a small
+    # model on a CPU takes tens of seconds). Not `streaming`: ChatOpenAI would then stream outside this guard.
+    stream_tokens: bool = False
+
+    def _should_stream(self, **kwargs: Any) -> bool:
+        return False  # every call goes through _generate below, which streams itself, inside the guard
+
+    def _should_use_protocol_streaming(self, **kwargs: Any) -> bool:
+        return False
+
+    def _streams(self, **kwargs: Any) -> bool:
+        """Whether this call streams: not with a response_format (the client's parse helper streams otherwise),
+        not where the dialect says streaming breaks (llama-cpp-python with tools)."""
+        return self.stream_tokens and "response_format" not in kwargs and not self._streaming_disabled(**kwargs)
 
     def _get_request_payload(
         self, input_: LanguageModelInput, *, stop: list[str] | None = None, **kwargs: Any
@@ -77,19 +104,37 @@ class GuardedChat(ChatOpenAI):
                 )
         return payload
 
-    def _generate(self, *args: Any, **kwargs: Any) -> Any:
+    def _generate(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: CallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> ChatResult:
         attempt = 0
+        streaming = self._streams(**kwargs)
         while True:
             try:
-                result = super()._generate(*args, **kwargs)
+                if streaming:
+                    result = self._streamed(messages, stop, run_manager, **kwargs)
+                else:
+                    result = super()._generate(messages, stop=stop, run_manager=run_manager, **kwargs)
             except SlmcodeError:
                 raise
             except openai.APIError as exc:
+                if streaming and broke_off(exc) and attempt < (self.max_retries or 0):
+                    streaming = False  # the server answered, then closed mid-body: as a cut answer, below
+                    time.sleep(cut_retry_wait(attempt))
+                    attempt += 1
+                    continue
                 if not isinstance(exc, openai.APIResponseValidationError):
                     raise translate(exc, self.role) from None  # the callers decide (retry, shrink, stop)
                 raise self._unusable(exc) from None
             except UNUSABLE_ANSWER as exc:
-                if cut_answer(exc) and attempt < (self.max_retries or 0):
+                if (cut_answer(exc) or streaming) and attempt < (self.max_retries or 0):
+                    # A stream that broke off is asked again whole: a cut body is then asked again as any cut
+                    # answer is, and a page that is no answer at all is named by what it is.
+                    streaming = False
                     time.sleep(cut_retry_wait(attempt))
                     attempt += 1
                     continue
@@ -97,6 +142,20 @@ class GuardedChat(ChatOpenAI):
             if not result.generations:  # `choices: []`: langchain would fail later on an empty list
                 raise self._unusable(ValueError("the answer has no choices"))
             return result
+
+    def _streamed(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None,
+        run_manager: CallbackManagerForLLMRun | None,
+        **kwargs: Any,
+    ) -> ChatResult:
+        """The answer as a stream; each token reaches the callbacks as it arrives. One that ends before the server
+        said why it stopped (a finish_reason) is cut."""
+        chunks = list(self._stream(messages, stop=stop, run_manager=run_manager, stream_usage=True, **kwargs))
+        if not any((chunk.generation_info or {}).get("finish_reason") for chunk in chunks):
+            raise ValueError("the stream ended before the answer did")
+        return generate_from_stream(iter(chunks))
 
     def _unusable(self, exc: Exception) -> EndpointError:
         where = safe_url(str(self.openai_api_base or "the model server"))

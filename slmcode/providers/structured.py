@@ -18,6 +18,7 @@ import json_repair
 import openai
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
+from langchain_core.runnables import RunnableConfig
 from pydantic import BaseModel, ValidationError
 
 from slmcode.errors import EndpointError, ServerRefusedError, ServerStatusError, ServerUnreachableError
@@ -128,11 +129,16 @@ def _short_error(exc: ValidationError | ValueError) -> str:
     return str(exc)
 
 
-def _invoke(model: BaseChatModel, messages: list[BaseMessage], response_format: dict[str, Any] | None) -> Call:
+def _invoke(
+    model: BaseChatModel,
+    messages: list[BaseMessage],
+    response_format: dict[str, Any] | None,
+    config: RunnableConfig | None = None,
+) -> Call:
     kwargs: dict[str, Any] = {"response_format": response_format} if response_format else {}
     started = time.perf_counter()
     try:
-        answer = model.invoke(messages, **kwargs)
+        answer = model.invoke(messages, config, **kwargs)
     except ServerUnreachableError as exc:
         if exc.timed_out:  # the server is there but slow: saying "unreachable" would send users astray
             waited = time.perf_counter() - started
@@ -175,8 +181,10 @@ def ask_structured(
     *,
     max_retries: int = 2,
     mode: Mode = "auto",
+    config: RunnableConfig | None = None,
 ) -> Structured[T] | StructuredFailure:
-    """Ask for `schema`; 1 + max_retries calls at most. Falls back from json_schema when the server refuses it."""
+    """Ask for `schema`; 1 + max_retries calls at most. Falls back from json_schema when the server refuses it.
+    `config`: the invoke config of each call (the callbacks that show a call's progress)."""
     schema_text = json.dumps(schema.model_json_schema(), sort_keys=True)
     opening = [*messages, HumanMessage(SCHEMA_INSTRUCTION.format(schema=schema_text))]
     conversation = opening
@@ -185,7 +193,7 @@ def ask_structured(
     last_error = "no answer"
     while len(calls) <= max_retries:
         try:
-            call = _invoke(model, conversation, schema_format(schema) if constrained else None)
+            call = _invoke(model, conversation, schema_format(schema) if constrained else None, config)
         except ServerRefusedError as exc:
             if constrained and mode == "auto":
                 constrained = False  # the server does not do json_schema: plain prompting from here on

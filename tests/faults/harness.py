@@ -14,6 +14,7 @@ import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 from unittest import mock
 
 from slmcode.nodes.prompts import SYSTEM
@@ -84,17 +85,22 @@ def resume_args(repo: Path, url: str, *extra: str) -> list[str | Path]:
 
 
 def scripted(fake: FakeLLM, *, fault: Reply | str | None = None, role: str = "clarify", after: int = 0) -> FakeLLM:
-    """The calculator team's script; `fault` answers `role`'s request number `after` + 1, once."""
+    """The calculator team's script; `fault` answers `role`'s request number `after` + 1, once: a streamed request
+    that breaks off is asked again whole at once (providers.guard), and that re-ask gets the same fault, as it
+    would from the server that sent it."""
     if fault is not None:
-        seen = {"n": 0}
+        seen: dict[str, Any] = {"n": 0, "streamed": None}
 
         def faulty(request: dict) -> bool:
             if SYSTEM[role] not in "\n".join(str(m.get("content") or "") for m in request.get("messages", [])):
                 return False
             seen["n"] += 1
-            return seen["n"] == after + 1
+            if seen["n"] == after + 1:
+                seen["streamed"] = request["messages"] if request.get("stream") else None
+                return True
+            return seen["n"] == after + 2 and not request.get("stream") and request["messages"] == seen["streamed"]
 
-        fake.on(faulty, fault, times=1)
+        fake.on(faulty, fault, times=2)
     script_planning(fake)
     script_buggy_worker_then_fix(fake)
     return fake

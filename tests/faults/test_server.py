@@ -45,6 +45,8 @@ def repo(tmp_path: Path) -> Path:
 def test_a_broken_answer_is_one_line_and_the_run_stays_resumable(
     fault: str, role: str, repo: Path, fake_llm: FakeLLM
 ) -> None:
+    if role == "worker" and fault == "an unrequested stream":
+        pytest.skip("the worker asks for a stream (its tokens show while it works): a stream is its answer")
     scripted(fake_llm, fault=BROKEN_ANSWERS[fault], role=role, after=1 if role == "worker" else 0)
     before = tree_digest(repo)
     done = slmcode_here(*run_args(repo, fake_llm.url))
@@ -90,7 +92,7 @@ def test_a_cut_answer_every_time_ends_the_run_in_one_line(repo: Path, fake_llm: 
     assert len(fake_llm.requests) == 2  # the first request and its one retry
 
 
-@pytest.mark.parametrize("fault", ["an unrequested stream"])
+@pytest.mark.parametrize("fault", ["HTML page with 200"])
 def test_resume_after_a_broken_answer_finishes_the_run(fault: str, repo: Path, fake_llm: FakeLLM) -> None:
     scripted(fake_llm, fault=BROKEN_ANSWERS[fault], role="worker", after=1)
     assert slmcode_here(*run_args(repo, fake_llm.url)).code == 2
