@@ -29,6 +29,15 @@ def elapsed(start: str, ts: str) -> str:
     return f"+{seconds:.1f}s"
 
 
+def duration(start: str, end: str) -> str:
+    """How long from `start` to `end`, as a person says it: '12.3 s', '5 min 42 s'."""
+    seconds = (datetime.fromisoformat(end) - datetime.fromisoformat(start)).total_seconds()
+    if seconds < 60:
+        return f"{seconds:.1f} s"
+    minutes, rest = divmod(round(seconds), 60)
+    return f"{minutes} min {rest} s" if minutes < 60 else f"{minutes // 60} h {minutes % 60} min"
+
+
 def compact(data: Any) -> str:
     return json.dumps(data, sort_keys=True, separators=(",", ":"), default=str)
 
@@ -40,24 +49,43 @@ def describe(event: Event) -> str:
         return "(too large to keep; truncated) " + first_line(str(d.get("preview", "")))
     if event.kind == "run_started":
         return first_line(str(d.get("query", "")))
-    if event.kind == "run_finished":
-        return first_line(f"{d.get('status')}: {d.get('outcome', '')}")
+    if event.kind == "run_finished":  # the outcome begins with the status already ("failed: task ...")
+        status, outcome = str(d.get("status") or ""), str(d.get("outcome") or "")
+        return first_line(outcome if outcome.startswith(status) else f"{status}: {outcome}")
     if event.kind == "pack":
         sections = ", ".join(f"{name} {tokens}" for name, tokens in d.get("sections", []))
         return first_line(f"{d.get('tokens')}/{d.get('budget')} tokens, hash {str(d.get('hash'))[:10]}: {sections}")
-    if event.kind == "model_call":
+    if event.kind == "model_call":  # in seconds, as the board says it
         failed = "" if d.get("ok") else ", FAILED"
         return (
-            f"{d.get('latency_ms', 0):.0f} ms, prompt {d.get('prompt_tokens')} "
+            f"{(d.get('latency_ms') or 0) / 1000:.1f} s, prompt {d.get('prompt_tokens')} "
             f"+ completion {d.get('completion_tokens')} tokens{failed}"
         )
+    if event.kind == "model_progress":
+        rate = f" at {d['tokens_per_second']} tok/s" if d.get("tokens_per_second") else ""
+        return first_line(f"in flight {d.get('seconds')} s, {d.get('tokens')} tokens so far{rate}: {d.get('tail', '')}")
     if event.kind == "tool_call":
         outcome = "ok" if d.get("ok") else "error"
         return first_line(f"{d.get('name')}({compact(d.get('args', {}))}) {outcome}: {d.get('summary', '')}")
     if event.kind == "verdict":
         evidence = first_line(str(d.get("evidence", "")), 60)
         return first_line(f"{d.get('status')} {d.get('criterion')}" + (f": {evidence}" if evidence else ""))
-    return first_line(compact(d))
+    return first_line(readable(d))
+
+
+def readable(data: dict[str, Any]) -> str:
+    """An event's fields as words ("phase planning, tasks 2"), not JSON: empty fields left out, a list joined."""
+    parts = []
+    for key in sorted(data):
+        value = data[key]
+        if value in (None, "", [], {}):
+            continue
+        if isinstance(value, list | tuple):
+            value = ", ".join(v if isinstance(v, str) else compact(v) for v in value)
+        elif isinstance(value, dict):
+            value = compact(value)
+        parts.append(f"{key.replace('_', ' ')} {value}")
+    return "; ".join(parts)
 
 
 def process_alive(pid: int) -> bool:
@@ -91,7 +119,7 @@ def runs_table(runs: list[RunRow]) -> Table:
             run.run_id,
             f"[{STATUS_STYLE.get(status, 'white')}]{status}[/]",
             run.started[:19].replace("T", " "),
-            elapsed(run.started, run.finished) if run.finished else "",
+            duration(run.started, run.finished) if run.finished else "",
             run.model,
             Text(first_line(run.query, 60)),
             Text(first_line(run.outcome, 60)),

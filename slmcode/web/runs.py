@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from slmcode.store.trace import TraceStore
 from slmcode.store.trace_rows import Event, RunRow, now
-from slmcode.store.trace_view import describe, elapsed, first_line, shown_status
+from slmcode.store.trace_view import describe, duration, elapsed, first_line, shown_status
 from slmcode.web.board import TaskCard, current_phase, phase_path, task_board, tokens_spent
 from slmcode.web.html import esc, page, part, table
 
@@ -17,7 +17,7 @@ def status_cell(status: str) -> str:
 
 
 def took(run: RunRow) -> str:
-    return elapsed(run.started, run.finished or now())
+    return duration(run.started, run.finished or now())
 
 
 def runs_list(store: TraceStore) -> str:

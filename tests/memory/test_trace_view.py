@@ -9,7 +9,7 @@ import sys
 from typing import Any
 
 from slmcode.store.trace_rows import Event, RunRow
-from slmcode.store.trace_view import describe, elapsed, shown_status
+from slmcode.store.trace_view import describe, duration, elapsed, shown_status
 
 
 def event(kind: str, data: dict[str, Any]) -> Event:
@@ -19,7 +19,7 @@ def event(kind: str, data: dict[str, Any]) -> Event:
 def test_each_kind_reads_as_one_line() -> None:
     assert (
         describe(event("model_call", {"latency_ms": 812.4, "prompt_tokens": 900, "completion_tokens": 40, "ok": False}))
-        == "812 ms, prompt 900 + completion 40 tokens, FAILED"
+        == "0.8 s, prompt 900 + completion 40 tokens, FAILED"
     )
     assert (
         describe(event("pack", {"tokens": 9, "budget": 50, "hash": "abcdef0123456", "sections": [["task", 9]]}))
@@ -33,7 +33,11 @@ def test_each_kind_reads_as_one_line() -> None:
         describe(event("verdict", {"criterion": "tests pass", "status": "PASSED", "evidence": ""}))
         == "PASSED tests pass"
     )
-    assert describe(event("phase", {"phase": "qa"})) == '{"phase":"qa"}'
+    assert describe(event("phase", {"phase": "qa"})) == "phase qa"  # words, not JSON
+    window = {"tokens": 8192, "warning": None, "seats": ["a", "b"]}
+    assert describe(event("window", window)) == "seats a, b; tokens 8192"
+    finished = {"status": "failed", "outcome": "failed: task r1t1 'Add divide' failed: no edit made"}
+    assert describe(event("run_finished", finished)) == "failed: task r1t1 'Add divide' failed: no edit made"
     assert describe(event("dump", {"truncated": True, "preview": "{...}"})).startswith("(too large")
 
 
@@ -44,6 +48,12 @@ def test_long_lines_are_cut() -> None:
 
 def test_elapsed_is_seconds_from_the_start() -> None:
     assert elapsed("2026-01-01T00:00:00.000+00:00", "2026-01-01T00:01:02.500+00:00") == "+62.5s"
+
+
+def test_how_long_a_run_took_reads_as_a_duration() -> None:
+    start = "2026-01-01T00:00:00.000+00:00"
+    assert duration(start, "2026-01-01T00:00:12.340+00:00") == "12.3 s"
+    assert duration(start, "2026-01-01T00:05:41.500+00:00") == "5 min 42 s"
 
 
 def run_row(status: str, pid: int | None, host: str) -> RunRow:
