@@ -146,6 +146,7 @@ class RunState(TypedDict, total=False):
     outcome: str
     answer: str  # a single specialist's answer (`run --agent`): the explorer's explanation, the planner's plan
     aborted: bool  # a slot with fail_mode abort failed: the run ends
+    given_up: bool  # the user answered give_up to an escalation: the run ends with what it has (learn)
     attempt_runs: Annotated[dict[str, AttemptRun], operator.or_]  # best-of-N attempts, by branch key
 
 

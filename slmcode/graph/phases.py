@@ -14,12 +14,12 @@ from slmcode.graph.routing import (
     NEXT_PHASES,
     after_clarify,
     after_context,
+    after_escalate,
     after_join,
     after_planner,
     after_qa,
     after_review,
     fan_out,
-    next_phase,
 )
 from slmcode.nodes.approval import approve_plan
 from slmcode.nodes.attempts import settle
@@ -91,7 +91,7 @@ PHASES: tuple[Phase, ...] = (
     Phase("verify", verify, then="reviewer"),
     Phase("reviewer", review, route=after_review, targets=(*NEXT_PHASES, "solo_end")),
     Phase("corrector", correct, route=fan_out("corrector"), targets=FAN_OUT_TARGETS),
-    Phase("escalate", escalate, route=next_phase, targets=tuple(NEXT_PHASES)),
+    Phase("escalate", escalate, route=after_escalate, targets=(*NEXT_PHASES, "learn")),
     Phase("tester", start_tester, route=fan_out("tester"), targets=FAN_OUT_TARGETS),
     Phase("qa", run_qa, route=after_qa, targets=("planner", "learn")),
     Phase("learn", learn, then=END, skip=join),

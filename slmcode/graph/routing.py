@@ -37,6 +37,11 @@ def next_phase(state: RunState, runtime: Runtime[RunContext]) -> str:
     return "qa"
 
 
+def after_escalate(state: RunState, runtime: Runtime[RunContext]) -> str:
+    """The user gave up: straight to the end (no tester, QA or new plan); else as after a review."""
+    return "learn" if state.get("given_up") else next_phase(state, runtime)
+
+
 def after_clarify(state: RunState, runtime: Runtime[RunContext]) -> str:
     return "interview" if state.get("questions") else "next"
 

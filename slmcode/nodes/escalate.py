@@ -50,6 +50,7 @@ def escalate(state: RunState, runtime: Runtime[RunContext]) -> dict:
     emit(runtime, state["run_id"], "phase", phase="escalate", tasks=[t.id for t in stuck])
     decided: list[Task] = []
     log: list[str] = []
+    given_up: list[str] = []  # tasks the user gave up on: the run ends with what it has
     for task in stuck:
         if may_escalate(task, settings):  # a stronger model first, before anyone is asked
             decided.append(to_fallback(runtime, state["run_id"], task))
@@ -65,6 +66,8 @@ def escalate(state: RunState, runtime: Runtime[RunContext]) -> dict:
             failures=render_failures(task.verdicts, evidence_chars=EVIDENCE_CHARS),
         )
         choice = _human(task, question)
+        if choice is not None and choice.decision == "give_up":
+            given_up.append(task.id)
         if choice is None:
             answer = ask_role(runtime, state, "escalate", Escalation, question, task=task)
             choice = answer.value or Escalation(decision="give_up")
@@ -74,4 +77,11 @@ def escalate(state: RunState, runtime: Runtime[RunContext]) -> dict:
         else:
             decided.append(task.model_copy(update={"status": "failed"}))
         log.append(f"escalate: {task.id} -> {decided[-1].status if decided[-1].status == 'failed' else 'retry'}")
+    if given_up:  # nothing more goes to the model: the tasks not yet run stay unrun, and say why
+        note = f"not run: you gave up on {', '.join(given_up)}"
+        settled = {t.id for t in decided}
+        for task in state.get("tasks", []):
+            if task.id not in settled and task.status in ("pending", "rejected"):
+                decided.append(task.model_copy(update={"status": "failed", "review_notes": [*task.review_notes, note]}))
+        return {"phase": "escalate", "tasks": decided, "work_log": [*log, note], "given_up": True}
     return {"phase": "escalate", "tasks": decided, "work_log": log}
