@@ -92,8 +92,9 @@ def script_session(fake: FakeLLM, first_worker: list[Reply] | None = None) -> No
 class Chat:
     """`slmcode chat` in a pseudo-terminal; what it showed is kept for a failing test's message."""
 
-    def __init__(self, repo: Path, url: str, *, inside: bool = False) -> None:
-        """`inside`: started in the repository without -w, as `cd repo && slmcode chat` (a relative workspace)."""
+    def __init__(self, repo: Path, url: str, *, inside: bool = False, yes: bool = True) -> None:
+        """`inside`: started in the repository without -w, as `cd repo && slmcode chat` (a relative workspace);
+        `yes` False: questions wait at the terminal."""
         # No terminal here answers prompt_toolkit's cursor-position queries; this tree's code wherever it starts.
         env = environment(PROMPT_TOOLKIT_NO_CPR="1", TERM="xterm", PYTHONPATH=str(PROJECT))
         where = [] if inside else ["-w", str(repo)]
@@ -106,7 +107,7 @@ class Chat:
             url,
             "--model",
             MODEL,
-            "--yes",
+            *(["--yes"] if yes else []),
         ]
         self.screen = io.StringIO()
         self.child = pexpect.spawn(
@@ -129,6 +130,14 @@ class Chat:
 
     def prompt(self) -> str:
         return self.expect(PROMPT)
+
+    def expect_nothing_for(self, seconds: float) -> str:
+        """What the terminal showed in the next `seconds` (it should stay still)."""
+        try:
+            self.child.expect(pexpect.TIMEOUT, timeout=seconds)
+        except pexpect.EOF:
+            pytest.fail(f"the session ended; the terminal showed:\n{self.screen.getvalue()[-4000:]}")
+        return ANSI.sub("", str(self.child.before)).replace("\r", "")
 
     def type(self, line: str) -> None:
         self.child.send(line + "\r")  # Enter is a carriage return in a terminal
@@ -203,6 +212,7 @@ def test_ctrl_c_in_a_model_call_returns_to_the_prompt_and_a_new_session_offers_t
         chat.child.sendintr()
         stopped = chat.prompt()
         assert "stopping after the step in flight" in stopped and "stopped: the run keeps its checkpoint" in stopped
+        assert "error:" not in stopped  # the user asked for the stop
         assert "def divide" not in (repo / "calc/ops.py").read_text()  # stopped before the edit
         chat.type("/exit")
         chat.expect(pexpect.EOF)

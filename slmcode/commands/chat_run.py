@@ -29,6 +29,7 @@ class ChatState:
         self.last_run: str | None = thread.turns[-1].run_id if thread.turns else None
         self.paused_plan: str | None = None  # a /plan run waiting for /approve
         self.paused_request = ""
+        self.asked = 0  # requests run in this session (finished or not): /status counts them
 
     def settings(self) -> Any:
         return settings_for(self.workspace, quiet=True, **self.flags).settings
@@ -40,6 +41,7 @@ def request(state: ChatState, text: str, *, kind: str = "run", **extra: Any) -> 
 
     flags = {**state.flags, **extra}
     settings_for(state.workspace, **flags)  # a broken flag is one line before anything starts
+    state.asked += 1
     query = carried_request(text, state.thread, state.settings(), state.workspace)
     state.thread.focus = []  # /add is for the next request only
     result = watched(
@@ -94,8 +96,8 @@ def watched(state: ChatState, start: Any, *, pause: bool, request: str) -> Any:
         return hear
 
     try:
-        with two_stage_interrupt(), RunView(console) as view:
-            result = start(on_event(view), answer)
+        with two_stage_interrupt(say_interrupted=False), RunView(console) as view:
+            result = start(on_event(view), view.asking(answer))
     except PlanPaused as paused:
         state.paused_plan, state.paused_request = paused.run_id, request
         show_paused(paused.run_id, state.workspace, as_json=False)

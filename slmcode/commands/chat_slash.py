@@ -56,6 +56,7 @@ def show_help(state: ChatState, arg: str) -> None:
 
 def diff(state: ChatState, arg: str) -> None:
     from slmcode.gitrun.git import Git
+    from slmcode.gitrun.images import changes_diff
     from slmcode.gitrun.record import load_record
     from slmcode.tools.pending import plan_pending
 
@@ -69,9 +70,15 @@ def diff(state: ChatState, arg: str) -> None:
             shown = git.call("diff", "HEAD").stdout.decode(errors="replace")
             new = git.out("ls-files", "--others", "--exclude-standard")
             shown += "".join(f"new file (untracked): {p}\n" for p in new.splitlines())
+        empty = "No change: the tree matches HEAD and no patch is staged."
+    else:  # no git to ask: the session's runs against the files as they were before them
+        runs = [t.run_id for t in state.thread.turns if t.run_id and not t.undone]
+        runs += [state.last_run] if state.last_run and state.last_run not in runs else []
+        shown = changes_diff(state.workspace, runs)
+        empty = "No change: this session's runs left no file changed and no patch is staged."
     for plan in plan_pending(state.workspace):  # review mode's staged patches
         shown += plan.diff() if hasattr(plan, "diff") else f"refused: {plan}\n"
-    say(shown.rstrip("\n") or "No change: the tree matches HEAD and no patch is staged.")
+    say(shown.rstrip("\n") or empty)
 
 
 def undo(state: ChatState, arg: str) -> None:
@@ -112,7 +119,8 @@ def reject(state: ChatState, arg: str) -> None:
 def status(state: ChatState, arg: str) -> None:
     settings = state.settings()
     say(
-        f"session {state.thread.id}: {len(state.thread.turns)} request(s); model {settings.model} at "
+        f"session {state.thread.id}: {state.asked} request(s) run here, {len(state.thread.turns)} finished run(s) "
+        f"in its thread; model {settings.model} at "
         f"{settings.base_url or 'the embedded server'}; mode {settings.permission}; "
         f"focus {', '.join(state.thread.focus) or 'none'}; last run {state.last_run or 'none'}"
     )

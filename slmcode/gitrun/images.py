@@ -7,6 +7,7 @@ run wrote again (rewind to an earlier task instead). Tasks are ordered by their 
 
 from __future__ import annotations
 
+import difflib
 from pathlib import Path
 
 from slmcode.errors import GitRunError
@@ -14,7 +15,7 @@ from slmcode.gitrun.ops import Outcome
 from slmcode.store.atomic import atomic_write_bytes
 from slmcode.store.before_images import Image, images_of, mark_undone, runs_with_images, sha256_bytes
 
-__all__ = ["rewind", "runs_with_images", "undo"]
+__all__ = ["changes_diff", "rewind", "runs_with_images", "undo"]
 
 
 def _task_order(images: list[Image]) -> list[str]:
@@ -99,3 +100,26 @@ def rewind(workspace: Path, run_id: str, to_task: str, *, dry_run: bool = False)
         f"rewind run {run_id} to task {to_task} (undoing {', '.join(dropped)})",
         dry_run,
     )
+
+
+def changes_diff(workspace: Path, run_ids: list[str]) -> str:
+    """What the runs changed, as a unified diff from each file's earliest before-image to what it holds now:
+    /diff where there is no git to ask (the demo's copy under /tmp). A file the runs made is all additions."""
+    first: dict[str, Image] = {}
+    for run_id in run_ids:
+        for image in images_of(workspace, run_id):
+            first.setdefault(image.path, image)
+    out = []
+    for path in sorted(first):
+        real = workspace / path
+        now = real.read_bytes() if real.is_file() else None
+        before = first[path].before
+        if now == before:
+            continue
+        old = (before or b"").decode(errors="replace").splitlines(keepends=True)
+        new = (now or b"").decode(errors="replace").splitlines(keepends=True)
+        where = ("/dev/null" if before is None else f"a/{path}", "/dev/null" if now is None else f"b/{path}")
+        lines = difflib.unified_diff(old, new, fromfile=where[0], tofile=where[1])
+        ending = "\n\\ No newline at end of file\n"
+        out.append("".join(line if line.endswith("\n") else line + ending for line in lines))
+    return "".join(out)
