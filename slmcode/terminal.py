@@ -47,6 +47,22 @@ class RunView:
         if kind is not None:  # the error line that follows must not be glued to the board's last line
             self.console.line()
 
+    def asking(self, answer: Answerer) -> Answerer:
+        """`answer` with the board stopped while it waits: a repaint would land under the question's input line.
+        The board starts again below the answer."""
+
+        def asked(question: dict[str, Any]) -> Any:
+            live = self.showing
+            if live:
+                self.live.stop()
+            try:
+                return answer(question)
+            finally:
+                if live:
+                    self.live.start(refresh=True)
+
+        return asked
+
     def on_event(self, event: dict[str, Any]) -> None:
         kind = event.get("kind")
         if kind in ("run_started", "run_resumed"):

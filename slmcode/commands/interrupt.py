@@ -21,13 +21,15 @@ from types import FrameType
 
 EXIT_INTERRUPTED = 130
 STOPPING = "stopping after the step in flight (a model call or a command may take a while); Ctrl-C again stops at once"
-INTERRUPTED = "error: interrupted (`slmcode resume` continues the run from its last checkpoint)"
-STOPPED_NOW = "error: interrupted at once (`slmcode resume` continues the run from its last checkpoint)"
+# Not "error:": the user asked for the stop, and it went as asked.
+INTERRUPTED = "interrupted: `slmcode resume` continues the run from its last checkpoint"
+STOPPED_NOW = "stopped at once: `slmcode resume` continues the run from its last checkpoint"
 
 
 @contextmanager
-def two_stage_interrupt() -> Iterator[None]:
-    """While a run goes on: the first SIGINT raises KeyboardInterrupt, the second exits with code 130."""
+def two_stage_interrupt(*, say_interrupted: bool = True) -> Iterator[None]:
+    """While a run goes on: the first SIGINT raises KeyboardInterrupt, the second exits with code 130.
+    `say_interrupted` False: the caller says what the stop means (chat's prompt comes back with its own line)."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
@@ -49,7 +51,8 @@ def two_stage_interrupt() -> Iterator[None]:
     try:
         yield
     except KeyboardInterrupt:
-        _say(INTERRUPTED)  # typer turns KeyboardInterrupt into exit 130 and says nothing
+        if say_interrupted:
+            _say(INTERRUPTED)  # typer turns KeyboardInterrupt into exit 130 and says nothing
         raise
     finally:
         signal.signal(signal.SIGINT, previous)

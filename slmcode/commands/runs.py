@@ -157,7 +157,7 @@ def _watched(start: Any, workspace: Path, yes: bool, as_json: bool, timeout: flo
         )
         return result
     with RunView(console) as view:
-        result = start(view.on_event, answer)
+        result = start(view.on_event, view.asking(answer))
     console.print(result_table(result))
     if result.answer:  # a single specialist's answer (--agent)
         console.print(result.answer, markup=False, highlight=False)
