@@ -159,9 +159,20 @@ def gates_cell(verdicts: list[Verdict]) -> str:
     """The quality gates' rows in a few words: each one that did not pass by name, else how many passed."""
     attempts = [v.criterion.text for v in verdicts if v.gate == "attempts"]  # best-of-N: "attempt 2 of 3 won"
     gates = [v for v in verdicts if v.gate not in (None, "attempts")]
-    shown = [f"{v.gate}:{v.status}" for v in gates if v.status != "PASSED"]
-    summary = " ".join(shown) if shown else (f"gates {len(gates)}/{len(gates)}" if gates else "")
+    shown = [f"gate {v.gate} {v.status.lower()}" for v in gates if v.status != "PASSED"]
+    summary = ", ".join(shown) if shown else (f"gates {len(gates)}/{len(gates)} passed" if gates else "")
     return "; ".join(p for p in (summary, *attempts) if p)
+
+
+def criteria_cell(verdicts: list[Verdict]) -> str:
+    """The criteria's statuses counted: 'criterion PASSED', '2 criteria: 1 PASSED, 1 FAILED'."""
+    statuses = [v.status for v in verdicts if v.gate is None]
+    if not statuses:
+        return ""
+    counts = {s: statuses.count(s) for s in dict.fromkeys(statuses)}
+    if len(counts) == 1:
+        return f"{'criterion' if len(statuses) == 1 else f'{len(statuses)} criteria'} {statuses[0]}"
+    return f"{len(statuses)} criteria: " + ", ".join(f"{n} {s}" for s, n in counts.items())
 
 
 def result_table(result: RunResult) -> Table:
@@ -171,8 +182,7 @@ def result_table(result: RunResult) -> Table:
     columns = ["task", "title", "status", "verdicts", "files changed", *(["model"] if escalated else [])]
     table = Table(*columns, title=f"run {result.run_id}")
     for task in result.tasks:
-        criteria = [v.status for v in task.verdicts if v.gate is None]
-        verdicts = " ".join([*criteria, gates_cell(task.verdicts)]).strip() or "-"
+        verdicts = "; ".join(p for p in (criteria_cell(task.verdicts), gates_cell(task.verdicts)) if p) or "-"
         model = [f"fallback {task.fallback_model}" if task.fallback_model else "own"] if escalated else []
         table.add_row(
             task.id,

@@ -188,7 +188,7 @@ def status(workspace: WorkspaceOpt = Path("."), as_json: JsonOpt = False) -> Non
     elif not runs:
         console.print(f"No runs recorded in {workspace.resolve()}.", highlight=False)
     else:
-        console.print(runs_table(runs))
+        console.print(runs_table(runs, console.width))
 
 
 @app.command()

@@ -108,23 +108,36 @@ def shown_status(run: RunRow) -> str:
 STATUS_STYLE = {"done": "green", "failed": "red", "running": "yellow", "stopped": "magenta", "interrupted": "magenta"}
 
 
-def runs_table(runs: list[RunRow]) -> Table:
-    table = Table("run", "status", "started", "took", "model", "task", "outcome")
+NARROW = 120  # columns below which `status` puts the task and its outcome in one cell, and leaves out the rest
+
+
+def runs_table(runs: list[RunRow], width: int = NARROW) -> Table:
+    """The runs, the latest first; on a terminal narrower than NARROW (80 columns is common) the run, its status,
+    how long it took and one cell with the task over its outcome, so no column is squeezed to a letter a line."""
+    narrow = width < NARROW
+    columns = ("run", "status", "took", "task and outcome") if narrow else RUN_COLUMNS
+    table = Table(*columns)
     # Run ids are what `resume` and `trace` take: never wrapped or cut, whatever the terminal's width.
     table.columns[0].no_wrap = True
     table.columns[0].min_width = max((len(run.run_id) for run in runs), default=3)
+    table.columns[1].no_wrap = True
     for run in runs:
         status = shown_status(run)
-        table.add_row(
-            run.run_id,
-            f"[{STATUS_STYLE.get(status, 'white')}]{status}[/]",
-            run.started[:19].replace("T", " "),
-            duration(run.started, run.finished) if run.finished else "",
-            run.model,
-            Text(first_line(run.query, 60)),
-            Text(first_line(run.outcome, 60)),
-        )
+        cells = [run.run_id, f"[{STATUS_STYLE.get(status, 'white')}]{status}[/]"]
+        took = duration(run.started, run.finished) if run.finished else ""
+        if narrow:
+            what = Text(first_line(run.query, 60))
+            what.append("\n" + first_line(run.outcome, 120), style="dim")
+            table.add_row(*cells, took, what)
+        else:
+            started = run.started[:19].replace("T", " ")
+            table.add_row(
+                *cells, started, took, run.model, Text(first_line(run.query, 60)), Text(first_line(run.outcome, 60))
+            )
     return table
+
+
+RUN_COLUMNS = ("run", "status", "started", "took", "model", "task", "outcome")
 
 
 def timeline_table(events: list[Event]) -> Table:

@@ -25,6 +25,6 @@ def test_a_failed_gate_is_named_and_passed_gates_are_counted() -> None:
         Verdict(criterion=GATE, status="PASSED", gate="smoke"),
         Verdict(criterion=GATE, status="FAILED", gate="placeholder"),
     )
-    assert "PASSED placeholder:FAILED" in failed
+    assert "criterion PASSED; gate placeholder failed" in failed  # not "PASSED placeholder:FAILED"
     passed = rendered(Verdict(criterion=CHECK, status="PASSED"), Verdict(criterion=GATE, status="PASSED", gate="smoke"))
-    assert "PASSED gates 1/1" in passed
+    assert "criterion PASSED; gates 1/1 passed" in passed

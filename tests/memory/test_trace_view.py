@@ -71,3 +71,27 @@ def test_a_running_run_is_stopped_only_when_its_process_is_gone_here() -> None:
     assert shown_status(run_row("running", gone, here)) == "stopped"
     assert shown_status(run_row("running", gone, "another-machine")) == "running"  # cannot tell from here
     assert shown_status(run_row("done", gone, here)) == "done"
+
+
+def test_status_reads_at_80_columns() -> None:
+    from rich.console import Console
+
+    from slmcode.store.trace_view import runs_table
+
+    run = RunRow(
+        run_id="run-20260101-000000-beef",
+        query="Add a divide operation to calc/ops.py with a test",
+        status="failed",
+        started="2026-01-01T00:00:00.000+00:00",
+        finished="2026-01-01T00:05:41.500+00:00",
+        model="qwen2.5-coder:7b",
+        outcome="failed: task r1t1 'Add divide' failed: criteria failed: 'the tests pass'",
+        pid=None,
+        host="",
+    )
+    console = Console(width=80, record=True, color_system=None)
+    console.print(runs_table([run], console.width))
+    text = console.export_text()
+    assert max(len(line) for line in text.splitlines()) <= 80
+    assert "run-20260101-000000-beef" in text and "failed" in text and "5 min 42 s" in text
+    assert "Add a divide operation" in text and "the tests pass" in text  # words, not a letter a line
