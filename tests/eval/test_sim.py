@@ -139,14 +139,18 @@ def test_it_never_edits_before_the_lines_were_shown(on_path: None) -> None:
 
 
 @pytest.mark.slow
-def test_text_and_malformed_calls_are_repaired_by_the_harness_and_sink_the_plain_loop(on_path: None) -> None:
-    for error, plain_failure in (("text_call", "empty_patch"), ("malformed_args", "malformed_tool_call")):
+def test_text_and_malformed_calls_are_repaired_by_the_harness_and_text_calls_sink_the_plain_loop(
+    on_path: None,
+) -> None:
+    for error in ("text_call", "malformed_args"):
         harness, sim = attempt("js-sum-range", only(error))
         assert harness.solved, (error, harness.grade_output)
         calls = [p for p in sim.log if p.role == "worker" and p.action != "answer"]
         assert calls and all(error in p.errors for p in calls)  # every worker call was broken
-        plain, _ = attempt("js-sum-range", only(error), agent="baseline")
-        assert not plain.solved and plain.failure == plain_failure
+    # The plain loop ends on its first text answer. (A cut-off JSON argument is repaired by langchain's partial
+    # JSON parse, so malformed arguments alone do not sink it.)
+    plain, _ = attempt("js-sum-range", only("text_call"), agent="baseline")
+    assert not plain.solved and plain.failure == "empty_patch"
 
 
 @pytest.mark.slow
@@ -184,8 +188,8 @@ def test_wrong_paths_repeated_after_the_error_are_labelled_a_loop(on_path: None)
 
 @pytest.mark.slow
 def test_a_drifted_old_str_gets_the_nearest_lines_back(on_path: None) -> None:
-    # Seed 1 recalls a line wrongly; an indentation drift (seed 0) is applied re-indented (tools/nearmiss.py).
-    _, sim = attempt("js-sum-range", only("old_str_mismatch"), seed=1)
+    # Seed 0 recalls a line wrongly; an indentation drift (seed 1) is applied re-indented (tools/nearmiss.py).
+    _, sim = attempt("js-sum-range", only("old_str_mismatch"), seed=0)
     edits = [p for p in sim.log if p.action == "ws_edit"]
     assert edits and all("old_str_mismatch" in p.errors for p in edits)
     assert any("The closest lines are" in text for text in request_texts(sim))

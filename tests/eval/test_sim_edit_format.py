@@ -50,10 +50,10 @@ def sim_attempt(edit_format: str, seed: int) -> tuple[bool, list[str], list[str]
 
 @pytest.mark.slow
 def test_every_old_str_drifting_it_takes_the_offered_rewrite_in_auto_and_never_in_replace(on_path: None) -> None:
-    # Seed 1: its first two old_str misses recall a line wrongly (no near miss applies).
-    solved, actions, texts = sim_attempt("auto", seed=1)
+    # Seed 0: its first two old_str misses recall a line wrongly (no near miss applies).
+    solved, actions, texts = sim_attempt("auto", seed=0)
     assert any("Rewrite the whole file instead" in t for t in texts)
     assert actions.count("ws_edit") == 2 and "ws_write" in actions and solved
-    _, actions, texts = sim_attempt("replace", seed=1)
+    _, actions, texts = sim_attempt("replace", seed=0)
     assert not any("Rewrite the whole file instead" in t for t in texts)
     assert "ws_write" not in actions and actions.count("ws_edit") > 2

@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import json
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from slmcode.eval.scripted import Reply
+from slmcode.eval.sim.draws import Draws
 from slmcode.eval.sim.policy import Action
 from slmcode.eval.sim.profile import Profile
 from slmcode.eval.sim.shown import Shown
@@ -21,15 +22,24 @@ CLAIM_TESTS = "Done: the change is made and all tests pass."
 
 @dataclass
 class Dice:
-    """One request's draws: `rolls(kind)` is True at the profile's rate for this prompt's size."""
+    """One request's draws: `rolls(kind)` is True at the profile's rate for this prompt's size. With `draws`, each
+    chance is a decision of the run's common stream (draws.py) and `rng` becomes that decision's own generator,
+    so how an error is made is common to the arms too; `drawn` lists the decisions this request took."""
 
     rng: random.Random
     profile: Profile
     prompt_tokens: int
     made: list[str]
+    draws: Draws | None = None
+    drawn: list[str] = field(default_factory=list)
 
     def rolls(self, error: str) -> bool:
-        hit = self.rng.random() < self.profile.rate(error, self.prompt_tokens)
+        if self.draws is None:
+            value = self.rng.random()
+        else:
+            key, value, self.rng = self.draws.uniform(error)
+            self.drawn.append(key)
+        hit = value < self.profile.rate(error, self.prompt_tokens)
         if hit:
             self.made.append(error)
         return hit

@@ -1,7 +1,8 @@
 """The SIMULATED small model's server: an OpenAI-compatible chat server on loopback (the scripted server's HTTP
 machinery) that plays one model on one eval task, for one seed. Each request is cut to the profile's window as
-the server would cut it, read as the model would read it, answered by role, and given its errors from a
-generator seeded by (task, seed, agent, role, turn): the same seed gives the same run.
+the server would cut it, read as the model would read it, answered by role, and given its errors from the
+run's common random numbers (draws.py), keyed by (task, seed, decision) and never by agent or role: the same
+seed gives the same run, and every arm the same draw at the same decision.
 
 `log` keeps one line per answer (role, turn, what it did, which errors it made, messages the window dropped), so
 a test or the table can see what the simulated model did without reading the trace."""
@@ -14,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from slmcode.eval.scripted import FakeLLM, Reply
+from slmcode.eval.sim.draws import Draws
 from slmcode.eval.sim.errors import Dice, answer, mistake
 from slmcode.eval.sim.knowledge import Knowledge
 from slmcode.eval.sim.policy import next_action
@@ -35,6 +37,7 @@ class Played:
     args: dict[str, Any] = field(default_factory=dict)
     errors: tuple[str, ...] = ()
     dropped: int = 0
+    drawn: tuple[str, ...] = ()  # the decisions this answer drew (keys of SimServer.draws.log)
 
 
 class SimServer(FakeLLM):
@@ -44,6 +47,7 @@ class SimServer(FakeLLM):
         super().__init__(models=[profile.model])
         self.task, self.profile, self.seed, self.agent = task, profile, seed, agent
         self.knowledge = Knowledge(task)
+        self.draws = Draws(task.id, seed)
         self.log: list[Played] = []
         self.turns: dict[str, int] = {}
         self._sim_lock = threading.Lock()
@@ -57,8 +61,8 @@ class SimServer(FakeLLM):
             return self.turns[role]
 
     def dice(self, role: str, turn: int, tokens: int, made: list[str]) -> Dice:
-        rng = random.Random(f"{self.task.id}|{self.seed}|{self.agent}|{role}|{turn}")
-        return Dice(rng, self.profile, tokens, made)
+        # The fallback generator is only for a caller with no stream; every roll here draws from self.draws.
+        return Dice(random.Random(0), self.profile, tokens, made, self.draws)
 
     def play(self, request: Request) -> Reply:
         seen, dropped = fit_window(request, self.profile.window_tokens)
@@ -70,8 +74,9 @@ class SimServer(FakeLLM):
             role = str(schema.get("title") or "json")
             turn = self._turn(role)
             value = structured_value(schema, self.knowledge, shown, seen)
-            text = structured_text(value, self.dice(role, turn, tokens, made))
-            self._note(Played(role, turn, "json", {}, tuple(made), dropped))
+            dice = self.dice(role, turn, tokens, made)
+            text = structured_text(value, dice)
+            self._note(Played(role, turn, "json", {}, tuple(made), dropped, tuple(dice.drawn)))
             return Reply(content=text)
         if not request.get("tools"):  # the compactor and other plain-text asks
             self._note(Played("text", self._turn("text"), "answer", {}, (), dropped))
@@ -85,7 +90,7 @@ class SimServer(FakeLLM):
         intended = next_action(self.knowledge, shown, role)
         taken = mistake(intended, shown, dice)
         reply = answer(taken, dice)
-        self._note(Played(role, turn, taken.name or "answer", taken.args, tuple(made), dropped))
+        self._note(Played(role, turn, taken.name or "answer", taken.args, tuple(made), dropped, tuple(dice.drawn)))
         return reply
 
     def _note(self, played: Played) -> None:
