@@ -10,6 +10,7 @@ from pathlib import Path
 import yaml
 
 from slmcode.errors import SlmcodeError
+from slmcode.eval.sim.mind import Mind, load_mind
 
 PROFILE_DIR = Path(__file__).resolve().parent / "profiles"
 # Every error the simulator can make; a profile's `rates` gives each a probability per chance to make it.
@@ -34,6 +35,7 @@ class Profile:
     ollama: bool = False  # answer Ollama's /api/show (num_ctx unset), as a stock Ollama install does
     growth_per_1k: float = 0.0  # each rate is multiplied by 1 + growth_per_1k per 1,000 prompt tokens
     rates: dict[str, float] = field(default_factory=dict)
+    mind: Mind = field(default_factory=Mind)  # its competence: belief, flips, stuck states, reviewer (mind.py)
 
     def rate(self, error: str, prompt_tokens: int) -> float:
         base = self.rates.get(error, 0.0)
@@ -81,6 +83,7 @@ def load_profile(name_or_path: str) -> Profile:
             ollama=bool(data.get("ollama", False)),
             growth_per_1k=float(data.get("growth_per_1k") or 0.0),
             rates=_rates(data.get("rates") or {}, str(path)),
+            mind=load_mind(data.get("mind"), str(path)),
         )
     except (TypeError, ValueError) as exc:
         raise SlmcodeError(f"sim profile {path}: {exc}") from None

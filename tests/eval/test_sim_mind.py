@@ -1,0 +1,47 @@
+"""The SIMULATED model's mind: a competence a profile states (right less often on bigger tasks), and random
+numbers common to the arms (the same seed meets the harness and the plain loop with the same luck at the same
+decision)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from slmcode.errors import SlmcodeError
+from slmcode.eval.sim.profile import Profile, load_profile
+from tests.eval.test_sim import MODEL, attempt
+
+COIN = Profile(name="coin-old-str", model=MODEL, window_tokens=0, rates={"old_str_mismatch": 0.5})
+
+
+@pytest.mark.slow
+def test_the_same_seed_gives_both_arms_the_same_draws(on_path: None) -> None:
+    for seed in (0, 1):
+        _, harness = attempt("py-chunk", COIN, agent="harness", seed=seed)
+        _, plain = attempt("py-chunk", COIN, agent="baseline", seed=seed)
+        both = dict(harness.draws.log).keys() & dict(plain.draws.log).keys()
+        assert "old_str_mismatch#1" in both
+        assert all(dict(harness.draws.log)[k] == dict(plain.draws.log)[k] for k in both)
+        # The first edit is recalled wrongly in both arms or in neither.
+        first = [
+            next("old_str_mismatch" in p.errors for p in sim.log if "old_str_mismatch#1" in p.drawn)
+            for sim in (harness, plain)
+        ]
+        assert first[0] == first[1]
+
+
+def test_a_profile_states_its_competence_and_bigger_tasks_are_harder(tmp_path: Path) -> None:
+    assert load_profile("perfect").mind.p_right(hunks=4, files=3, changed_lines=60) > 0.9999
+    seven = load_profile("7b").mind
+    assert 0.5 < seven.p_right(1, 1, 2) < 0.95 and seven.p_right(3, 2, 30) < seven.p_right(1, 1, 2)
+    assert load_profile("14b").mind.p_right(1, 1, 2) > seven.p_right(1, 1, 2)
+    mine = tmp_path / "mine.yaml"
+    mine.write_text("mind: {skill: 0.0, stuck_stay: 0.5, prefill_tokens_per_s: 100, decode_tokens_per_s: 10}\n")
+    mind = load_profile(str(mine)).mind
+    assert mind.p_right(1, 1, 0) == pytest.approx(0.5) and mind.seconds(1000, 20) == pytest.approx(12.0)
+    for bad in ("mind: {skil: 1}", "mind: {stuck_stay: 1.5}", "mind: {skill: high}", "mind: [1]"):
+        mine.write_text(bad + "\n")
+        with pytest.raises(SlmcodeError) as raised:
+            load_profile(str(mine))
+        assert "\n" not in str(raised.value)
