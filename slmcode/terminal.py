@@ -81,16 +81,18 @@ class RunView:
             self.console.print(f"[{style}]{escape(event['message'])}[/{style}]", highlight=False)
         elif kind == "model_call":
             self.last_call = call_line(event)
+            if event.get("task_id"):  # the task's model requests, every role's: the web view counts the same
+                self.tasks.setdefault(event["task_id"], {"title": ""}).setdefault("requests", 0)
+                self.tasks[event["task_id"]]["requests"] += 1
             self.in_flight.pop((str(event.get("role")), str(event.get("task_id"))), None)
         elif kind == "model_progress":  # a call in flight, as its tokens arrive
             self.in_flight[(str(event.get("role")), str(event.get("task_id")))] = progress_line(event)
         elif kind == "phase":
             self.phase = event["phase"]
         elif kind == "task":
-            entry = self.tasks.setdefault(event["task_id"], {"title": event.get("title", ""), "turns": 0})
+            entry = self.tasks.setdefault(event["task_id"], {"title": event.get("title", "")})
             entry["status"] = event.get("status", entry.get("status"))
-        elif kind == "turn":
-            self.tasks.setdefault(event["task_id"], {"title": ""})["turns"] = event["turn"]
+            entry["title"] = event.get("title") or entry.get("title", "")
         elif kind == "verdict":
             self.recent.append(f"{event['task_id']}: {event['status']} {shorten(event['criterion'], 60)}")
         elif kind == "fallback":  # a task escalated to its role's stronger model (nodes/fallback.py)
@@ -106,14 +108,14 @@ class RunView:
         self.live.refresh()
 
     def render(self) -> Group:
-        board = Table("task", "title", "status", "turns", box=None, pad_edge=False)
+        board = Table("task", "title", "status", "model requests", box=None, pad_edge=False)
         for task_id, entry in self.tasks.items():
             status = entry.get("status") or "pending"
             board.add_row(
                 task_id,
                 entry.get("title", "")[:50],
                 Text(status, STATUS_STYLE.get(status, "")),
-                str(entry.get("turns", 0)),
+                str(entry.get("requests", 0)),
             )
         minutes, seconds = divmod(int(time.monotonic() - self.started), 60)
         head = Text(f"phase: {self.phase}  {minutes}:{seconds:02d}", style="bold")

@@ -31,7 +31,7 @@ table { border-collapse: collapse; width: 100%; }
 th, td { text-align: left; vertical-align: top; padding: .3rem .5rem; border-bottom: 1px solid var(--line); }
 td { overflow-wrap: anywhere; }
 th { background: #f6f8fa; font-weight: 600; }
-.status { font-weight: 600; }
+.status { font-weight: 600; white-space: nowrap; }
 .s-done, .s-PASSED, .s-passed { color: var(--ok); }
 .s-failed, .s-FAILED, .s-rejected { color: var(--bad); }
 .s-running, .s-review, .s-UNVERIFIED, .s-stopped, .s-interrupted { color: var(--warn); }
@@ -54,7 +54,7 @@ ol.phases { display: flex; flex-wrap: wrap; gap: .2rem .4rem; list-style: none; 
 ol.phases li { padding: 0 .4rem; border: 1px solid var(--line); border-radius: 3px; color: var(--muted); }
 ol.phases li[aria-current] { color: #fff; background: var(--accent); border-color: var(--accent); font-weight: 600; }
 .notes li { white-space: pre-wrap; font-size: 13px; }
-#events td:nth-child(3) { white-space: nowrap; }
+#events td:nth-child(2), #events td:nth-child(3) { white-space: nowrap; }
 #live[data-state=live]::before { content: "● live"; color: var(--bad); margin-right: .5rem; }
 @media (max-width: 600px) {
   main { padding: .6rem; }

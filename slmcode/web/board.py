@@ -16,7 +16,7 @@ class TaskCard:
     task_id: str
     title: str = ""
     status: str = ""
-    turns: int = 0
+    requests: int = 0  # model requests made for the task, every role's (the terminal board counts the same)
     files_changed: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
 
@@ -39,18 +39,22 @@ def phase_path(events: list[Event]) -> list[str]:
 def task_board(events: list[Event]) -> list[TaskCard]:
     """Every task the run announced, in announcement order, with its latest status."""
     cards: dict[str, TaskCard] = {}
+    asked: dict[str, int] = {}
     for event in events:
+        if event.kind == "model_call" and event.task_id:
+            asked[event.task_id] = asked.get(event.task_id, 0) + 1
         if event.kind != "task" or not event.task_id:
             continue
         card = cards.setdefault(event.task_id, TaskCard(event.task_id))
         d = event.data
         card.title = str(d.get("title") or card.title)
         card.status = str(d.get("status") or card.status)
-        card.turns += int(d.get("turns") or 0)
         for path in d.get("files_changed") or []:
             if str(path) not in card.files_changed:
                 card.files_changed.append(str(path))
         card.notes += [str(n) for n in d.get("notes") or []]
+    for card in cards.values():
+        card.requests = asked.get(card.task_id, 0)
     return list(cards.values())
 
 

@@ -56,12 +56,12 @@ def board_html(run_id: str, cards: list[TaskCard]) -> str:
             f'<a href="/runs/{esc(part(run_id))}/tasks/{esc(part(c.task_id))}">{esc(c.task_id)}</a>',
             esc(c.title),
             status_cell(c.status),
-            esc(c.turns or ""),
+            esc(c.requests or ""),
             esc(", ".join(c.files_changed)),
         ]
         for c in cards
     ]
-    return table(["task", "title", "status", "turns", "files changed"], rows, cls="stack")
+    return table(["task", "title", "status", "model requests", "files changed"], rows, cls="stack")
 
 
 def event_row(event: Event, start: str) -> str:

@@ -55,7 +55,7 @@ def follow(
             after = events[-1].seq
             if any(e.kind == "phase" for e in events):
                 send(sse("phase", phases_html(everything)))
-            if any(e.kind == "task" for e in events):
+            if any(e.kind in ("task", "model_call") for e in events):  # the board counts model requests
                 send(sse("board", board_html(run_id, task_board(everything))))
             continue  # drain before looking at the status: the last events precede run_finished
         run = store.run(run_id)

@@ -32,18 +32,27 @@ def edit_diff(event: Event) -> tuple[str, str]:
 
 
 def verdicts_html(events: list[Event]) -> str:
+    """Each criterion once, at its latest check, with how many checks came before: a task corrected four
+    times checked the same criterion four times, and the page opened with the same pytest failure four times."""
     # verify records each verdict twice (the live event and the one with evidence): the evidence one counts.
-    rows = [
-        [
-            esc(e.data.get("criterion")),
-            status_cell(str(e.data.get("status"))),
-            f"<pre>{esc(e.data.get('evidence') or '')}</pre>",
-        ]
-        for e in events
-        if e.kind == "verdict" and "evidence" in e.data
-    ]
+    checks: dict[str, list[Event]] = {}
+    for e in events:
+        if e.kind == "verdict" and "evidence" in e.data:
+            checks.setdefault(str(e.data.get("criterion")), []).append(e)
+    rows = []
+    for criterion, seen in checks.items():
+        last = seen[-1]
+        earlier = [str(e.data.get("status")) for e in seen[:-1]]
+        before = f"<br><small class=muted>{len(earlier)} earlier: {esc(', '.join(earlier))}</small>" if earlier else ""
+        rows.append(
+            [
+                esc(criterion),
+                status_cell(str(last.data.get("status"))) + before,
+                f"<pre>{esc(last.data.get('evidence') or '')}</pre>",
+            ]
+        )
     return (
-        table(["criterion", "verdict", "evidence"], rows, cls="stack")
+        table(["criterion", "latest verdict", "evidence"], rows, cls="stack")
         if rows
         else "<p class=muted>No verdicts yet.</p>"
     )
@@ -102,6 +111,18 @@ def packs_html(run_id: str, task_id: str, events: list[Event]) -> str:
     return "".join(parts)
 
 
+def notes_html(notes: list[str]) -> str:
+    """The latest review note in full; the earlier ones folded: each round repeats the same check's output."""
+    if not notes:
+        return ""
+    latest = f"<ul class=notes><li>{esc(notes[-1])}</li></ul>"
+    if len(notes) == 1:
+        return latest
+    earlier = "".join(f"<li>{esc(n)}</li>" for n in notes[:-1])
+    summary = f"<summary>{len(notes) - 1} earlier note(s)</summary>"
+    return f"{latest}<details>{summary}<ul class=notes>{earlier}</ul></details>"
+
+
 def task_page(store: TraceStore, workspace: Path, run_id: str, task_id: str) -> str | None:
     run = store.run(run_id)
     events = [e for e in store.timeline(run.run_id) if e.task_id == task_id]
@@ -111,10 +132,10 @@ def task_page(store: TraceStore, workspace: Path, run_id: str, task_id: str) -> 
     title = card.title if card and card.title else task_id
     back = f'<p><a href="/runs/{esc(part(run.run_id))}">← {esc(first_line(run.query, 80) or run.run_id)}</a></p>'
     status = status_cell(card.status) if card else ""
-    notes = "".join(f"<li>{esc(n)}</li>" for n in (card.notes if card else []))
+    notes = notes_html(card.notes if card else [])
     body = (
         f"{back}<h1>Task {esc(task_id)}: {esc(title)}</h1><p>{status}</p>"
-        + (f"<h2>Review notes</h2><ul class=notes>{notes}</ul>" if notes else "")
+        + (f"<h2>Review notes</h2>{notes}" if notes else "")
         + f"<h2>Verdicts</h2>{verdicts_html(events)}"
         + pending_html(workspace, run.run_id, task_id)
         + f"<h2 id=files>Files changed</h2>{edits_html(events)}"
