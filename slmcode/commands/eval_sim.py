@@ -57,6 +57,7 @@ def run_sim(
     say = lambda text: console.print(text, markup=False, highlight=False, soft_wrap=True)  # noqa: E731
     say("SIMULATED small model: these figures measure the harness against simulated errors, not a real model.")
     say(render(data["summary"]))
+    say(f"measured {len(runnable)} task(s): {', '.join(t.id for t in runnable) or 'none'}")
     for task_id, why in skipped.items():
         say(f"skipped {task_id}: {why}")
     say(f"report (SIMULATED): {path}")

@@ -38,8 +38,8 @@ def summarize(attempts: list[Attempt]) -> dict[str, dict[str, Any]]:
 
 
 def ratio(harness: float, baseline: float) -> str:
-    if baseline == 0:
-        return "n/a" if harness == 0 else "inf"
+    if baseline == 0:  # no ratio to a zero: say what happened instead of "inf"
+        return "n/a (both 0)" if harness == 0 else "n/a (baseline 0)"
     return f"{harness / baseline:.2f}x"
 
 
