@@ -6,6 +6,10 @@ The first press now says so and stops the run the usual way (recorded interrupte
 second press exits at once, as a kill would: every finished step is already checkpointed, `status` calls the
 run stopped and `resume` continues it. atexit callbacks run first, so an embedded model server stops too.
 Typer turns a KeyboardInterrupt into a silent exit 130, so the run's last line is printed here.
+
+SIGTERM (a service manager, `kill`) and SIGHUP (the terminal closed) stop at once, as a second Ctrl-C does,
+with the same resume line and the shell's own code for a death by that signal (128 + its number: 143, 129),
+so a script can tell which stop it was. Before, either ended the run with no word.
 """
 
 from __future__ import annotations
@@ -24,6 +28,8 @@ STOPPING = "stopping after the step in flight (a model call or a command may tak
 # Not "error:": the user asked for the stop, and it went as asked.
 INTERRUPTED = "interrupted: `slmcode resume` continues the run from its last checkpoint"
 STOPPED_NOW = "stopped at once: `slmcode resume` continues the run from its last checkpoint"
+STOPPED_BY = "stopped by {signal}: `slmcode resume` continues the run from its last checkpoint"
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
 
 
 @contextmanager
@@ -41,13 +47,13 @@ def two_stage_interrupt(*, say_interrupted: bool = True) -> Iterator[None]:
         if pressed == 1:
             _say(f"\n{STOPPING}")
             raise KeyboardInterrupt
-        _say(STOPPED_NOW)
-        try:
-            atexit._run_exitfuncs()  # the embedded model server's stop, among others
-        finally:
-            os._exit(EXIT_INTERRUPTED)
+        _exit_now(STOPPED_NOW, EXIT_INTERRUPTED)
+
+    def on_stop(signum: int, frame: FrameType | None) -> None:
+        _exit_now(STOPPED_BY.format(signal=signal.Signals(signum).name), 128 + signum)
 
     previous = signal.signal(signal.SIGINT, on_sigint)
+    previous_stops = {number: signal.signal(number, on_stop) for number in STOP_SIGNALS}
     try:
         yield
     except KeyboardInterrupt:
@@ -56,6 +62,17 @@ def two_stage_interrupt(*, say_interrupted: bool = True) -> Iterator[None]:
         raise
     finally:
         signal.signal(signal.SIGINT, previous)
+        for number, handler in previous_stops.items():
+            signal.signal(number, handler)
+
+
+def _exit_now(line: str, code: int) -> None:
+    """Every finished step is checkpointed (durability="sync"): exiting here loses only the step in flight."""
+    _say(line)
+    try:
+        atexit._run_exitfuncs()  # the embedded model server's stop, among others
+    finally:
+        os._exit(code)
 
 
 def _say(line: str) -> None:
