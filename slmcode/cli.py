@@ -23,7 +23,7 @@ from slmcode.commands import eval as evaluation
 from slmcode.commands import mcp as mcp_commands
 from slmcode.commands.common import err_console
 from slmcode.commands.helptext import clean_help_types
-from slmcode.errors import SlmcodeError
+from slmcode.errors import SlmcodeError, os_error_line
 
 DEBUG_FLAG = "--debug"
 DEBUG_ENV = "SLMCODE_DEBUG"
@@ -69,9 +69,7 @@ def _fail(message: str, code: int, debug: bool) -> None:
 
 def environment_error(exc: OSError) -> str:
     """An OSError as one line: what failed and on which path."""
-    what = exc.strerror or str(exc) or type(exc).__name__
-    where = f": {exc.filename}" if exc.filename else ""
-    return f"{what}{where}"
+    return os_error_line(exc)
 
 
 def main() -> None:

@@ -5,6 +5,8 @@ Errors a model causes never become exceptions: they go back to the model as mess
 
 from __future__ import annotations
 
+import errno
+
 
 class SlmcodeError(Exception):
     """Base of every error reported to the user as one line with exit code 2."""
@@ -120,3 +122,23 @@ def not_utf8(path: object, exc: UnicodeDecodeError) -> str:
     """A text file of the user's that is not UTF-8, as one line naming the file, the line and the byte."""
     line = exc.object[: exc.start].count(b"\n") + 1
     return f"{path}: line {line}: byte 0x{exc.object[exc.start]:02x} is not UTF-8 (save the file as UTF-8)"
+
+
+def os_error_line(exc: OSError, where: object = None) -> str:
+    """An OSError as one line a user can act on: what failed, on which path (`where` when the error names none),
+    in words for the two a user meets most, a read-only workspace and a full disk."""
+    what = exc.strerror or str(exc) or type(exc).__name__
+    path = exc.filename or where
+    if exc.errno == errno.EROFS:
+        return read_only_line(path, what)
+    if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+        return disk_full_line(path, what)
+    return f"{path}: {what}" if path else what
+
+
+def read_only_line(path: object, what: str = "Read-only file system") -> str:
+    return f"the workspace is read-only ({what}): slmcode cannot write its state at {path}"
+
+
+def disk_full_line(path: object, what: str = "No space left on device") -> str:
+    return f"the disk is full ({what}): slmcode cannot write at {path}"

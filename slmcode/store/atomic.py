@@ -26,7 +26,10 @@ def atomic_write_bytes(path: Path, data: bytes) -> None:
     """Replace `path` with `data` (its mode bits kept when it exists)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     mode = path.stat().st_mode & 0o7777 if path.exists() else None
-    fd, temp_name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=TEMP_SUFFIX)
+    try:
+        fd, temp_name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=TEMP_SUFFIX)
+    except OSError as exc:
+        raise _about(exc, path) from None
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
@@ -35,10 +38,18 @@ def atomic_write_bytes(path: Path, data: bytes) -> None:
         if mode is not None:
             os.chmod(temp_name, mode)
         os.replace(temp_name, path)
+    except OSError as exc:
+        Path(temp_name).unlink(missing_ok=True)
+        raise _about(exc, path) from None
     except BaseException:
         Path(temp_name).unlink(missing_ok=True)
         raise
     _fsync_dir(path.parent)
+
+
+def _about(exc: OSError, path: Path) -> OSError:
+    """The same error naming the file the caller asked for: the temporary name is ours, not the user's."""
+    return type(exc)(exc.errno, exc.strerror, str(path))
 
 
 def atomic_write_text(path: Path, text: str) -> None:

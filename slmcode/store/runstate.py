@@ -14,7 +14,17 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from slmcode.errors import AmbiguousRunError, ConfigError, RunNotFoundError, SlmcodeError, TaskError, WorkspaceError
+from slmcode.errors import (
+    AmbiguousRunError,
+    ConfigError,
+    RunNotFoundError,
+    SlmcodeError,
+    TaskError,
+    WorkspaceError,
+    disk_full_line,
+    os_error_line,
+    read_only_line,
+)
 from slmcode.redact import without_secrets
 from slmcode.store.atomic import atomic_write_text
 from slmcode.store.paths import RUNS_DIR, state_dir
@@ -114,8 +124,9 @@ def state_errors(workspace: Path) -> Iterator[None]:
     except sqlite3.Error as exc:
         folder = state_dir(workspace)
         if not os.access(folder if folder.is_dir() else workspace, os.W_OK):
-            raise WorkspaceError(f"{folder}: Read-only file system (a run writes its state there)") from None
+            raise WorkspaceError(read_only_line(folder)) from None
+        if "disk is full" in str(exc):  # SQLITE_FULL
+            raise WorkspaceError(disk_full_line(folder)) from None
         raise WorkspaceError(f"{folder}: a database failed: {one_line(exc)}") from None
     except OSError as exc:
-        where = exc.filename or state_dir(workspace)
-        raise WorkspaceError(f"{where}: {exc.strerror or one_line(exc)}") from None
+        raise WorkspaceError(os_error_line(exc, state_dir(workspace))) from None

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from slmcode import api
+from slmcode.store.atomic import TEMP_SUFFIX
 from slmcode.store.runlock import LOCK_NAME, workspace_lock
 from slmcode.store.trace import TraceStore
 from slmcode.trust import trust_workspace
@@ -93,8 +94,8 @@ def test_a_full_disk_is_one_line_and_nothing_is_half_written(free_kb: int, small
         assert done.code in (1, 2), done.err[-2000:]
         if done.code == 2:
             line = done.error_line()
-            assert "No space left on device" in line or "disk is full" in line, line
-            assert str(small_disk) in line
+            assert "the disk is full" in line, line
+            assert str(small_disk) in line and TEMP_SUFFIX not in line
     python_files_compile(repo)
     if done.code == 2 and free_kb < 64:
         assert tree_digest(repo) == before
@@ -128,6 +129,8 @@ def test_a_read_only_workspace_refuses_a_run_in_one_line(read_only_repo: Path, f
     assert done.code == 2
     line = done.error_line()
     assert "Read-only file system" in line and str(read_only_repo / ".slmcode") in line
+    assert "the workspace is read-only" in line
+    assert TEMP_SUFFIX not in line  # the file slmcode meant to write, never its temporary name
     assert tree_digest(read_only_repo) == before
     assert slmcode_here("status", "-w", read_only_repo).code == 0  # reading still works
 
@@ -139,7 +142,8 @@ def test_resume_in_a_workspace_made_read_only_says_so(read_only_repo: Path, fake
     remount_read_only(read_only_repo)
     done = slmcode_here(*resume_args(read_only_repo, fake_llm.url))
     assert done.code == 2
-    assert "Read-only file system" in done.error_line()
+    assert "the workspace is read-only (Read-only file system)" in done.error_line()
+    assert TEMP_SUFFIX not in done.error_line()
     (run,) = runs_status(read_only_repo)
     assert run["status"] == "interrupted"  # still the run `resume` continues once the tree is writable
     assert slmcode_here("trace", "-w", read_only_repo).code == 0
