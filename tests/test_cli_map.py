@@ -99,3 +99,17 @@ def test_a_cache_row_this_version_cannot_read_is_parsed_again(tmp_path: Path) ->
     assert packed.returncode == 0, packed.stderr
     mapped = slmcode("map", "-w", str(tmp_path))
     assert "util.py:\n  1-2: def log(message):" in mapped.stdout
+
+
+def test_map_and_pack_in_a_fresh_git_repository_keep_their_caches_out_of_a_commit(tmp_path: Path) -> None:
+    """Before: `map` and `pack` created .slmcode/ for their caches without its .gitignore, so a user's
+    `git add -A` staged the repo map and the lexical index."""
+    ws = workspace(tmp_path)
+    subprocess.run(["git", "init", "-q", str(ws)], check=True)
+    for command in (["map", "-w", str(ws)], ["pack", "-w", str(ws), "--query", "charge_invoice"]):
+        result = runner.invoke(app, command)
+        assert result.exit_code == 0, result.output
+    assert (ws / ".slmcode").is_dir()
+    subprocess.run(["git", "-C", str(ws), "add", "-A"], check=True)
+    staged = subprocess.run(["git", "-C", str(ws), "diff", "--cached", "--name-only"], capture_output=True, text=True)
+    assert sorted(staged.stdout.split()) == ["billing.py", "util.py"]

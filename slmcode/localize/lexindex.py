@@ -22,7 +22,7 @@ from pathlib import Path
 from slmcode.localize import lexical
 from slmcode.localize.lexical import terms
 from slmcode.localize.termlines import TermLines
-from slmcode.store.paths import cache_file
+from slmcode.store.paths import cache_file, prepare_parent
 
 # Bump when the stored form changes. The terms change with lexical.py (its stopwords, its splitting): any
 # edit of that file gives the index a new version, and the old terms are dropped, not misread.
@@ -65,7 +65,7 @@ def _opened(workspace: Path) -> Iterator[sqlite3.Connection | None]:
     conn = None
     try:
         path = index_path(workspace)
-        path.parent.mkdir(parents=True, exist_ok=True)
+        prepare_parent(path)
         conn = sqlite3.connect(path, timeout=10)
         with conn:
             conn.executescript(SCHEMA)

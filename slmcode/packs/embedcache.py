@@ -14,7 +14,7 @@ from pathlib import Path
 
 import sqlite_utils
 
-from slmcode.store.paths import EMBEDDINGS, cache_file
+from slmcode.store.paths import EMBEDDINGS, cache_file, prepare_parent
 
 TABLE = "embeddings"
 
@@ -44,7 +44,7 @@ def cached_embeddings(
     """Vectors for `texts`, in order; the missing ones are computed and stored."""
     path = cache_file(workspace, EMBEDDINGS)
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        prepare_parent(path)
         db = sqlite_utils.Database(path)
         try:
             table = db.table(TABLE)

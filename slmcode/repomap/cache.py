@@ -20,7 +20,7 @@ from pathlib import Path
 
 from slmcode.errors import RepoMapError
 from slmcode.repomap.model import FileSymbols, Symbol
-from slmcode.store.paths import cache_file
+from slmcode.store.paths import cache_file, prepare_parent
 
 # Bump when the extraction or the payload changes: old rows are then dropped, not misread.
 FORMAT_VERSION = "9"  # 6: references as a JSON list, paths as bytes; 7: names apart from definitions; 8: JS objects
@@ -117,7 +117,7 @@ def open_cache(workspace: Path) -> Iterator[sqlite3.Connection]:
 
 
 def _connect(path: Path) -> sqlite3.Connection:
-    path.parent.mkdir(parents=True, exist_ok=True)
+    prepare_parent(path)
     conn = sqlite3.connect(path, timeout=10)
     try:
         # WAL, synchronous NORMAL (as store/walfile): a commit costs no fsync, of which a build after one edit made

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from slmcode.store.journal import journal_path
+from slmcode.store.paths import prepare_parent
 
 SCHEMA = """CREATE TABLE IF NOT EXISTS before_images (
   seq INTEGER PRIMARY KEY AUTOINCREMENT, run_id TEXT NOT NULL, task_id TEXT NOT NULL, path TEXT NOT NULL,
@@ -38,7 +39,7 @@ def sha256_bytes(data: bytes | None) -> str:
 
 def _connect(workspace: Path) -> sqlite3.Connection:
     path = journal_path(workspace)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    prepare_parent(path)
     conn = sqlite3.connect(path, timeout=30)
     conn.execute("PRAGMA journal_mode=WAL")
     conn.execute(SCHEMA)

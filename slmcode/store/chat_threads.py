@@ -15,7 +15,7 @@ from pydantic import BaseModel, Field, ValidationError
 
 from slmcode.errors import SlmcodeError
 from slmcode.store.atomic import atomic_write_text
-from slmcode.store.paths import state_dir
+from slmcode.store.paths import prepare_parent, state_dir
 
 CHAT_DIR = "chat"
 THREAD_FILE = "thread.json"
@@ -60,9 +60,9 @@ def chat_dir(workspace: Path) -> Path:
 
 
 def history_path(workspace: Path) -> Path:
-    folder = chat_dir(workspace)
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder / HISTORY_FILE
+    path = chat_dir(workspace) / HISTORY_FILE
+    prepare_parent(path)
+    return path
 
 
 def new_thread() -> Thread:

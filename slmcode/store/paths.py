@@ -74,6 +74,16 @@ def cache_file(workspace: Path | str, name: str) -> Path:
     return state_path(workspace, CACHE_DIR, name)
 
 
+def prepare_parent(path: Path) -> Path:
+    """Create `path`'s folder; when it lies inside a .slmcode folder, that folder gets its .gitignore first, so
+    whichever command creates the state folder (`map`, `pack`, `chat`, `run`), its caches never reach a commit."""
+    state = next((f for f in (path.parent, *path.parent.parents) if f.name == STATE_DIR), None)
+    if state is not None:
+        prepare_state_folder(state)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return path.parent
+
+
 def prepare_state_folder(folder: Path) -> Path:
     """Create a .slmcode folder with its own .gitignore (`*`)."""
     folder.mkdir(parents=True, exist_ok=True)

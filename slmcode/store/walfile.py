@@ -6,11 +6,12 @@ import sqlite3
 from pathlib import Path
 
 from slmcode.errors import WorkspaceError
+from slmcode.store.paths import prepare_parent
 
 
 def open_wal(path: Path, schema: str) -> sqlite3.Connection:
     """A connection shared by the run's threads (callers hold their own lock), its tables created."""
-    path.parent.mkdir(parents=True, exist_ok=True)
+    prepare_parent(path)
     conn = sqlite3.connect(path, timeout=30, check_same_thread=False)
     try:
         conn.execute("PRAGMA journal_mode=WAL")
