@@ -6,6 +6,9 @@ bit with no capability at all: `chmod 4755` would leave a set-uid-root program i
 the host. The filter refuses (EPERM) chmod, fchmod, fchmodat, fchmodat2, open, openat, creat, mknod and
 mknodat whenever the mode asks for S_ISUID or S_ISGID; openat2 (its mode is in a struct a filter cannot read)
 and io_uring (which opens files beyond any filter's sight) answer ENOSYS, so callers fall back to openat.
+The keyring calls (add_key, request_key, keyctl) answer ENOSYS too: a user namespace that root creates maps back
+to kernel uid 0, so a jailed command reached the host root's keyrings through them (hiding /proc/keys does not
+cover the syscalls); ENOSYS reads to a program as a kernel built without keys.
 A walk of the tree after every command would cost 100-500 ms on a 25,000-file workspace; the filter costs
 nothing per command. Where no filter is known for the machine's architecture, aftercheck's walk clears the
 bits instead (ossandbox decides).
@@ -39,9 +42,14 @@ def _arg(index: int) -> int:
 
 # Per audit arch: {syscall number: index of its mode argument, or None to refuse it outright with ENOSYS}.
 TABLES: dict[int, dict[int, int | None]] = {
-    0xC000003E: {90: 1, 91: 1, 268: 2, 452: 2, 2: 2, 257: 3, 85: 1, 133: 1, 259: 2, 437: None, 425: None},  # x86_64
-    0x40000003: {15: 1, 94: 1, 306: 2, 452: 2, 5: 2, 295: 3, 8: 1, 14: 1, 297: 2, 437: None, 425: None},  # i386
-    0xC00000B7: {52: 1, 53: 2, 452: 2, 56: 3, 33: 2, 437: None, 425: None},  # aarch64
+    # x86_64; then add_key, request_key, keyctl
+    0xC000003E: {90: 1, 91: 1, 268: 2, 452: 2, 2: 2, 257: 3, 85: 1, 133: 1, 259: 2, 437: None, 425: None}
+    | {248: None, 249: None, 250: None},
+    # i386; then add_key, request_key, keyctl
+    0x40000003: {15: 1, 94: 1, 306: 2, 452: 2, 5: 2, 295: 3, 8: 1, 14: 1, 297: 2, 437: None, 425: None}
+    | {286: None, 287: None, 288: None},
+    # aarch64; then add_key, request_key, keyctl
+    0xC00000B7: {52: 1, 53: 2, 452: 2, 56: 3, 33: 2, 437: None, 425: None} | {217: None, 218: None, 219: None},
 }
 NATIVE = {"x86_64": (0xC000003E, 0x40000003), "aarch64": (0xC00000B7,)}
 

@@ -163,6 +163,27 @@ def test_the_hosts_keyrings_are_not_listed(plain: Path) -> None:
         assert key not in result.output
 
 
+# A payload that adds a key to the session, user and user-session keyrings through the syscalls themselves
+# (add_key, keyctl), not /proc/keys: as root, the jail's kernel uid 0 reached the host root's keyrings.
+ADD_KEYS = """
+import ctypes, os, platform
+libc = ctypes.CDLL(None, use_errno=True)
+ADD_KEY, KEYCTL = {"x86_64": (248, 250), "aarch64": (217, 219)}[platform.machine()]
+for ring in (-3, -4, -5):  # KEY_SPEC_SESSION_KEYRING, _USER_KEYRING, _USER_SESSION_KEYRING
+    key = libc.syscall(ADD_KEY, b"user", b"NAME", b"x", 1, ctypes.c_long(ring))
+    print("add_key", ring, key, os.strerror(ctypes.get_errno()))
+print("keyctl", libc.syscall(KEYCTL, 0, ctypes.c_long(-4), 0), os.strerror(ctypes.get_errno()))
+"""
+
+
+def test_no_key_reaches_the_hosts_keyrings(plain: Path) -> None:
+    name = f"slmcode-probe-{os.getpid()}-{time.monotonic_ns()}"
+    result = run_in(plain, ADD_KEYS.replace("NAME", name))
+    assert "add_key" in result.output, result.output  # the payload ran
+    assert name not in Path("/proc/keys").read_text()  # the host's keyrings hold no key of the payload's
+    assert all(" -1 " in line for line in result.output.splitlines() if line.startswith(("add_key", "keyctl")))
+
+
 # ---- no set-uid or set-gid file left behind ---------------------------------------------------------------
 
 SETID = [
