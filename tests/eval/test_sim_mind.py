@@ -9,7 +9,10 @@ from pathlib import Path
 import pytest
 
 from slmcode.errors import SlmcodeError
+from slmcode.eval.sim.knowledge import Knowledge
+from slmcode.eval.sim.mutants import cache_dir, wrong_edits
 from slmcode.eval.sim.profile import Profile, load_profile
+from slmcode.eval.suite import load_suite
 from tests.eval.test_sim import MODEL, attempt
 
 COIN = Profile(name="coin-old-str", model=MODEL, window_tokens=0, rates={"old_str_mismatch": 0.5})
@@ -45,3 +48,16 @@ def test_a_profile_states_its_competence_and_bigger_tasks_are_harder(tmp_path: P
         with pytest.raises(SlmcodeError) as raised:
             load_profile(str(mine))
         assert "\n" not in str(raised.value)
+
+
+def test_a_cached_wrong_edit_parses_and_fails_a_hidden_test() -> None:
+    task = next(t for t in load_suite() if t.id == "py-chunk")
+    kept = wrong_edits(task)
+    assert {"flip", "stub"} <= {m.kind for m in kept}
+    flip = next(m for m in kept if m.kind == "flip")
+    assert "FAILED tests/test_hidden.py" in flip.fails
+    for path, text in flip.files.items():
+        compile(text, path, "exec")  # it parses
+        assert text != Knowledge(task).solution_text(path)  # and is not the reference
+    assert oct(cache_dir().stat().st_mode & 0o777) == "0o700"
+    assert [m.files for m in wrong_edits(task)] == [m.files for m in kept]  # read back from the cache

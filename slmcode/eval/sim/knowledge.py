@@ -85,6 +85,11 @@ def _hunks(path: str, before: str, after: str) -> tuple[Hunk, ...]:
     return ()
 
 
+def _opcodes(before: str, after: str) -> list[tuple[str, int, int, int, int]]:  # (tag, i1, i2, j1, j2)
+    old, new = before.splitlines(), after.splitlines()
+    return list(difflib.SequenceMatcher(None, old, new, autojunk=False).get_opcodes())
+
+
 def _text(path: object) -> str:
     try:
         return path.read_text(encoding="utf-8")  # type: ignore[attr-defined]
@@ -95,16 +100,21 @@ def _text(path: object) -> str:
 @dataclass(frozen=True)
 class Knowledge:
     task: EvalTask
+    # A wrong belief (mutants.py): path -> the text it means each file to have, in place of the reference's.
+    believed: tuple[tuple[str, str], ...] | None = None
 
     @cached_property
     def changes(self) -> tuple[FileChange, ...]:
-        """Every file the reference solution changes or adds, in path order."""
+        """Every file its belief changes or adds (the reference solution's, unless it believes otherwise)."""
+        reference = {
+            p.relative_to(self.task.solution).as_posix(): p for p in self.task.solution.rglob("*") if p.is_file()
+        }
+        believed = dict(self.believed) if self.believed is not None else None
         out = []
-        for source in sorted(p for p in self.task.solution.rglob("*") if p.is_file()):
-            rel = source.relative_to(self.task.solution).as_posix()
+        for rel in sorted(reference if believed is None else reference.keys() | believed.keys()):
             original = self.task.repo / rel
             before = _text(original) if original.is_file() else ""
-            after = _text(source)
+            after = _text(reference[rel]) if believed is None else believed.get(rel, before)
             if before != after:
                 out.append(FileChange(rel, before, after, _hunks(rel, before, after) if before else ()))
         return tuple(out)
@@ -125,6 +135,15 @@ class Knowledge:
             if term and re.fullmatch(r"[\w.]+", term) and term not in terms:
                 terms.append(term)
         return tuple(terms[:4])
+
+    def size(self) -> tuple[int, int, int]:
+        """(hunks, files, changed lines) of what it means to change: the task's difficulty inputs."""
+        hunks = sum(max(1, len(c.hunks)) for c in self.changes)
+        lines = sum(
+            sum(max(i2 - i1, j2 - j1) for tag, i1, i2, j1, j2 in _opcodes(c.before, c.after) if tag != "equal")
+            for c in self.changes
+        )
+        return hunks, len(self.changes), lines
 
     def solution_text(self, path: str) -> str:
         return next((c.after for c in self.changes if c.path == path), "")
