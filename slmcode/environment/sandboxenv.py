@@ -4,13 +4,15 @@ folder per workspace that is its HOME and TMPDIR (so no credential in the user's
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import shutil
-import tempfile
+import stat
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
+from slmcode.errors import WorkspaceError
 from slmcode.redact import looks_secret
 
 # Variables a build reads; a value is passed only when its name is here (or in sandbox_env) and is no secret.
@@ -58,18 +60,49 @@ QUIET_ENV = {
 }
 
 
-SCRATCH_PREFIX = "slmcode-scratch-"
 OWNER_FILE = "workspace"  # the workspace a scratch folder serves, so a sweep can tell when it is gone
+
+
+def scratch_root() -> Path:
+    """slmcode's own parent of the scratch folders: $XDG_CACHE_HOME/slmcode/scratch (~/.cache by default).
+
+    Not the shared temp folder: another local user could plant a link or a folder at a predictable name there
+    and choose which folder root's slmcode chmods and binds writable into the jail. Here every folder on the
+    way is ours, made 0700 and checked with lstat."""
+    cache = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    root = Path(cache) / "slmcode" / "scratch"
+    root.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    _private(root.parent, others_may=0o055)  # slmcode's cache folder: others may look, never write
+    _private(root)
+    return root
+
+
+def _private(folder: Path, others_may: int = 0) -> None:
+    """Make `folder` (0700) unless it exists; then it must be a real folder of ours (not a link) that group and
+    others cannot open beyond the bits `others_may` allows."""
+    with contextlib.suppress(FileExistsError):
+        os.mkdir(folder, 0o700)
+    found = os.lstat(folder)
+    if not stat.S_ISDIR(found.st_mode) or found.st_uid != os.geteuid() or found.st_mode & 0o077 & ~others_may:
+        raise UnsafeScratch(
+            f"{folder}: not a private folder of this user (a link, another owner's, or open to others); "
+            "slmcode will not use it for a sandbox's scratch: remove it and run again"
+        )
+
+
+class UnsafeScratch(WorkspaceError):
+    """The scratch folder is not ours alone: nothing runs until the user removes what is there."""
 
 
 def scratch_dir(workspace: Path) -> Path:
     """A private HOME/TMPDIR per workspace, outside it, kept between commands of a run (caches stay warm)."""
     digest = hashlib.sha256(str(workspace).encode("utf-8", "surrogateescape")).hexdigest()[:16]
-    path = Path(tempfile.gettempdir()) / f"{SCRATCH_PREFIX}{digest}"
-    if not path.is_dir():
-        sweep_scratch(path.parent)  # only when a folder is made: commands in a known workspace pay nothing
-    (path / "home").mkdir(parents=True, exist_ok=True, mode=0o700)
-    os.chmod(path, 0o700)
+    root = scratch_root()
+    path = root / digest
+    if not os.path.lexists(path):
+        sweep_scratch(root)  # only when a folder is made: commands in a known workspace pay nothing
+    _private(path)
+    _private(path / "home")
     owner = path / OWNER_FILE
     if not owner.exists():
         owner.write_text(str(workspace), encoding="utf-8", errors="surrogateescape")
@@ -81,7 +114,7 @@ def sweep_scratch(temp: Path) -> int:
     one per workspace would otherwise pile up in the temp folder for ever. Folders without an owner record
     (made before it existed, or being made) are left alone. Returns how many went."""
     gone = 0
-    for folder in temp.glob(f"{SCRATCH_PREFIX}*"):
+    for folder in temp.iterdir():
         try:
             owner = (folder / OWNER_FILE).read_text(encoding="utf-8", errors="surrogateescape")
         except OSError:

@@ -282,8 +282,11 @@ OUTSIDE_READS = [
     ("gshadow", "open('/etc/gshadow').read()"),
     (
         "root's home",
-        "[n for n in __import__('os').listdir('/root') if n not in ('.cargo', '.pyenv', '.rustup')] or 1/0",
+        "[n for n in __import__('os').listdir('/root') if n not in ('.cargo', '.pyenv', '.rustup', '.cache')] or 1/0",
     ),
+    # The jail's own scratch lives in ~/.cache/slmcode/scratch, so bwrap makes that one chain to mount it:
+    # nothing else of the real cache folder (pip's, the desktop's) may show.
+    ("root's cache", "[n for n in __import__('os').listdir('/root/.cache') if n != 'slmcode'] or 1/0"),
     ("root's bashrc", "open('/root/.bashrc').read()"),
     ("root's gitconfig", "open('/root/.gitconfig').read()"),
     ("root's npmrc", "open('/root/.npmrc').read()"),

@@ -62,6 +62,7 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     (folder / ".ssh").mkdir(parents=True)
     (folder / ".ssh" / "id_ed25519").write_text(SECRET + "\n")
     monkeypatch.setenv("HOME", str(folder))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))  # slmcode's scratch: beside the judged home
     return folder
 
 

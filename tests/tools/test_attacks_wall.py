@@ -8,9 +8,11 @@ the sandbox's user namespace, read-only /proc/sys and pids cgroup are what stand
 from __future__ import annotations
 
 import os
+import shutil
 import stat
 import subprocess
 import sys
+import tempfile
 import textwrap
 import time
 from pathlib import Path
@@ -497,3 +499,27 @@ def test_toolchains_still_run_inside(plain: Path, name: str, argv: list[str], ex
     (plain / "hello.c").write_text('#include <stdio.h>\nint main(void) { puts("hello from c"); return 0; }\n')
     done = subprocess.run(jail.argv(argv), cwd=plain, env=jail.env, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0 and expected in done.stdout + done.stderr, done.stdout + done.stderr
+
+
+def test_a_planted_scratch_folder_is_refused_and_nothing_outside_changes(plain: Path, tmp_path: Path) -> None:
+    """Before: the scratch folder was /tmp/slmcode-scratch-<hash of the workspace>, a name any local user could
+    plant as a link to a folder of their choosing, which root's slmcode then chmodded and bound writable into
+    the jail. Now it lives under a private parent, and a link found there is refused with one line."""
+    from slmcode.environment.sandboxenv import UnsafeScratch, scratch_dir
+
+    chosen = tmp_path / "chosen"
+    chosen.mkdir(mode=0o755)
+    (chosen / "keep.txt").write_text("mine\n")
+    path = scratch_dir(plain)
+    assert not str(path).startswith(tempfile.gettempdir())
+    shutil.rmtree(path)
+    path.symlink_to(chosen)  # what another user would plant
+    try:
+        with pytest.raises(UnsafeScratch, match="not a private folder"):
+            scratch_dir(plain)
+        with pytest.raises(UnsafeScratch):  # a command does not run with that scratch
+            run_in(plain, "import os; open(os.path.join(os.environ['TMPDIR'], 'x'), 'w').write('x')")
+    finally:
+        path.unlink()
+    assert stat.S_IMODE(chosen.stat().st_mode) == 0o755  # not chmodded
+    assert sorted(p.name for p in chosen.iterdir()) == ["keep.txt"]  # nothing written there

@@ -1,22 +1,20 @@
-"""The sandbox's scratch folders (HOME/TMPDIR per workspace, in the temp folder) do not pile up: a folder whose
-workspace is gone is swept when a new one is made, and a live workspace keeps its warm caches."""
+"""The sandbox's scratch folders (HOME/TMPDIR per workspace, under ~/.cache/slmcode/scratch) do not pile up: a
+folder whose workspace is gone is swept when a new one is made, and a live workspace keeps its warm caches."""
 
 from __future__ import annotations
 
-import tempfile
 from pathlib import Path
 
 import pytest
 
-from slmcode.environment.sandboxenv import scratch_dir
+from slmcode.environment.sandboxenv import scratch_dir, scratch_root
 
 
 @pytest.fixture
 def temp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    folder = tmp_path / "tmp"
-    folder.mkdir()
-    monkeypatch.setattr(tempfile, "tempdir", str(folder))
-    return folder
+    """The scratch folders' parent, under a cache folder of the test's own."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    return scratch_root()
 
 
 def test_a_gone_workspace_loses_its_scratch_and_a_live_one_keeps_its_cache(tmp_path: Path, temp: Path) -> None:
@@ -38,7 +36,7 @@ def test_a_gone_workspace_loses_its_scratch_and_a_live_one_keeps_its_cache(tmp_p
 def test_a_scratch_folder_without_an_owner_record_is_left_alone(tmp_path: Path, temp: Path) -> None:
     """Folders made before the owner record existed (or by another program with the same prefix) are not ours to
     judge."""
-    older = temp / "slmcode-scratch-0123456789abcdef"
+    older = temp / "0123456789abcdef"
     (older / "home").mkdir(parents=True)
     workspace = tmp_path / "w"
     workspace.mkdir()
