@@ -42,6 +42,7 @@ class Reply:
     cut: int | None = None
     cut_length: bool = False
     chunk_delay: float = 0.0  # seconds between two chunks of a streamed answer (a slow model)
+    stream_usage: bool = True  # False: a stream without usage, whatever stream_options asks (llama-cpp-python)
 
 
 ReplyLike = Reply | str | Callable[[Request], "Reply | str"]
@@ -198,7 +199,8 @@ def stream_chunks(request: Request, reply: Reply) -> Iterable[dict[str, Any]]:
         payload["index"] = i
         yield {**base, "choices": [{"index": 0, "delta": {"tool_calls": [payload]}, "finish_reason": None}]}
     yield {**base, "choices": [{"index": 0, "delta": {}, "finish_reason": _finish(reply)}]}
-    if (request.get("stream_options") or {}).get("include_usage"):  # as OpenAI sends it: a last chunk, no choices
+    # As OpenAI sends it: a last chunk, no choices.
+    if reply.stream_usage and (request.get("stream_options") or {}).get("include_usage"):
         yield {**base, "choices": [], "usage": _completion(request, reply)["usage"]}
 
 

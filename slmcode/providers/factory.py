@@ -26,7 +26,7 @@ EMBEDDED = "embedded"
 class GuardedLlamaCppPython(GuardedChat, ChatLlamaCppPython):
     """The llama-cpp-python dialect behind the same request guard (it checks the adapted payload)."""
 
-    disable_streaming: bool | Literal["tool_calling"] = "tool_calling"  # the dialect's, not the guard's default
+    disable_streaming: bool | Literal["tool_calling"] = True  # the dialect's (its streams carry no usage)
 
 
 @dataclass(frozen=True)

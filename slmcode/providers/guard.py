@@ -21,9 +21,10 @@ import openai
 from langchain_core.callbacks import CallbackManagerForLLMRun
 from langchain_core.language_models import LanguageModelInput
 from langchain_core.language_models.chat_models import generate_from_stream
-from langchain_core.messages import BaseMessage
+from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.outputs import ChatResult
 from langchain_openai import ChatOpenAI
+from pydantic import PrivateAttr
 
 from slmcode.budget.tokens import count_message_tokens, count_tokens
 from slmcode.errors import EndpointError, RequestTooLargeError, SlmcodeError
@@ -71,6 +72,9 @@ class GuardedChat(ChatOpenAI):
     # Ask for the answer as a stream, so a caller's callbacks hear each token as it arrives (a call of a small
     # model on a CPU takes tens of seconds). Not `streaming`: ChatOpenAI would then stream outside this guard.
     stream_tokens: bool = False
+    # A server whose stream carried no usage: its later answers come whole, since the prompt tokens the server
+    # counted are how a run sees what the server kept (and the web view's counts).
+    _stream_lacks_usage: bool = PrivateAttr(default=False)
 
     def _should_stream(self, **kwargs: Any) -> bool:
         return False  # every call goes through _generate below, which streams itself, inside the guard
@@ -81,7 +85,9 @@ class GuardedChat(ChatOpenAI):
     def _streams(self, **kwargs: Any) -> bool:
         """Whether this call streams: not with a response_format (the client's parse helper streams otherwise),
         not where the dialect says streaming breaks (llama-cpp-python with tools)."""
-        return self.stream_tokens and "response_format" not in kwargs and not self._streaming_disabled(**kwargs)
+        if not self.stream_tokens or self._stream_lacks_usage or "response_format" in kwargs:
+            return False
+        return not self._streaming_disabled(**kwargs)
 
     def _get_request_payload(
         self, input_: LanguageModelInput, *, stop: list[str] | None = None, **kwargs: Any
@@ -155,7 +161,11 @@ class GuardedChat(ChatOpenAI):
         chunks = list(self._stream(messages, stop=stop, run_manager=run_manager, stream_usage=True, **kwargs))
         if not any((chunk.generation_info or {}).get("finish_reason") for chunk in chunks):
             raise ValueError("the stream ended before the answer did")
-        return generate_from_stream(iter(chunks))
+        result = generate_from_stream(iter(chunks))
+        message = result.generations[0].message if result.generations else None
+        if isinstance(message, AIMessage) and message.usage_metadata is None:
+            self._stream_lacks_usage = True
+        return result
 
     def _unusable(self, exc: Exception) -> EndpointError:
         where = safe_url(str(self.openai_api_base or "the model server"))

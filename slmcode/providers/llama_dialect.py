@@ -10,7 +10,8 @@ OpenAI API in ways that break the standard client path; each rewrite below fixes
 - an assistant message with tool calls and content null is a 500: content must be a string.
 - the chat template drops the content of role "tool" messages: results go back as user messages.
 - max_completion_tokens is ignored: the cap must travel as max_tokens.
-- streaming with tools fails (no chunks): ChatLlamaCppPython never streams when tools are bound.
+- streaming with tools fails (no chunks), and a stream never reports usage (stream_options is ignored), so
+  the prompt tokens the server counted would be lost: ChatLlamaCppPython never streams.
 - a tiny model copies placeholders as arguments (`{"path": "{path}"}`): the tools' schemas, which this server
   decodes with as a grammar, are narrowed to the files the request shows (providers/tool_grammar.py).
 """
@@ -109,7 +110,7 @@ def adapt_payload(payload: Payload, role: str = "", steps: StepMemory | None = N
 class ChatLlamaCppPython(ChatOpenAI):
     """ChatOpenAI speaking llama-cpp-python's dialect; everything else (retries, parsing) is ChatOpenAI's."""
 
-    disable_streaming: bool | Literal["tool_calling"] = "tool_calling"
+    disable_streaming: bool | Literal["tool_calling"] = True
     # What each of this client's conversations has read and edited (tool_grammar.StepMemory): the role table
     # makes a client per role per run, so the memory is the run's.
     _steps: StepMemory = PrivateAttr(default_factory=StepMemory)

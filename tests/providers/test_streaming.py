@@ -7,12 +7,15 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from langchain_core.messages import HumanMessage
 from rich.console import Console
 
 from slmcode import api
+from slmcode.config import Settings
 from slmcode.nodes.prompts import SYSTEM
+from slmcode.providers.roles import RoleTable
 from slmcode.terminal import RunView
-from tests.fake_llm import FakeLLM, Reply, system_text
+from tests.fake_llm import FakeLLM, Reply, request_text, system_text
 from tests.graph.scenario import divide_worker_replies, script_planning
 
 THOUGHT = "I will read calc/ops.py first to see how multiply is written, then add divide beside it. " * 4
@@ -54,3 +57,15 @@ def test_the_board_shows_a_call_in_flight_as_its_tokens_arrive(fake_llm: FakeLLM
     worker_requests = [r for r in fake_llm.requests if SYSTEM["worker"] in system_text(r)]
     assert worker_requests[0]["stream"] is True
     assert "def divide" in (repo / "calc" / "ops.py").read_text()  # the streamed tool calls still ran
+
+
+def test_a_server_whose_stream_has_no_usage_answers_whole_from_then_on(fake_llm: FakeLLM) -> None:
+    """llama-cpp-python ignores stream_options: a streamed answer would never say how many prompt tokens the
+    server counted, so after the first such answer the client asks for answers whole, which do."""
+    fake_llm.on("Say hi", Reply(content="hi", stream_usage=False), Reply(content="hi"), where=request_text)
+    worker = RoleTable(Settings(base_url=fake_llm.url, model="qwen2.5-coder:7b")).client("worker")
+    first = worker.invoke([HumanMessage("Say hi")])
+    second = worker.invoke([HumanMessage("Say hi")])
+    assert [bool(r.get("stream")) for r in fake_llm.requests] == [True, False]
+    assert first.usage_metadata is None and second.usage_metadata is not None
+    assert second.usage_metadata["input_tokens"] > 0
