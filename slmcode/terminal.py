@@ -79,6 +79,8 @@ class RunView:
         elif kind == "window":  # the run's window and why: a server that keeps less cuts prompts silently
             style = "yellow" if event.get("warning") else "dim"
             self.console.print(f"[{style}]{escape(event['message'])}[/{style}]", highlight=False)
+        elif kind == "user_edits":  # files the user changed while best-of-N attempts worked (nodes/winner.py)
+            self.console.print(f"[yellow]{escape(event['message'])}[/yellow]", highlight=False)
         elif kind == "model_call":
             self.last_call = call_line(event)
             if event.get("task_id"):  # the task's model requests, every role's: the web view counts the same

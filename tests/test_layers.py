@@ -239,9 +239,13 @@ MAY_WRITE = {  # module: (the calls it may make, why)
     "tools/pending.py": ({"unlink"}, "removes an applied or rejected patch file under .slmcode/pending"),
     "nodes/slot.py": ({"atomic_write_text"}, "a slot's notes under .slmcode/scratch and .slmcode/notes"),
     "nodes/attempts.py": (
-        {"shutil.copy2", "shutil.copytree", "shutil.rmtree", "unlink", "write_text"},
-        "best-of-N copies under .slmcode/attempts, and the winner's files applied to the workspace "
-        "(issue 32.4; not yet through Environment.write)",
+        {"shutil.copy2", "shutil.copytree", "shutil.rmtree", "write_text"},
+        "best-of-N copies and the applied marker under .slmcode/attempts",
+    ),
+    "nodes/winner.py": (
+        {"unlink", "write_text"},
+        "a winner's change that overlaps the user's kept as a patch under .slmcode/attempts; a file the winner "
+        "deleted removed (Environment has no delete)",
     ),
 }
 

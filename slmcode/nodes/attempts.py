@@ -16,7 +16,9 @@ copy.
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
+import json
 import os
 import re
 import shutil
@@ -27,12 +29,11 @@ from pathlib import Path
 from langgraph.runtime import Runtime
 
 from slmcode.budget.profiles import parse_size_billions
-from slmcode.environment.containment import resolve_path
 from slmcode.nodes.disk_changes import net_changes
 from slmcode.nodes.quality import quality_of
+from slmcode.nodes.winner import Applied, apply_attempt
 from slmcode.run_context import RunContext, emit, environment_of, roles_of, settings_of, workspace_of
 from slmcode.state import AttemptRun, Criterion, RunState, Task, Verdict, WorkerInput
-from slmcode.store.before_images import keep_before_image
 from slmcode.store.conversations import store_for
 from slmcode.store.paths import state_path
 from slmcode.tools.verify import run_criteria
@@ -220,26 +221,43 @@ def _why_lost(lost: AttemptRun, kept: AttemptRun) -> str:
     return "passed later" if lost.turns > kept.turns else "larger diff" if lost.diff_lines > kept.diff_lines else "tie"
 
 
-def _apply(runtime: Runtime[RunContext], run_id: str, task: Task, kept: AttemptRun, runs: Sequence[AttemptRun]) -> None:
-    """The kept attempt's files into the workspace through the run's environment (before-images kept for undo),
-    then its copies removed."""
+def _apply(
+    runtime: Runtime[RunContext], run_id: str, task: Task, kept: AttemptRun, runs: Sequence[AttemptRun]
+) -> Applied:
+    """The kept attempt's change into the workspace through the run's environment (nodes/winner.py), then its
+    copies removed. The marker holds what the apply said, so a join resumed after it says the same."""
     real = workspace_of(runtime)
-    marker = state_path(real, ATTEMPTS_DIR, _safe(run_id), _safe(f"{task.id}-{task.attempts}") + ".applied")
-    if not marker.exists():
-        copy, env = copy_of(real, run_id, task, kept.attempt), environment_of(runtime)
-        for shown in kept.files_changed:
-            source = resolve_path(copy, shown).real
-            target = resolve_path(real, shown, for_write=True).real
-            data = source.read_bytes() if source.is_file() else None
-            keep_before_image(real, run_id, task.id, shown, target, data if data is not None else b"")
-            if data is None:
-                target.unlink(missing_ok=True)
-            else:
-                env.write(shown, data)
+    settled = state_path(real, ATTEMPTS_DIR, _safe(run_id), _safe(f"{task.id}-{task.attempts}"))
+    marker = settled.with_name(settled.name + ".applied")
+    if marker.exists():
+        applied = _recorded(marker)
+    else:
+        applied = apply_attempt(
+            environment_of(runtime),
+            real,
+            copy_of(real, run_id, task, kept.attempt),
+            kept.files_changed,
+            run_id=run_id,
+            task_id=task.id,
+            patches=settled.with_name(settled.name + ".patches"),
+        )
         marker.parent.mkdir(parents=True, exist_ok=True)
-        marker.write_text(f"{kept.attempt}\n")
+        marker.write_text(json.dumps({"attempt": kept.attempt, **dataclasses.asdict(applied)}) + "\n")
     for run in runs:
         shutil.rmtree(copy_of(real, run_id, task, run.attempt), ignore_errors=True)
+    return applied
+
+
+def _recorded(marker: Path) -> Applied:
+    try:
+        data = json.loads(marker.read_text())
+    except ValueError:  # a marker of an older release: the attempt's number alone
+        return Applied()
+    return (
+        Applied(**{k: data.get(k, []) for k in ("merged", "refused", "patches")})
+        if isinstance(data, dict)
+        else Applied()
+    )
 
 
 def settle(state: RunState, runtime: Runtime[RunContext]) -> dict:
@@ -256,7 +274,18 @@ def settle(state: RunState, runtime: Runtime[RunContext]) -> dict:
             continue  # attempts still running
         ranked = rank(mine)
         kept, lost = ranked[0], ranked[1:]
-        _apply(runtime, run_id, task, kept, mine)
+        applied = _apply(runtime, run_id, task, kept, mine)
+        if applied.merged or applied.refused:  # the user changed files the winner changed, while it worked
+            log.append(f"{task.id}: {applied.message()}")
+            emit(
+                runtime,
+                run_id,
+                "user_edits",
+                role="worker",
+                task_id=task.id,
+                message=applied.message(),
+                **dataclasses.asdict(applied),
+            )
         conversation = f"{task.id}/{task.attempts}"  # worker.conversation_key
         store = store_for(real)
         conversations[conversation] = store.read(run_id, f"worker:{conversation}#{kept.attempt}", kept.length)
