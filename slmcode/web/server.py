@@ -10,7 +10,9 @@ server's stylesheet and script, and no CORS headers at all.
 from __future__ import annotations
 
 import contextlib
+import importlib
 import sqlite3
+import sys
 import threading
 from dataclasses import dataclass
 from http import HTTPStatus
@@ -164,14 +166,15 @@ class Handler(BaseHTTPRequestHandler):
     def _run_page(self, run_id: str, message: str = "", status: int = HTTPStatus.OK) -> None:
         app = self.app
         try:
-            found = app.store.run(run_id).run_id
+            row = app.store.run(run_id)
         except RunNotFoundError:
             self._not_found("no such run")
             return
-        self._html(
-            runs.run_page(app.store, found, approval.approval_html(app.workspace, found, app.guard.token, message)),
-            status,
-        )
+        # A run that ended done or failed waits for nothing: only a stopped one may wait at its plan (asking
+        # its checkpoint costs tens of ms a view, which 200 clients at once turn into seconds).
+        ended = row.status in ("done", "failed") and not message and not approval.resuming(app.workspace, row.run_id)
+        plan = "" if ended else approval.approval_html(app.workspace, row.run_id, app.guard.token, message)
+        self._html(runs.run_page(app.store, row.run_id, plan), status)
 
     def _stream(self, run_id: str, query: dict[str, str]) -> None:
         run_id = self.app.store.run(run_id).run_id
@@ -226,17 +229,31 @@ class Handler(BaseHTTPRequestHandler):
         self._html(render(self.app.workspace, self.app.guard.token, message, failed), status)
 
 
-def make_server(
-    workspace: Path, port: int = 0, token: str | None = None, host: str = "127.0.0.1"
-) -> ThreadingHTTPServer:
+class WebServer(ThreadingHTTPServer):
+    """A thread per connection, with a listen backlog sized for a page that opens many connections at once
+    (the standard library's 5 makes the kernel drop the rest, and each dropped client waits seconds to retry)."""
+
+    request_queue_size = 1024
+    daemon_threads = True  # a live stream never keeps the process from exiting
+
+    def handle_error(self, request: object, client_address: object) -> None:
+        # A client that went away (a closed tab, a reload) is not an error of the server: no traceback.
+        if isinstance(sys.exc_info()[1], (ConnectionError, TimeoutError)):
+            return
+        super().handle_error(request, client_address)  # type: ignore[arg-type]
+
+
+def make_server(workspace: Path, port: int = 0, token: str | None = None, host: str = "127.0.0.1") -> WebServer:
     """A server bound to (host, port); port 0 picks a free one. Its URL with the token: `server_url(server)`."""
     root = Path(workspace).resolve()
     app = WebApp(root, Guard(token or new_token(), port), TraceStore.for_workspace(root), threading.Event())
     handler = type("BoundHandler", (Handler,), {"app": app})
-    server = ThreadingHTTPServer((host, port), handler)
-    server.daemon_threads = True  # a live stream never keeps the process from exiting
+    server = WebServer((host, port), handler)
     app.guard = Guard(app.guard.token, server.server_address[1])  # the real port, once bound
     server.app = app  # type: ignore[attr-defined]
+    # A run page asks the run's checkpoint whether its plan waits for approval, which needs the graph's
+    # modules (about 2 s to import on a small machine): imported now, while the user opens the URL.
+    threading.Thread(target=importlib.import_module, args=("slmcode.run_board",), daemon=True).start()
     return server
 
 
