@@ -1,5 +1,5 @@
-"""Workspace trust (DESIGN invariant 7): a workspace's own `.slmcode/` may narrow what commands can do, never
-widen it or redirect data until the user trusts that folder (`slmcode trust PATH`).
+"""Workspace trust (docs/architecture.md#trust): a workspace's own `.slmcode/` may narrow what commands
+can do, never widen it or redirect data until the user trusts that folder (`slmcode trust PATH`).
 
 A cloned repository is someone else's text. Its `.slmcode/config.yaml` could open the sandbox (extra read paths,
 the network, passed variables, higher limits), the shell (extra commands, `allow`), the permission mode, or send

@@ -1,6 +1,7 @@
-"""The module map in README's development section, enforced: each package imports only the packages listed for
+"""The layer table of docs/architecture.md#layers, enforced: each package imports only the packages listed for
 it, and no two packages import each other (directly or round about). Imports under TYPE_CHECKING are types,
-not dependencies, and are left out. A new edge is a decision: make it here and in README's map together."""
+not dependencies, and are left out. A new edge is a decision: make it here and in docs/architecture.md's
+table together."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import slmcode
 ROOT = Path(slmcode.__file__).parent
 BASE = {"config", "errors", "redact", "settings", "state", "store", "trust"}  # read by everyone
 
-# package -> what it may import besides BASE (README's "Module map")
+# package -> what it may import besides BASE (docs/architecture.md#layers)
 MAY_IMPORT: dict[str, set[str]] = {
     "cli": {"commands"},
     "commands": {

@@ -1,4 +1,4 @@
-"""Workspace trust (issue 30, DESIGN invariant 7): a cloned repository's own .slmcode/ cannot widen the sandbox or
+"""Workspace trust (docs/architecture.md#trust): a cloned repository's own .slmcode/ cannot widen the sandbox or
 the shell, redirect the user's prompts and key, or start hooks and MCP servers until the user runs
 `slmcode trust PATH`; what only narrows the user's settings still applies. Judged by effect: a secret a command
 reads, a listener that hears a request, a marker file a hook or server would write."""

@@ -2,11 +2,11 @@
 hostile test (a fork bomb, a memory hog, a file that fills the disk, a busy loop) stops by itself.
 
 The rlimits are set by util-linux's `prlimit` run as the first program inside bwrap (after the namespaces exist),
-never by a preexec_fn: forking a process that runs threads can deadlock (DESIGN.md). Inside bwrap's own user
-namespace RLIMIT_NPROC counts only the sandbox's processes. It does not bind when the command's kernel uid is 0
-(the kernel exempts root's processes whatever their capabilities), so as root the process limit is a pids
-cgroup the command line is put in (by ossandbox's one-line `sh` in front of bwrap); where no pids cgroup can be made, as
-root, the process limit does not hold and `status()` says so.
+never by a preexec_fn: forking a process that runs threads can deadlock (docs/architecture.md#traps). Inside
+bwrap's own user namespace RLIMIT_NPROC counts only the sandbox's processes. It does not bind when the command's
+kernel uid is 0 (the kernel exempts root's processes whatever their capabilities), so as root the process limit is
+a pids cgroup the command line is put in (by ossandbox's one-line `sh` in front of bwrap); where no pids cgroup can
+be made, as root, the process limit does not hold and `status()` says so.
 
 Memory is RLIMIT_DATA (private writable memory), not RLIMIT_AS: V8, Go and the JVM reserve far more address
 space than they use, and an address-space limit breaks them. Every limit is per process: a command line's

@@ -1,4 +1,4 @@
-"""The run graph, wired from the table of phases (graph/phases.py; see DESIGN.md, "The graph").
+"""The run graph, wired from the table of phases (graph/phases.py; docs/architecture.md#the-graph).
 
 The pipeline block can reshape it: a phase with `when: never` drops out of the chain (only phases the
 rest of the run can do without), and slots insert custom agents before, after or in place of a phase.

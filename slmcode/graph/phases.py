@@ -1,4 +1,4 @@
-"""The table of phases the run graph is wired from (see DESIGN.md, "The graph"). A new phase is one entry here
+"""The table of phases the run graph is wired from (docs/architecture.md#the-graph). A new phase is one entry here
 and one module in nodes/: its node, where the run goes after it, and what stands in for it when a pipeline
 block says `when: never`. graph/builder.py turns the table into the graph and lays the pipeline's slots
 around it."""

@@ -67,7 +67,8 @@ def learn(state: RunState, runtime: Runtime[RunContext]) -> dict:
     outcome = outcome_of(tasks, qa.passed if qa else None, qa.reason if qa else "")
     emit(runtime, state["run_id"], "phase", phase="learn", outcome=outcome)
     lessons: list[str] = []
-    if outcome == "done":  # lessons come only from verified outcomes: a failed run writes none (invariant 9)
+    # Lessons come only from verified outcomes: a failed run writes none (docs/architecture.md#crash-safety).
+    if outcome == "done":
         log = "\n".join(state.get("work_log", [])[-20:])
         answer = ask_role(
             runtime, state, "learn", Lessons, LEARN.format(query=state["query"], outcome=outcome, log=log)

@@ -166,7 +166,8 @@ def run_tool_call(tools: Sequence[BaseTool], call: Mapping[str, Any]) -> ToolMes
         return _message(content, call, name)
     try:
         content = str(tool.invoke(valid.model_dump()))
-    except Exception as exc:  # a crashed tool must still answer its call (invariant 2); logged, not hidden
+    # A crashed tool must still answer its call (docs/architecture.md#tool-pairs); logged, not hidden.
+    except Exception as exc:
         if _pauses_the_graph(exc):
             raise  # shell_permission `ask`: the question goes to the user, not to the model as a crash
         log.exception("tool %s crashed", name)
