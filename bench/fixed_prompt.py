@@ -1,4 +1,4 @@
-"""The fixed part of each role's first request, against the window: issue 32, item 6 ("Prompt size").
+"""The fixed part of each role's first request, against the window (its target: TARGET_PERCENT).
 
 The fixed part is what a role's first request carries before any task text: its system prompt, the tool
 contract and tool schemas (tool-using roles: the tools `opening_room` fits, as `slmcode budget` shows), and the
@@ -48,7 +48,7 @@ ANSWER_SCHEMAS = {
     "escalate": Escalation,
     "learn": Lessons,
 }
-TARGET_PERCENT = 35  # issue 32: a compact tool contract keeps the fixed part <= 35% of a 4,096 window
+TARGET_PERCENT = 35  # a compact tool contract keeps the fixed part <= 35% of a 4,096 window
 
 
 def offered_tools(settings: Settings, role: str) -> FittedTools:

@@ -1,4 +1,4 @@
-"""How far a value travels through slmcode (issue 33): three walks, each counted as module-boundary crossings.
+"""How far a value travels through slmcode: three walks, each counted as module-boundary crossings.
 
 A hop is a call from one slmcode module into another: along the call stack at a walk's end, each change of
 module between consecutive slmcode frames counts one (library frames between them, langgraph's or

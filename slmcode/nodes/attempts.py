@@ -1,4 +1,4 @@
-"""Best-of-N with the verifier (issue 32 item 4). A worker task whose criteria have verify commands runs as
+"""Best-of-N with the verifier. A worker task whose criteria have verify commands runs as
 `attempts` parallel branches (Send), each in its own copy of the workspace with its own seed and a warmer
 temperature. Each attempt runs the task's criteria in its copy when it ends; when the last one has ended, the
 join settles the task: the first attempt whose must criteria all PASS wins (fewest model turns; ties go to the

@@ -1,4 +1,4 @@
-"""The edit format of one task (issue 32 item 3): how the worker may change an existing file.
+"""The edit format of one task: how the worker may change an existing file.
 
 replace: ws_edit's exact old_str only (ws_write creates new files). whole: ws_write rewrites a whole file the task
 has read, and ws_edit is not offered. auto: replace, until old_str has missed `offer_after` times on one file; from

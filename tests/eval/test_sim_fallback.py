@@ -1,4 +1,4 @@
-"""The SIMULATED fallback row (`eval --sim P --fallback-sim F`, issue 32 item 5): an attempt runs against two
+"""The SIMULATED fallback row (`eval --sim P --fallback-sim F`): an attempt runs against two
 simulated servers, a task the small one fails escalates to the fallback's, and the table says how often that
 fired."""
 

@@ -1,4 +1,4 @@
-"""Escalation by measured failure (issue 32 item 5): a task that fails on the small model runs its next attempts on
+"""Escalation by measured failure: a task that fails on the small model runs its next attempts on
 the role's fallback model, on the fallback's own server and sized to that server's window; the trace and the
 verdict table name the model. Two scripted servers on loopback: the small one fails, the fallback fixes."""
 

@@ -1,4 +1,4 @@
-"""A prompt the server would cut is never sent (issue 32 item 1): each role on a server of its own is sized to that
+"""A prompt the server would cut is never sent: each role on a server of its own is sized to that
 server's window, and a request past what the run's server keeps (a user's context_limit larger than the server's
 window) is refused before it leaves. The server here answers as Ollama does and, as Ollama does, drops the front
 of a request past num_ctx with HTTP 200; it counts each cut."""

@@ -1,4 +1,4 @@
-"""The SIMULATED fallback model (issue 32 item 5, `eval --sim 7b --fallback-sim 14b`): the row "harness +
+"""The SIMULATED fallback model (`eval --sim 7b --fallback-sim 14b`): the row "harness +
 fallback" runs each attempt against two simulated servers, the profile's and the fallback profile's, with the
 run's `roles.worker.fallback` naming the second. A task the small model fails (or loops on) escalates to it
 (nodes/fallback.py); whether it did is read off the fallback server: any request it answered."""
