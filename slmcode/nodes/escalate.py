@@ -5,6 +5,9 @@ or --yes) lets the escalate role decide."""
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Iterable
+
 from langgraph.runtime import Runtime
 from langgraph.types import interrupt
 
@@ -44,6 +47,12 @@ def _human(task: Task, question: str) -> Escalation | None:
     return None
 
 
+def once(notes: Iterable[str]) -> list[str]:
+    """Each note once, in order, counted: every review of the same failing check writes the same note."""
+    seen = Counter(notes)
+    return [note if count == 1 else f"{note} (the same note {count} times)" for note, count in seen.items()]
+
+
 def escalate(state: RunState, runtime: Runtime[RunContext]) -> dict:
     settings = settings_of(runtime)
     stuck = [t for t in state.get("tasks", []) if t.status == "rejected" and not attempts_left(t, settings)]
@@ -58,7 +67,7 @@ def escalate(state: RunState, runtime: Runtime[RunContext]) -> dict:
             continue
         # Short: a review note repeats the failures' evidence, and on a 2K window the whole of both overflowed
         # the escalate request (1,177 tokens of 1,066) and stopped the run.
-        notes = "\n".join(shorten(note, NOTE_CHARS) for note in task.review_notes[-3:])
+        notes = "\n".join(once(shorten(note, NOTE_CHARS) for note in task.review_notes[-3:]))
         question = ESCALATE.format(
             title=task.title,
             attempts=task.attempts,
