@@ -39,6 +39,14 @@ def eval_command(
     out: Annotated[Path, typer.Option("--out", help="Folder for the JSON report.")] = Path(".slmcode/eval"),
     list_tasks: Annotated[bool, typer.Option("--list", help="List the tasks and their languages.")] = False,
     compare: Annotated[bool, typer.Option("--compare", help="Also run the baseline agent; show both.")] = False,
+    peer: Annotated[
+        str | None,
+        typer.Option(
+            "--peer",
+            help="Also run a peer protocol users pick instead: mini-swe (mini-swe-agent-like: one bash command "
+            "per reply) (comma-separated).",
+        ),
+    ] = None,
     replay: Annotated[bool, typer.Option("--replay", help="Serve recorded answers instead of a model.")] = False,
     timeout: Annotated[float, typer.Option("--timeout", help="Seconds per attempt.")] = DEFAULT_TIMEOUT,
     keep: Annotated[bool, typer.Option("--keep", help="Keep each attempt's workspace under --out.")] = False,
@@ -78,12 +86,14 @@ def eval_command(
     ] = None,
 ) -> None:
     """Run the bundled suite; per task solved/failed, turns, tokens, time and why it failed."""
+    from slmcode.eval.sim.compare import parse_peers
     from slmcode.eval.suite import load_suite, missing_toolchain, select
 
     # Before: --tasks 0 measured nothing, --timeout 0 timed every attempt out, --jobs 0 quietly ran one.
     positive(tasks, "--tasks", "tasks")
     positive(jobs, "--jobs", "attempts at a time")
     positive(timeout, "--timeout", "seconds")
+    peers = parse_peers(peer)
     if standard is not None:  # the standard suites for real models (commands/eval_suites.py)
         from slmcode.commands.eval_suites import run_standard
 
@@ -131,6 +141,7 @@ def eval_command(
             as_json=as_json,
             out=out,
             fallback=fallback_sim,
+            peers=peers,
         )
         return
     chosen = select(suite, task_id=task, count=tasks)
@@ -144,7 +155,7 @@ def eval_command(
     settings = settings_for(Path("."), **flags).settings
     if not settings.base_url and tasks is None and task is None:
         runnable = select(runnable, count=EMBEDDED_SUBSET)
-    _measure(runnable, settings, compare, jobs, timeout, as_json, out, skipped, keep, record)
+    _measure(runnable, settings, compare, peers, jobs, timeout, as_json, out, skipped, keep, record)
 
 
 def _list(suite: list[Any], as_json: bool) -> None:
@@ -189,6 +200,7 @@ def _measure(
     runnable: list[Any],
     settings: Any,
     compare: bool,
+    peers: list[str],
     jobs: int,
     timeout: float,
     as_json: bool,
@@ -201,7 +213,7 @@ def _measure(
     from slmcode.eval.runner import Job, run_jobs
     from slmcode.serving import model_endpoint
 
-    agents = ("harness", "baseline") if compare else ("harness",)
+    agents = ["harness", *(["baseline"] if compare else []), *peers]
     with model_endpoint(settings) as live:
         run_settings: dict[str, Any] = {
             "base_url": live.base_url,

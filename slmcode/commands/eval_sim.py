@@ -1,5 +1,6 @@
 """`slmcode eval --sim PROFILE`: the SIMULATED small model's comparison table (slmcode/eval/sim): the harness, the
-plain loop (--compare) and the harness with each lever off (--ablate), over --seeds seeds per task."""
+plain loop (--compare), the peer protocols (--peer) and the harness with each lever off (--ablate), over --seeds
+seeds per task."""
 
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ def run_sim(
     as_json: bool,
     out: Path,
     fallback: str | None = None,
+    peers: list[str] | None = None,
 ) -> None:
     """Every profile x (harness, plain loop, harness minus each lever, harness + fallback) x task x seed, then the
     table."""
@@ -35,7 +37,8 @@ def run_sim(
         resolve_profiles(fallback)  # an unknown profile is one clear line before anything runs
     skipped = {t.id: why for t in chosen if (why := missing_toolchain(t.language))}
     runnable = [t for t in chosen if t.id not in skipped]
-    rows = 1 + compare + len(levers) + bool(fallback)
+    peers = peers or []
+    rows = 1 + compare + len(peers) + len(levers) + bool(fallback)
     bar, on_result = _progress(len(profiles) * rows * len(runnable) * seeds)
     with bar:
         _, data = simulate(
@@ -48,6 +51,7 @@ def run_sim(
             timeout=timeout,
             on_result=lambda o: on_result(o.attempt),
             fallback=fallback or "",
+            peers=peers,
         )
     data["skipped"] = skipped
     path = write_report(out, data)

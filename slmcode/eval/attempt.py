@@ -18,7 +18,7 @@ from typing import Any
 from slmcode.eval.harness import AgentRun
 from slmcode.eval.taxonomy import classify
 
-AGENTS = ("harness", "baseline")
+AGENTS = ("harness", "baseline", "mini-swe")  # mini-swe: the mini-swe-agent-like peer (eval/mini_swe.py)
 
 
 @dataclass
@@ -79,6 +79,7 @@ def perform(spec: dict[str, Any]) -> Attempt:
     """Run the spec's agent on its workspace, then grade."""
     from slmcode.eval.grade import grade
     from slmcode.eval.harness import run_harness
+    from slmcode.eval.mini_swe import run_mini_swe
     from slmcode.eval.plain_loop import run_baseline
     from slmcode.eval.suite import SUITE_DIR, changed_files, load_task
 
@@ -87,6 +88,8 @@ def perform(spec: dict[str, Any]) -> Attempt:
     started = time.monotonic()
     if spec["agent"] == "harness":
         run = run_harness(task.prompt, workspace, spec["run_id"], spec["settings"])
+    elif spec["agent"] == "mini-swe":
+        run = run_mini_swe(task.prompt, workspace, task.test_command, spec["settings"])
     else:
         run = run_baseline(task.prompt, workspace, task.test_command, spec["settings"])
     seconds = time.monotonic() - started

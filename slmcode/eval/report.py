@@ -73,9 +73,9 @@ def attempts_table(attempts: list[Attempt]) -> Table:
 
 
 def summary_table(summary: dict[str, dict[str, Any]]) -> Table:
-    """One column per agent; with both agents, a ratio column (harness / baseline)."""
+    """One column per agent; with the harness and the baseline, a ratio column (harness / baseline)."""
     agents = list(summary)
-    both = agents == list(AGENTS)
+    both = agents[:2] == ["harness", "baseline"]
     table = Table("", *agents, *(["harness / baseline"] if both else []), title="summary")
     rows = [
         ("solved", "solved"),

@@ -26,13 +26,16 @@ OFF_LEVERS = ("packs", "repo_map", "tool_repair", "compaction", "verify", "loop_
 # with the verifier (nodes/attempts.py), measured as 2 attempts against the default 1.
 ON_LEVERS: dict[str, dict[str, Any]] = {"attempts": {"attempts": 2}}
 LEVERS = (*OFF_LEVERS, *ON_LEVERS)
+# The peer protocols a user would pick instead of the harness (--peer), each its own agent: the row's name says
+# it is like the tool, not the tool.
+PEERS = {"mini-swe": "mini-swe-like"}
 
 
 @dataclass(frozen=True)
 class Cell:
     """One row of the table: an agent, with the levers switched off (harness only), or switched on."""
 
-    agent: str  # harness | baseline
+    agent: str  # harness | baseline | a peer (PEERS)
     off: tuple[str, ...] = ()
     on: tuple[str, ...] = ()
     fallback: str = ""  # a fallback profile on a second simulated server (eval/sim/fallback.py)
@@ -41,6 +44,8 @@ class Cell:
     def name(self) -> str:
         if self.agent == "baseline":
             return "plain loop"
+        if self.agent in PEERS:
+            return PEERS[self.agent]
         switched_on = "".join(f" + {lever} {ON_LEVERS[lever][lever]}" for lever in self.on)
         fallback = f" + fallback {self.fallback}" if self.fallback else ""
         return "harness" + "".join(f" - {lever}" for lever in self.off) + switched_on + fallback
@@ -69,10 +74,20 @@ def parse_ablate(value: str | None) -> list[str]:
     return levers
 
 
-def cells(compare: bool, ablate: Sequence[str], fallback: str = "") -> list[Cell]:
+def parse_peers(value: str | None) -> list[str]:
+    """--peer NAME[,NAME...] -> the peer agents, each a row of its own."""
+    peers = [v.strip() for v in (value or "").split(",") if v.strip()]
+    unknown = [v for v in peers if v not in PEERS]
+    if unknown:
+        raise SlmcodeError(f"--peer: unknown peer '{unknown[0]}' (peers: {', '.join(PEERS)})")
+    return list(dict.fromkeys(peers))
+
+
+def cells(compare: bool, ablate: Sequence[str], fallback: str = "", peers: Sequence[str] = ()) -> list[Cell]:
     levers = [Cell("harness", on=(lever,)) if lever in ON_LEVERS else Cell("harness", (lever,)) for lever in ablate]
     escalating = [Cell("harness", fallback=fallback)] if fallback else []
-    return [Cell("harness"), *([Cell("baseline")] if compare else []), *levers, *escalating]
+    others = [Cell(peer) for peer in peers]
+    return [Cell("harness"), *([Cell("baseline")] if compare else []), *others, *levers, *escalating]
 
 
 def run_one(task: EvalTask, profile: Profile, seed: int, cell: Cell, timeout: float) -> Outcome:

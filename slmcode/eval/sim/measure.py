@@ -33,8 +33,9 @@ def simulate(
     timeout: float,
     on_result: Callable[[Outcome], None],
     fallback: str = "",
+    peers: Sequence[str] = (),
 ) -> tuple[list[Outcome], dict[str, Any]]:
-    grid = cells(compare, ablate, fallback)
+    grid = cells(compare, ablate, fallback, peers)
     outcomes = run_grid(profiles, tasks, seeds, grid, jobs=jobs, timeout=timeout, on_result=on_result)
     summaries = {p.name: profile_summary(outcomes, p.name) for p in profiles}
     data = {

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from slmcode.eval.scripted import FakeLLM, Reply
+from slmcode.eval.sim.bash import bash_reply, is_bash_protocol, read_bash
 from slmcode.eval.sim.draws import Draws
 from slmcode.eval.sim.errors import Dice, answer, mistake
 from slmcode.eval.sim.knowledge import Knowledge
@@ -78,6 +79,15 @@ class SimServer(FakeLLM):
             text = structured_text(value, dice)
             self._note(Played(role, turn, "json", {}, tuple(made), dropped, tuple(dice.drawn)))
             return Reply(content=text)
+        if is_bash_protocol(shown):  # the mini-swe-agent-like peer: one bash command per reply, no tools
+            turn = self._turn("mini-swe")
+            dice = self.dice("mini-swe", turn, tokens, made)
+            bash = read_bash(seen, shown)
+            taken = mistake(next_action(self.knowledge, bash, "mini-swe"), bash, dice)
+            self._note(
+                Played("mini-swe", turn, taken.name or "answer", taken.args, tuple(made), dropped, tuple(dice.drawn))
+            )
+            return bash_reply(taken, dice)
         if not request.get("tools"):  # the compactor and other plain-text asks
             self._note(Played("text", self._turn("text"), "answer", {}, (), dropped))
             return Reply(content=SUMMARY)
