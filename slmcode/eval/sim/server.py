@@ -84,10 +84,12 @@ class SimServer(FakeLLM):
             dice = self.dice("mini-swe", turn, tokens, made)
             bash = read_bash(seen, shown)
             taken = mistake(next_action(self.knowledge, bash, "mini-swe"), bash, dice)
-            self._note(
-                Played("mini-swe", turn, taken.name or "answer", taken.args, tuple(made), dropped, tuple(dice.drawn))
+            reply = bash_reply(taken, dice)
+            played = Played(
+                "mini-swe", turn, taken.name or "answer", taken.args, tuple(made), dropped, tuple(dice.drawn)
             )
-            return bash_reply(taken, dice)
+            self._note(played)
+            return reply
         if not request.get("tools"):  # the compactor and other plain-text asks
             self._note(Played("text", self._turn("text"), "answer", {}, (), dropped))
             return Reply(content=SUMMARY)
