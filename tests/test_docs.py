@@ -86,3 +86,14 @@ def test_every_cited_anchor_is_a_heading_of_architecture() -> None:
 )
 def test_slug_is_githubs(heading: str, anchor: str) -> None:
     assert slug(heading) == anchor
+
+
+def test_the_layer_table_names_every_package() -> None:
+    from tests.test_layers import BASE, MAY_IMPORT
+
+    first_column = " ".join(
+        line.split("|")[1] for line in ARCHITECTURE.read_text(encoding="utf-8").splitlines() if line.startswith("| `")
+    )
+    named = set(re.findall(r"`([a-z_]+)/?`", first_column))
+    missing = sorted(set(MAY_IMPORT) - BASE - named)  # BASE: the paragraph above the table
+    assert not missing, f"docs/architecture.md#layers has no row for {missing} (tests/test_layers.py has)"
