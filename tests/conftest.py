@@ -93,7 +93,7 @@ def postgres_url() -> Iterator[str]:
 
 
 # A test that talks to the scripted model server or starts PostgreSQL drives a whole run, a CLI's model check or a
-# database: it belongs to the full suite, not the fast lane (`pytest -m "not slow"`, README's development section).
+# database: it belongs to the full suite, not the fast lane (`pytest -m "not slow"`, CONTRIBUTING.md).
 WHOLE_RUN_FIXTURES = frozenset({"fake_llm", "postgres_url"})
 
 
