@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 from urllib.parse import unquote
 
+from slmcode.commands.chat_slash import COMMANDS
 from slmcode.settings import SETTING_KEYS
 from tests.test_docs import ROOT, anchors
 
@@ -66,3 +67,9 @@ def test_every_setting_has_its_row() -> None:
     assert not missing, f"docs/configuration.md has no row for {missing}"
     stale = sorted(rows - set(SETTING_KEYS))
     assert not stale, f"docs/configuration.md describes settings slmcode no longer has: {stale}"
+
+
+def test_every_slash_command_has_its_row() -> None:
+    rows = set(re.findall(r"^\| `/([a-z]+)", (ROOT / "docs" / "chat.md").read_text(encoding="utf-8"), flags=re.M))
+    assert set(COMMANDS) <= rows, f"docs/chat.md has no row for /{sorted(set(COMMANDS) - rows)}"
+    assert rows <= set(COMMANDS), f"docs/chat.md describes slash commands chat lacks: {sorted(rows - set(COMMANDS))}"
