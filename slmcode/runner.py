@@ -202,8 +202,15 @@ def execute_run(
 def _fit_window(
     settings: Settings, trace: TraceStore, run_id: str, on_event: Callable[[Event], None] | None
 ) -> Settings:
-    """The settings sized to the server's real window; the window used goes into the trace and the board."""
-    fitted, event = fit_to_server(settings)
+    """The settings sized to the server's real window; the window used goes into the trace and the board, and a
+    server slow to say it is waited for with a line saying so."""
+
+    def waiting(message: str) -> None:
+        trace.record_event(run_id, "window_probe", {"message": message})
+        if on_event is not None:
+            on_event({"kind": "window_probe", "role": None, "task_id": None, "message": message})
+
+    fitted, event = fit_to_server(settings, waiting)
     data = {k: v for k, v in event.items() if k != "kind"}
     trace.record_event(run_id, "window", data)
     if on_event is not None:

@@ -76,6 +76,8 @@ class RunView:
                 highlight=False,
             )
             self.phase = "starting"
+        elif kind == "window_probe":  # the run waits for its server to say its window (at most a few seconds)
+            self.console.print(f"[dim]{escape(event['message'])}[/dim]", highlight=False)
         elif kind == "window":  # the run's window and why: a server that keeps less cuts prompts silently
             style = "yellow" if event.get("warning") else "dim"
             self.console.print(f"[{style}]{escape(event['message'])}[/{style}]", highlight=False)

@@ -92,6 +92,9 @@ class FakeLLM(LoopbackServer):
         # Other GET routes answered with a fixed JSON body, to pose as another server kind (llama.cpp's /props,
         # vLLM's /v1/models with max_model_len, LM Studio's /api/v0/models); they win over the built-in ones.
         self.get_routes: dict[str, Any] = {}
+        # GET routes whose whole answer (status line, headers, body) goes out one byte at a time, this many seconds
+        # apart: a server whose every read gets a byte, so no read timeout fires. It stops when the server stops.
+        self.trickle: dict[str, float] = {}
         self._lock = threading.Lock()
 
     # scripting ---------------------------------------------------------------------------------------
@@ -237,8 +240,24 @@ def _handler_for(fake: FakeLLM) -> type[BaseHTTPRequestHandler]:
             self.end_headers()
             self.wfile.write(data)
 
+        def _send_trickled(self, body: Any, pause: float) -> None:
+            data = json.dumps(body).encode()
+            head = f"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {len(data)}\r\n\r\n"
+            self.close_connection = True
+            for byte in head.encode() + data:
+                if fake._server is None:  # stopped: end the answer rather than outlive the test
+                    return
+                try:
+                    self.wfile.write(bytes([byte]))
+                    self.wfile.flush()
+                except OSError:  # the client gave up waiting
+                    return
+                time.sleep(pause)
+
         def do_GET(self) -> None:
-            if self.path in fake.get_routes:
+            if self.path in fake.trickle:
+                self._send_trickled(fake.get_routes.get(self.path, {}), fake.trickle[self.path])
+            elif self.path in fake.get_routes:
                 self._send_json(200, fake.get_routes[self.path])
             elif self.path == "/api/version" and fake.ollama_num_ctx is not None:
                 self._send_json(200, {"version": "0.12.0"})
