@@ -12,6 +12,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from slmcode.errors import SlmcodeError, WorkspaceError
+from slmcode.store.paths import state_dir
 
 if TYPE_CHECKING:
     from slmcode.config import LoadedSettings
@@ -27,6 +28,7 @@ def existing_workspace(path: Path) -> Path:
         raise WorkspaceError(f"workspace {resolved} does not exist")
     if not resolved.is_dir():
         raise WorkspaceError(f"workspace {resolved} is a file, not a folder")
+    state_dir(resolved)  # a .slmcode that is a link is refused here, before any command reads or writes it
     return path
 
 

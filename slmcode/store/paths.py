@@ -11,6 +11,7 @@ import os
 from collections.abc import Mapping
 from pathlib import Path
 
+from slmcode.errors import WorkspaceError
 from slmcode.store.atomic import atomic_write_text
 
 STATE_DIR = ".slmcode"
@@ -60,13 +61,26 @@ def block_files(folder: Path) -> list[Path]:
 
 
 def state_dir(workspace: Path | str) -> Path:
-    """The workspace's .slmcode folder (not created)."""
-    return Path(workspace) / STATE_DIR
+    """The workspace's .slmcode folder (not created). A link there (shipped with a repository) would send every
+    write of slmcode's own (patches, runs, before-images, attempt copies) wherever it points: refused."""
+    return _not_a_link(Path(workspace) / STATE_DIR)
+
+
+def _not_a_link(folder: Path) -> Path:
+    if folder.is_symlink():
+        raise WorkspaceError(f"{folder} is a symlink: slmcode keeps its state only in a real folder (remove the link)")
+    return folder
 
 
 def state_path(workspace: Path | str, *parts: str) -> Path:
-    """A path inside the workspace's .slmcode folder (not created)."""
-    return state_dir(workspace).joinpath(*parts)
+    """A path inside the workspace's .slmcode folder (not created); a link inside it that leads out is refused
+    as the folder's own link is."""
+    folder = state_dir(workspace)
+    path = folder.joinpath(*parts)
+    real, root = os.path.realpath(path), os.path.realpath(folder)
+    if real != root and not real.startswith(root + os.sep):
+        raise WorkspaceError(f"{path} leads out of {folder} through a symlink (remove the link)")
+    return path
 
 
 def cache_file(workspace: Path | str, name: str) -> Path:
@@ -86,7 +100,7 @@ def prepare_parent(path: Path) -> Path:
 
 def prepare_state_folder(folder: Path) -> Path:
     """Create a .slmcode folder with its own .gitignore (`*`)."""
-    folder.mkdir(parents=True, exist_ok=True)
+    _not_a_link(folder).mkdir(parents=True, exist_ok=True)
     ignore = folder / GITIGNORE
     if folder.name == STATE_DIR and not ignore.exists():
         atomic_write_text(ignore, "# written by slmcode: its state stays out of commits\n*\n")
