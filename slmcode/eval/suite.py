@@ -20,6 +20,7 @@ from pathlib import Path
 import yaml
 
 from slmcode.errors import SlmcodeError
+from slmcode.eval.trees import tree_bytes
 
 SUITE_DIR = Path(__file__).resolve().parent / "suite"
 # The command that runs a language's tests; the same one grades, inside the sandbox.
@@ -125,13 +126,5 @@ def overlay(source: Path, workspace: Path) -> None:
 def changed_files(task: EvalTask, workspace: Path) -> list[str]:
     """Files the agent added, changed or deleted, compared with the task's original repository."""
 
-    def files(root: Path) -> dict[str, bytes]:
-        found = {}
-        for path in root.rglob("*"):
-            rel = path.relative_to(root)
-            if path.is_file() and not RUN_LITTER.intersection(rel.parts):
-                found[rel.as_posix()] = path.read_bytes()
-        return found
-
-    before, after = files(task.repo), files(workspace)
+    before, after = tree_bytes(task.repo, RUN_LITTER), tree_bytes(workspace, RUN_LITTER)
     return sorted(p for p in before.keys() | after.keys() if before.get(p) != after.get(p))

@@ -96,7 +96,7 @@ def settle(
 def polyglot(spec: dict[str, Any]) -> SuiteAttempt:
     from slmcode.eval.harness import run_harness
     from slmcode.eval.suites.polyglot import TEST_COMMANDS, changed_files, clean_output, load_exercise, restore_tests
-    from slmcode.eval.suites.sandboxed import run_tests
+    from slmcode.eval.suites.sandboxed import TestRun, run_tests
 
     exercise = load_exercise(Path(spec["item"]["folder"]), spec["item"]["language"])
     command = TEST_COMMANDS[exercise.language]
@@ -105,8 +105,12 @@ def polyglot(spec: dict[str, Any]) -> SuiteAttempt:
     prompt = exercise.prompt
     for number in range(1, spec["tries"] + 1):
         add(total, run_harness(prompt, workspace, f"{spec['run_id']}-try{number}", spec["settings"]))
-        restore_tests(exercise, workspace)
-        graded = run_tests(workspace, command.command, command.allowed, spec["grade_timeout"])
+        refused = restore_tests(exercise, workspace)
+        graded = (
+            TestRun(False, None, refused)
+            if refused
+            else run_tests(workspace, command.command, command.allowed, spec["grade_timeout"])
+        )
         tries.append(graded.passed)
         output = graded.output
         if graded.passed:

@@ -19,12 +19,16 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from slmcode.environment import LocalEnvironment
+from slmcode.environment.containment import Refusal, resolve_path
 from slmcode.errors import SlmcodeError
 from slmcode.eval.suite import RUN_LITTER
 from slmcode.eval.suites.prompts import POLYGLOT_ADDENDUM, POLYGLOT_RETRY
+from slmcode.eval.trees import copy_tree, tree_bytes
 
 PRACTICE = Path("exercises") / "practice"
 META = ".meta"
+DOCS = ("introduction.md", "instructions.md", "instructions.append.md")  # the prompt, in this order
 
 
 @dataclass(frozen=True)
@@ -77,9 +81,27 @@ class Exercise:
         return self.prompt + POLYGLOT_RETRY.format(output=test_output.strip(), files=self.files)
 
 
-def _config(path: Path) -> dict[str, list[str]]:
+def _read(folder: Path, rel: str) -> bytes | None:
+    """A file of the exercise through the exercise folder's containment (no link out, no FIFO or device);
+    None when there is none."""
     try:
-        data = json.loads(path.read_text())
+        return LocalEnvironment(folder).read(rel)
+    except (FileNotFoundError, IsADirectoryError):
+        return None
+    except ValueError:
+        raise SlmcodeError(f"{folder / rel}: {_LEAVES}") from None
+
+
+def _text(data: bytes | None) -> str:
+    return "" if data is None else data.decode("utf-8", "replace")
+
+
+_LEAVES = "leads out of the exercise folder (a symlink, `..` or an absolute path) or is no regular file; refused"
+
+
+def _config(path: Path, text: str) -> dict[str, list[str]]:
+    try:
+        data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise SlmcodeError(f"{path}:{exc.lineno}: not valid JSON ({exc.msg})") from None
     files = data.get("files") if isinstance(data, dict) else None
@@ -89,20 +111,26 @@ def _config(path: Path) -> dict[str, list[str]]:
         or not isinstance(files.get("test"), list)
     ):
         raise SlmcodeError(f'{path}: needs "files": {{"solution": [...], "test": [...]}}')
+    names = [n for kind in ("solution", "test", "example") for n in files.get(kind) or ()]
+    for name in names:
+        try:
+            resolve_path(path.parent.parent, name if isinstance(name, str) else "")  # only inside the exercise
+        except Refusal:
+            raise SlmcodeError(f"{path}: {name!r} {_LEAVES}") from None
     return files
 
 
 def load_exercise(folder: Path, language: str) -> Exercise:
     """One exercise; a missing or malformed file is one line naming it."""
     config_path = folder / META / "config.json"
-    if not config_path.is_file():
+    config = _read(folder, f"{META}/config.json")
+    if config is None:
         raise SlmcodeError(f"{config_path}: missing (every exercise needs .meta/config.json)")
-    files = _config(config_path)
-    instructions_path = folder / ".docs" / "instructions.md"
-    if not instructions_path.is_file():
-        raise SlmcodeError(f"{instructions_path}: missing (every exercise needs .docs/instructions.md)")
-    parts = [folder / ".docs" / "introduction.md", instructions_path, folder / ".docs" / "instructions.append.md"]
-    instructions = "".join(p.read_text() for p in parts if p.is_file())
+    files = _config(config_path, _text(config))
+    parts = [_read(folder, f".docs/{name}") for name in DOCS]
+    if parts[1] is None:
+        raise SlmcodeError(f"{folder / '.docs' / DOCS[1]}: missing (every exercise needs .docs/instructions.md)")
+    instructions = "".join(_text(p) for p in parts)
     tests = tuple(files["test"])
     examples = tuple(files.get("example") or ())
     # As aider: the build files, tests and examples are never the files to change.
@@ -128,7 +156,12 @@ def load_polyglot(root: Path, languages: list[str] | None = None) -> list[Exerci
                 f"{root}: no exercises for {', '.join(unknown)} (languages here: {', '.join(p.name for p in found)})"
             )
         found = [p for p in found if p.name in languages]
-    return [load_exercise(ex, lang.name) for lang in found for ex in sorted((lang / PRACTICE).iterdir()) if ex.is_dir()]
+    exercises = [ex for lang in found for ex in sorted((lang / PRACTICE).iterdir()) if ex.is_dir()]
+    real_root = root.resolve()
+    for ex in exercises:
+        if not ex.resolve().is_relative_to(real_root):
+            raise SlmcodeError(f"{ex}: a symlink out of {root}; refused")
+    return [load_exercise(ex, ex.parent.parent.parent.name) for ex in exercises]
 
 
 def missing_toolchain(language: str) -> str | None:
@@ -152,23 +185,26 @@ def _excluded(exercise: Exercise) -> Callable[[str, list[str]], set[str]]:
 
 def copy_exercise(exercise: Exercise, dest: Path) -> Path:
     """The workspace: the exercise folder without .meta/ and the example solutions."""
-    shutil.copytree(exercise.folder, dest, ignore=_excluded(exercise))
-    return dest
+    return copy_tree(exercise.folder, dest, ignore=_excluded(exercise))
 
 
-def restore_tests(exercise: Exercise, workspace: Path) -> None:
-    """The original tests over the workspace's, every test switched on (as aider's runner does)."""
+def restore_tests(exercise: Exercise, workspace: Path) -> str:
+    """The original tests over the workspace's, every test switched on (as aider's runner does), each written
+    through the workspace's Environment; "" or why a test could not be put back (the try fails with it)."""
+    env = LocalEnvironment(workspace)
     for rel in exercise.tests:
-        source, target = exercise.folder / rel, workspace / rel
-        if not source.is_file():
+        data = _read(exercise.folder, rel)
+        if data is None:
             continue
-        text = source.read_text()
         if rel.endswith(".spec.js"):
-            text = _XTEST.sub("test(", text)
+            data = _XTEST.sub("test(", data.decode()).encode()
         if rel.endswith(".java"):
-            text = _DISABLED.sub("", text)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(text)
+            data = _DISABLED.sub("", data.decode()).encode()
+        try:
+            env.write(rel, data)
+        except (ValueError, OSError) as exc:  # the agent left a link or a folder where the test goes
+            return f"the test file {rel} could not be restored: {exc}"
+    return ""
 
 
 def clean_output(output: str, workspace: Path) -> str:
@@ -177,18 +213,9 @@ def clean_output(output: str, workspace: Path) -> str:
     return _TIMING.sub("", output).replace(str(workspace), ".")
 
 
-def _files(root: Path, skip: frozenset[str]) -> dict[str, bytes]:
-    found = {}
-    for path in root.rglob("*"):
-        rel = path.relative_to(root)
-        if path.is_file() and not (RUN_LITTER | skip).intersection(rel.parts):
-            found[rel.as_posix()] = path.read_bytes()
-    return found
-
-
 def changed_files(exercise: Exercise, workspace: Path) -> list[str]:
     """Files the agent added, changed or deleted, compared with the exercise (build output left out)."""
-    skip = frozenset({META, "build"})
-    before, after = _files(exercise.folder, skip), _files(workspace, skip)
+    skip = RUN_LITTER | {META, "build"}
+    before, after = tree_bytes(exercise.folder, skip), tree_bytes(workspace, skip)
     before = {p: b for p, b in before.items() if p not in exercise.examples}
     return sorted(p for p in before.keys() | after.keys() if before.get(p) != after.get(p))

@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -33,6 +34,11 @@ class Item:
     data: dict[str, Any]  # what the attempt's process loads the item from
     prepare: Callable[[Path], Path]  # makes the workspace at the given path
     changed: Callable[[Path], list[str]]  # what the agent changed there (read when the attempt was killed)
+
+
+def folder_name(item_id: str) -> str:
+    """The item's workspace folder: its id (from a checkout or a JSONL) as one plain name, never `..` or a path."""
+    return re.sub(r"[^A-Za-z0-9_.-]", "-", item_id).lstrip(".") or "item"
 
 
 def commit_all(workspace: Path) -> Path:
@@ -82,7 +88,7 @@ def run_item(
     item: Item, settings: dict[str, Any], *, tries: int, timeout: float, grade_timeout: float, keep: Path | None = None
 ) -> SuiteAttempt:
     """One item end to end; never raises for a failed attempt."""
-    safe = item.id.replace("/", "-")
+    safe = folder_name(item.id)
     root = Path(tempfile.mkdtemp(prefix=f"slmcode-{item.suite}-{safe}-"))
     workspace = root / safe
     spec = {

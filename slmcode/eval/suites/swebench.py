@@ -10,6 +10,7 @@ clone or commit is one line, and the instance is skipped with that reason.
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -21,6 +22,8 @@ from slmcode.errors import SlmcodeError
 from slmcode.eval.suite import RUN_LITTER
 from slmcode.eval.suites.prompts import SWEBENCH_TASK
 
+# A repository's owner and name choose the clone's folder under --repos: names as GitHub allows, never `..`.
+_NAME = re.compile(r"(?!\.{1,2}$)[A-Za-z0-9_.-]+")
 REQUIRED = ("instance_id", "repo", "base_commit", "problem_statement", "FAIL_TO_PASS", "PASS_TO_PASS", "test_patch")
 
 
@@ -78,7 +81,7 @@ def parse_instance(line: str, where: str) -> Instance:
     ]
     if texts:
         raise SlmcodeError(f"{where}: {', '.join(texts)} must be non-empty text")
-    if data["repo"].count("/") != 1:
+    if data["repo"].count("/") != 1 or not all(_NAME.fullmatch(part) for part in data["repo"].split("/")):
         raise SlmcodeError(f"{where}: repo must read owner/name, got '{data['repo']}'")
     return Instance(
         data["instance_id"],

@@ -4,11 +4,14 @@ test ids) in the sandbox. Resolved: every FAIL_TO_PASS test and every PASS_TO_PA
 
 from __future__ import annotations
 
+import os
 import re
 import shlex
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from slmcode.environment.containment import Refusal, resolve_path
 from slmcode.eval.suites.sandboxed import GRADE_TIMEOUT_SECONDS, run_tests
 from slmcode.eval.suites.swebench import Instance, git
 
@@ -46,16 +49,34 @@ def statuses(output: str) -> dict[str, str]:
 
 
 def apply_test_patch(instance: Instance, workspace: Path) -> str:
-    """The test patch over the agent's work, its files first put back to the base commit; an error text or ""."""
-    for old, new in _PATCHED.findall(instance.test_patch):
-        for rel in {old, new}:
-            if git(workspace, "cat-file", "-e", f"{instance.base_commit}:{rel}").returncode == 0:
-                git(workspace, "checkout", "-q", instance.base_commit, "--", rel, write=True)
-            elif (workspace / rel).is_file():
-                (workspace / rel).unlink()  # the agent created it; the patch creates it
+    """The test patch over the agent's work, its files first put back to the base commit; an error text or "".
+    A header's path is data: it must resolve inside the workspace before anything is checked out or removed."""
+    names = sorted({rel for pair in _PATCHED.findall(instance.test_patch) for rel in pair})
+    for rel in names:
+        try:
+            resolve_path(workspace, rel, for_write=True)
+        except Refusal:
+            return f"the test patch names {rel}, which is not a file inside the workspace it may change"
+    for rel in names:
+        if git(workspace, "cat-file", "-e", f"{instance.base_commit}:{rel}").returncode == 0:
+            git(workspace, "checkout", "-q", instance.base_commit, "--", rel, write=True)
+        else:
+            _remove_added(workspace, rel)  # the agent created it; the patch creates it
     done = git(workspace, "apply", "--whitespace=nowarn", "-", stdin=instance.test_patch, write=True)
     why = done.stderr.decode(errors="replace").strip()[-500:]
     return "" if done.returncode == 0 else f"the test patch did not apply: {why}"
+
+
+def _remove_added(workspace: Path, rel: str) -> None:
+    """Remove the file (or link: never what it names) `rel` names, in its folder as containment resolves it."""
+    folder = resolve_path(workspace, os.path.dirname(rel) or ".", for_write=True).real
+    path = folder / os.path.basename(rel)
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        return
+    if stat.S_ISREG(mode) or stat.S_ISLNK(mode):
+        path.unlink()
 
 
 def grade_instance(instance: Instance, workspace: Path, timeout: float = GRADE_TIMEOUT_SECONDS) -> Verdict:
