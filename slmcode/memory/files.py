@@ -8,6 +8,8 @@ folder hold an flock on .slmcode/memory.lock, so two concurrent runs merge inste
 from __future__ import annotations
 
 import fcntl
+import os
+import stat
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -15,7 +17,7 @@ from pathlib import Path
 
 from slmcode.errors import MemoryLockError, WorkspaceError, not_utf8
 from slmcode.store.atomic import TEMP_SUFFIX
-from slmcode.store.paths import prepare_state_folder, state_dir
+from slmcode.store.paths import STATE_DIR, prepare_state_folder, state_dir, state_path
 
 LOCK_NAME = "memory.lock"
 LOCK_POLL_SECONDS = 0.05
@@ -23,11 +25,20 @@ DEFAULT_LOCK_TIMEOUT = 30.0
 
 
 def read_text(path: Path) -> str:
-    """A memory file's text, or "" when it does not exist yet."""
+    """A memory file's text, or "" when it does not exist yet. What slmcode writes there is a regular file inside
+    the .slmcode folder: a link out of it (shipped with a repository, naming a host file) or a FIFO reads as
+    absent, so its bytes never reach a prompt and its open never blocks."""
+    state = next((f for f in path.parents if f.name == STATE_DIR), None)
     try:
-        return path.read_text(encoding="utf-8")
-    except FileNotFoundError:
+        if state is not None:
+            state_path(state.parent, *path.relative_to(state).parts)  # refuses a link out
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except (FileNotFoundError, WorkspaceError):
         return ""
+    try:
+        with os.fdopen(fd, "rb") as handle:
+            data = handle.read() if stat.S_ISREG(os.fstat(fd).st_mode) else b""
+        return data.decode("utf-8")
     except UnicodeDecodeError as exc:  # hand-edited in another encoding: say so, never rewrite it
         raise WorkspaceError(not_utf8(path, exc)) from None
 

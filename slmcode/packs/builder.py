@@ -98,7 +98,9 @@ def build_pack(
         "scoped_instructions", instructions.scoped_text, caps["scoped_instructions"], counter
     )
 
-    skills = discover_skills(workspace)
+    links_out: list[str] = []
+    skills = discover_skills(workspace, links_out)
+    notes += [f"skills: {path} leads out of the workspace through a symlink; skipped" for path in links_out]
     chosen = select_skills(skills, search_text, settings.pinned_skills, settings.skill_max_expanded)
     skills_cap = caps["skills"] + (caps["skill_bodies"] if chosen.pinned else 0)
     built["skills"] = section("skills", stable_skills_text(skills, chosen.pinned), skills_cap, counter)

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from slmcode.environment.containment import readable
 from slmcode.localize.lexical import terms
 from slmcode.packs.embed import EMBEDDER_NAME, cosine, embed, tfidf_scores
 from slmcode.packs.embedcache import EmbeddingCacheError, cached_embeddings
@@ -59,8 +60,9 @@ class Retrieval:
     note: str = ""
 
 
-def memory_files(workspace: Path) -> list[str]:
-    """The memory corpus, relative paths in a fixed order: memory, session snapshots, learned skills."""
+def memory_files(workspace: Path, skipped: list[str] | None = None) -> list[str]:
+    """The memory corpus, relative paths in a fixed order: memory, session snapshots, learned skills. A file
+    that leads out of the workspace through a symlink is never read (its path goes to `skipped`)."""
     found = [p for p in MEMORY_FILES if (workspace / p).is_file()]
     for folder in SUMMARY_DIRS:
         root = workspace / folder
@@ -69,7 +71,10 @@ def memory_files(workspace: Path) -> list[str]:
     learned = workspace / LEARNED_SKILLS_DIR
     if learned.is_dir():
         found += sorted(p.relative_to(workspace).as_posix() for p in learned.rglob(SKILL_FILE) if p.is_file())
-    return found
+    kept = [p for p in found if readable(workspace, p)]
+    if skipped is not None:
+        skipped += [p for p in found if p not in kept]
+    return kept
 
 
 def chunk_sections(path: str, text: str) -> list[Chunk]:
@@ -94,9 +99,9 @@ def chunk_sections(path: str, text: str) -> list[Chunk]:
     return chunks
 
 
-def load_corpus(workspace: Path) -> list[Chunk]:
+def load_corpus(workspace: Path, skipped: list[str] | None = None) -> list[Chunk]:
     chunks: list[Chunk] = []
-    for path in memory_files(workspace):
+    for path in memory_files(workspace, skipped):
         try:
             text = (workspace / path).read_text(encoding="utf-8", errors="replace")
         except OSError:
@@ -146,9 +151,13 @@ def retrieve(workspace: Path, query: str, settings: PackSettings) -> Retrieval:
     """The memory chunks relevant to `query`, best first; nothing when retrieval is off or nothing is relevant."""
     if not settings.embedding_enabled:
         return Retrieval((), "off", 0.0, 0.0, "embedding_enabled is off")
-    chunks = load_corpus(workspace)
+    links_out: list[str] = []
+    chunks = load_corpus(workspace, links_out)
+    skipped = "; ".join(f"{path} leads out of the workspace through a symlink, skipped" for path in links_out)
     if not chunks or not query.strip():
-        return Retrieval((), "hashing", 0.0, 0.0, "no memory to search" if not chunks else "empty query")
+        why = "no memory to search" if not chunks else "empty query"
+        return Retrieval((), "hashing", 0.0, 0.0, "; ".join(n for n in (why, skipped) if n))
     scores, method, note = score_chunks(workspace, query, chunks)
     threshold, noise = threshold_for(scores, method, settings.retrieval_min_score)
-    return Retrieval(tuple(rank(query, chunks, scores, threshold)), method, threshold, noise, note)
+    hits = tuple(rank(query, chunks, scores, threshold))
+    return Retrieval(hits, method, threshold, noise, "; ".join(n for n in (note, skipped) if n))

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import yaml
 
+from slmcode.environment.containment import readable
 from slmcode.localize.lexical import terms
 from slmcode.store.paths import LEARNED_DIR, SKILL_FILE, SKILLS_DIR, STATE_DIR
 
@@ -68,15 +69,25 @@ def parse_skill(text: str, fallback_name: str, path: str, learned: bool) -> Skil
     return Skill(name=name, description=description, body=body.strip(), path=path, learned=learned)
 
 
-def discover_skills(workspace: Path) -> list[Skill]:
-    """Every skill of the workspace, sorted by name; a project skill wins over a learned one of the same name."""
+def discover_skills(workspace: Path, skipped: list[str] | None = None) -> list[Skill]:
+    """Every skill of the workspace, sorted by name; a project skill wins over a learned one of the same name.
+    A SKILL.md that is (or lies under) a symlink out of the workspace is never read: a pinned skill's body
+    enters the prompt with no model action, so its path is named in `skipped` instead."""
     root = workspace / SKILLS_FOLDER
     if not root.is_dir():
+        return []
+    if not readable(workspace, SKILLS_FOLDER):
+        if skipped is not None:
+            skipped.append(SKILLS_FOLDER)
         return []
     found: dict[str, Skill] = {}
     for path in sorted(root.rglob(SKILL_FILE), key=lambda p: p.as_posix()):
         relative = path.relative_to(workspace).as_posix()
         learned = path.relative_to(root).parts[0] == LEARNED_DIR
+        if not readable(workspace, relative):
+            if skipped is not None:
+                skipped.append(relative)
+            continue
         try:
             text = path.read_text(encoding="utf-8", errors="replace")
         except OSError:
