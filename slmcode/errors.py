@@ -113,6 +113,10 @@ class RequestTooLargeError(SlmcodeError):
     stopped before the server sees it (the run keeps its checkpoint)."""
 
 
+class WindowTooSmallError(SlmcodeError):
+    """The model server keeps fewer tokens than a role's fixed prompt needs: no request of that role could be sent."""
+
+
 class PlanEditError(SlmcodeError, ValueError):
     """An edit of a plan waiting for approval is unusable (unknown task id, empty title, dependency cycle), or
     the run is not waiting for one; a ValueError too, for API callers."""

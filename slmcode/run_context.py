@@ -122,11 +122,16 @@ def emit(
     *,
     role: str | None = None,
     task_id: str | None = None,
+    once: bool = False,
     **data: Any,
 ) -> None:
-    """Stream the event to whoever watches the run, and keep it in the trace."""
-    stream(runtime, kind, role=role, task_id=task_id, **data)
-    trace_of(runtime).record_event(run_id, kind, data, role=role, task_id=task_id)
+    """Stream the event to whoever watches the run, and keep it in the trace; `once`: neither when the trace holds
+    it already (the node ran again: resumed after a kill, or after a question's answer)."""
+    if not once:
+        stream(runtime, kind, role=role, task_id=task_id, **data)
+    recorded = trace_of(runtime).record_event(run_id, kind, data, role=role, task_id=task_id, once=once)
+    if once and recorded is not None:
+        stream(runtime, kind, role=role, task_id=task_id, **data)
 
 
 def stream(

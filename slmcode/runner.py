@@ -19,13 +19,14 @@ from langgraph.types import Command
 
 from slmcode.blocks.compose import resolve_pipeline
 from slmcode.config import LoadedSettings, Settings, load_settings
-from slmcode.errors import RunNotFoundError, SlmcodeError
+from slmcode.errors import RunNotFoundError, SlmcodeError, WindowTooSmallError
 from slmcode.gitrun.session import GitRun, TaskWatch, open_git_run
 from slmcode.graph.builder import build_graph
 from slmcode.graph.checkpoint import open_checkpointer
 from slmcode.hooks import at_run_end
 from slmcode.mcp.hub import close_run
 from slmcode.nodes.approval import check_plan_answer
+from slmcode.nodes.window_floor import small_window_line, too_small
 from slmcode.run_context import RunContext
 from slmcode.serving import fit_to_server, model_endpoint
 from slmcode.state import QAResult, Task
@@ -133,7 +134,7 @@ def execute_run(
             if first is None and saver.get_tuple(config) is None:
                 status, outcome = "failed", _before_first_checkpoint(trace, run_id)
                 raise RunNotFoundError(f"run {run_id} cannot be resumed: {outcome}; start it again with `slmcode run`")
-            live = _fit_window(live, trace, run_id, on_event)  # on resume too: the server may have changed
+            live = _fit_window(live, workspace, trace, run_id, on_event)  # on resume too: the server may change
             pipeline = resolve_pipeline(workspace, live)
             graph = build_graph(saver, pipeline.phases)
             context = RunContext(
@@ -200,10 +201,11 @@ def execute_run(
 
 
 def _fit_window(
-    settings: Settings, trace: TraceStore, run_id: str, on_event: Callable[[Event], None] | None
+    settings: Settings, workspace: Path, trace: TraceStore, run_id: str, on_event: Callable[[Event], None] | None
 ) -> Settings:
     """The settings sized to the server's real window; the window used goes into the trace and the board, and a
-    server slow to say it is waited for with a line saying so."""
+    server slow to say it is waited for with a line saying so. A window too small for a role's fixed prompt
+    stops the run here, in one line (nodes/window_floor.py), before any request."""
 
     def waiting(message: str) -> None:
         trace.record_event(run_id, "window_probe", {"message": message})
@@ -215,6 +217,9 @@ def _fit_window(
     trace.record_event(run_id, "window", data)
     if on_event is not None:
         on_event({**event, "role": None, "task_id": None})
+    floor = too_small(fitted, workspace)
+    if floor is not None:
+        raise WindowTooSmallError(small_window_line(fitted, floor, event["server"], event["server_tokens"]))
     return fitted
 
 

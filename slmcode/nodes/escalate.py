@@ -12,7 +12,7 @@ from langgraph.runtime import Runtime
 from langgraph.types import interrupt
 
 from slmcode.nodes.corrector import attempts_left
-from slmcode.nodes.fallback import may_escalate, to_fallback
+from slmcode.nodes.fallback import may_escalate, to_fallback, unfit_fallback
 from slmcode.nodes.llm import ask_role
 from slmcode.nodes.prompts import ESCALATE
 from slmcode.nodes.schemas import Escalation
@@ -61,7 +61,8 @@ def escalate(state: RunState, runtime: Runtime[RunContext]) -> dict:
     log: list[str] = []
     given_up: list[str] = []  # tasks the user gave up on: the run ends with what it has
     for task in stuck:
-        if may_escalate(task, settings):  # a stronger model first, before anyone is asked
+        # A stronger model first, before anyone is asked; not one whose server cannot take the task.
+        if may_escalate(task, settings) and not unfit_fallback(runtime, state["run_id"], task):
             decided.append(to_fallback(runtime, state["run_id"], task))
             log.append(f"escalate: {task.id} -> fallback {decided[-1].fallback_model}")
             continue

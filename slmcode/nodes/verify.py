@@ -50,7 +50,7 @@ def verify(state: RunState, runtime: Runtime[RunContext]) -> dict:
                 task_id=task.id,
                 criterion=v.criterion.text,
                 status=v.status,
-                **({"gate": v.gate} if v.gate else {}),
+                **({"gate": v.gate} if v.gate else {}),  # type: ignore[arg-type]  # a str, never `once`
             )
         checked.append(task.model_copy(update={"verdicts": verdicts}))
     summary = ", ".join(f"{t.id}: " + "/".join(v.status for v in t.verdicts) for t in checked)

@@ -143,10 +143,27 @@ class TraceStore(TraceReads):
                 self._append(conn, run_id, "run_finished", {"status": status, "outcome": outcome}, None, None)
 
     def record_event(
-        self, run_id: str, kind: str, data: dict[str, Any], *, role: str | None = None, task_id: str | None = None
-    ) -> int:
-        """Append one event to the run's timeline; returns its sequence number."""
+        self,
+        run_id: str,
+        kind: str,
+        data: dict[str, Any],
+        *,
+        role: str | None = None,
+        task_id: str | None = None,
+        once: bool = False,
+    ) -> int | None:
+        """Append one event to the run's timeline; returns its sequence number. `once`: not when the timeline
+        holds the same event already (None then): a node that ran again (resumed after a kill, or after a
+        question's answer) says what it said before."""
         with self._writing() as conn:
+            if (
+                once
+                and conn.execute(
+                    "SELECT 1 FROM events WHERE run_id = ? AND kind = ? AND role IS ? AND task_id IS ? AND data = ?",
+                    (run_id, kind, role, task_id, encode_data(data)),
+                ).fetchone()
+            ):
+                return None
             return self._append(conn, run_id, kind, data, role, task_id)
 
     @staticmethod
