@@ -281,6 +281,7 @@ def settle(state: RunState, runtime: Runtime[RunContext]) -> dict:
                 runtime,
                 run_id,
                 "user_edits",
+                once=True,
                 role="worker",
                 task_id=task.id,
                 message=applied.message(),
@@ -301,6 +302,7 @@ def settle(state: RunState, runtime: Runtime[RunContext]) -> dict:
             runtime,
             run_id,
             "attempts",
+            once=True,  # a join killed before its checkpoint runs again on resume and says the same
             role="worker",
             task_id=task.id,
             won=kept.attempt if kept.passed else None,
