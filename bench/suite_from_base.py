@@ -2,7 +2,8 @@
 
 A base is the project in its finished state: every task's reference solution is taken from it. A task names the
 files its change touches; its repo/ is the base with those files in their task state (missing, or with the bug),
-which are written by hand once and kept: this script never overwrites them. Everything else in repo/ is the
+which are written by hand once and kept: this script never overwrites them, nor the task's own visible check
+(TASK_CHECKS). Everything else in repo/ is the
 base's copy, so a fix to a base reaches every task that shares it. The suite ships the copies (git stores each
 identical file once); this script only keeps them in step.
 
@@ -20,6 +21,8 @@ ROOT = Path(__file__).resolve().parent
 BASES = ROOT / "suite_bases"
 SUITE = ROOT.parent / "slmcode" / "eval" / "suite"
 LITTER = {"__pycache__", ".pytest_cache", "target", "node_modules", "Cargo.lock"}
+# Each task's own visible check (fails before its change, passes after), written by hand in its repo/ and kept.
+TASK_CHECKS = {Path("tests/test_task.py"), Path("test/task.test.js"), Path("tests/task.rs")}
 
 # task id -> (base, the files its change touches)
 TASKS: dict[str, tuple[str, list[str]]] = {
@@ -87,7 +90,7 @@ def lay_out(task_id: str) -> None:
         shutil.copyfile(base / rel, target)
     for stale in (p for p in repo.rglob("*") if p.is_file()):
         rel = stale.relative_to(repo)
-        if rel not in touched and not (base / rel).is_file():
+        if rel not in touched and rel not in TASK_CHECKS and not (base / rel).is_file():
             stale.unlink()  # gone from the base
 
 

@@ -28,6 +28,14 @@ def grade(
 ) -> Grade:
     """Copy the hidden tests in and run the task's test command in the sandbox."""
     overlay(task.hidden, workspace)
+    return run_tests(task, workspace, timeout, environment)
+
+
+def run_tests(
+    task: EvalTask, workspace: Path, timeout: float = GRADE_TIMEOUT_SECONDS, environment: Environment | None = None
+) -> Grade:
+    """The task's test command over `workspace` as it stands, in the sandbox: with no hidden tests copied in,
+    this is the visible check the agent can run too."""
     settings = Settings(permission="auto", shell_permission="allow", shell_timeout_seconds=timeout)
     environment = environment or LocalEnvironment.from_settings(workspace, settings)
     result = run_command(

@@ -2,7 +2,8 @@
 
     meta.yaml   language, kind (bug | feature | multi-file | map), title
     task.md     what the agent is asked, in a user's words
-    repo/       the tiny repository the agent works on (copied fresh for every attempt)
+    repo/       the tiny repository the agent works on (copied fresh for every attempt); its tests, which the
+                agent sees, include one that fails until the change is made (SWE-bench's FAIL_TO_PASS)
     hidden/     tests the agent never sees, copied over the finished work only to grade it
     solution/   reference files that make the hidden tests pass (checked by the suite's own test)
 

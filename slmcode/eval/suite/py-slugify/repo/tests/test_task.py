@@ -1,0 +1,5 @@
+from blog.text import slugify
+
+
+def test_punctuation_leaves_no_trace() -> None:
+    assert slugify("Hello, World!") == "hello-world"
