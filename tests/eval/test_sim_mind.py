@@ -4,6 +4,7 @@ decision)."""
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -12,7 +13,7 @@ from slmcode.errors import SlmcodeError
 from slmcode.eval.sim.knowledge import Knowledge
 from slmcode.eval.sim.mutants import cache_dir, wrong_edits
 from slmcode.eval.sim.profile import Profile, load_profile
-from slmcode.eval.suite import load_suite
+from slmcode.eval.suite import load_suite, load_task
 from tests.eval.test_sim import MODEL, attempt
 
 COIN = Profile(name="coin-old-str", model=MODEL, window_tokens=0, rates={"old_str_mismatch": 0.5})
@@ -61,3 +62,18 @@ def test_a_cached_wrong_edit_parses_and_fails_a_hidden_test() -> None:
         assert text != Knowledge(task).solution_text(path)  # and is not the reference
     assert oct(cache_dir().stat().st_mode & 0o777) == "0o700"
     assert [m.files for m in wrong_edits(task)] == [m.files for m in kept]  # read back from the cache
+
+
+def test_a_changed_task_is_graded_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    shutil.copytree(next(t for t in load_suite() if t.id == "py-temperature").folder, tmp_path / "py-temperature")
+    task = load_task(tmp_path / "py-temperature")
+    assert {m.kind for m in wrong_edits(task)} >= {"constant", "stub"}
+    # Tests a wrong constant now passes: the cached verdicts no longer hold, so none of those is kept.
+    (task.repo / "tests" / "test_task.py").unlink()
+    (task.hidden / "tests" / "test_hidden.py").write_text(
+        "from convert import fahrenheit_to_celsius\n\n\ndef test_it_exists() -> None:\n"
+        "    assert callable(fahrenheit_to_celsius)\n"
+    )
+    assert [m.kind for m in wrong_edits(task)] == ["stub"]
+    assert len(list(cache_dir().glob("*.json"))) == 2

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from slmcode.eval.grade import grade
 from slmcode.eval.sim.knowledge import Knowledge
-from slmcode.eval.suite import EvalTask, copy_repo
+from slmcode.eval.suite import RUN_LITTER, EvalTask, copy_repo
 
 MAX_MUTANTS = 6  # per task: enough wrong ideas to choose between, few enough to grade once on two cores
 FLIPS = {"<=": "<", "<": "<=", ">=": ">", ">": ">=", "==": "!=", "!=": "==", "===": "!==", "!==": "==="}
@@ -118,10 +118,14 @@ def candidates(knowledge: Knowledge) -> list[tuple[str, dict[str, str]]]:
 
 
 def _fingerprint(task: EvalTask) -> str:
-    digest = hashlib.sha256(task.id.encode())
+    """The cache key: everything grading reads (the language's test command, the repository with its visible
+    tests, the reference, the hidden tests), so a changed task is graded again; run litter is not content."""
+    digest = hashlib.sha256(f"{task.id}\0{task.test_command}".encode())
     for root in (task.repo, task.solution, task.hidden):
         for path in sorted(p for p in root.rglob("*") if p.is_file()):
-            digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes())
+            rel = path.relative_to(root)
+            if not RUN_LITTER.intersection(rel.parts):
+                digest.update(rel.as_posix().encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()[:24]
 
 
