@@ -7,7 +7,9 @@ the repository's config names runs there, never on the host) with their size and
 before and after the command (one git call each: the folder's place below the repository's top is worked out
 here, not asked of git, as each call pays for starting the jail); a file that turns up, goes, or changes between
 the two is the command's. Files git ignores are not counted (build output, caches), nor the harness's own
-.slmcode. Elsewhere nothing is taken: walking a whole tree around every command would cost more than it tells.
+.slmcode, nor what a build or a test run leaves in the folders its tools own (BUILD_OUTPUT) when the repository
+does not ignore them: they are no change of the task, and cargo rewrites and removes its own as it goes.
+Elsewhere nothing is taken: walking a whole tree around every command would cost more than it tells.
 """
 
 from __future__ import annotations
@@ -26,6 +28,8 @@ Stamp = tuple[int, int]  # (size, mtime in ns); (-1, -1): the file is gone
 Snapshot = Mapping[str, Stamp]
 NOTE_HEAD = prompts.SHELL_CHANGED.split("{", 1)[0]  # "[files this command changed: "
 MAX_LISTED = 50  # a formatter over a whole tree: the first ones, and how many more
+# Folders only a build or a test runner writes (cargo, npm, Python's bytecode and test caches), never sources.
+BUILD_OUTPUT = frozenset({"target", "node_modules", "__pycache__", ".pytest_cache", ".mypy_cache", ".ruff_cache"})
 
 
 def uncommitted(workspace: Path) -> dict[str, Stamp] | None:
@@ -46,7 +50,11 @@ def uncommitted(workspace: Path) -> dict[str, Stamp] | None:
 
 
 def changed_between(before: Snapshot, after: Snapshot) -> list[str]:
-    return sorted(path for path in {*before, *after} if before.get(path) != after.get(path))
+    return sorted(
+        path
+        for path in {*before, *after}
+        if before.get(path) != after.get(path) and not BUILD_OUTPUT.intersection(path.split("/")[:-1])
+    )
 
 
 def changed_note(paths: Sequence[str]) -> str:

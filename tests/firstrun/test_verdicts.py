@@ -110,3 +110,28 @@ def test_a_check_whose_interpreter_lacks_pytest_says_what_is_missing(
     )
     assert verdicts[0].status == "UNVERIFIED"
     assert verdicts[0].evidence.startswith("nothing was tested: `python` on PATH has no module pytest")
+
+
+def test_what_the_tests_leave_behind_is_no_change_of_the_task(fake_llm: FakeLLM, repo: Path) -> None:
+    """A test run's caches (__pycache__, .pytest_cache; cargo's target/ likewise) are not the task's files: listed,
+    they crowd the reviewer's evidence, and one the next build removes reads as 'claimed changes missing on disk'."""
+    # A test that leaves build output as `cargo test` does (target/ is not in this repository's .gitignore).
+    (repo / "tests" / "test_build.py").write_text(
+        "from pathlib import Path\n\n\ndef test_build() -> None:\n"
+        "    Path('target/debug').mkdir(parents=True, exist_ok=True)\n"
+        "    Path('target/debug/.fingerprint').write_text('built')\n"
+    )
+    subprocess.run(["git", "add", "-A"], cwd=repo, check=True)
+    subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "build"], cwd=repo, check=True)
+    script_planning(fake_llm)
+    *edits, last = divide_worker_replies()
+    fake_llm.on(
+        SYSTEM["worker"],
+        *edits,
+        Reply(tool_calls=[tool_call("ws_shell", command="python -m pytest -q")]),
+        last,
+    )
+    fake_llm.on(SYSTEM["tester"], Reply(content="Tests pass."))
+    result = run(fake_llm, repo)
+    code = next(t for t in result.tasks if t.kind == "code")
+    assert code.files_changed == ["calc/ops.py", "tests/test_ops.py"], code.files_changed
