@@ -12,7 +12,8 @@ import subprocess
 from collections.abc import Mapping, Sequence
 from typing import IO
 
-from slmcode.environment.containment import Refusal, resolve_path
+from slmcode.environment.beneath import checked, open_beneath
+from slmcode.environment.containment import Refusal
 from slmcode.environment.ossandbox import Jail
 from slmcode.environment.protocol import Stream
 
@@ -49,7 +50,7 @@ class LocalLauncher:
 
     def stdin_from(self, path: str) -> IO[bytes]:
         try:
-            return resolve_path(self.jail.workspace, path).real.open("rb")
+            return os.fdopen(open_beneath(*checked(self.jail.workspace, path)), "rb")  # what was checked is opened
         except Refusal as exc:
             raise ValueError(str(exc)) from None
 

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from slmcode.environment import ossandbox
+from slmcode.environment.beneath import checked, read_beneath, write_beneath
 from slmcode.environment.containment import Refusal, resolve_path, workspace_root
 from slmcode.environment.gitwall import repository_top, run_git
 from slmcode.environment.launch import LocalLauncher
@@ -22,7 +23,6 @@ from slmcode.environment.limits import SandboxLimits
 from slmcode.environment.patterns import compile_pattern
 from slmcode.environment.protocol import Completed, Entry, EntryKind
 from slmcode.environment.walk import walk_paths
-from slmcode.store.atomic import atomic_write_bytes
 
 PRUNED = frozenset({".git", ".slmcode"})
 
@@ -70,12 +70,10 @@ class LocalEnvironment:
             raise ValueError(str(exc)) from exc
 
     def read(self, path: str, offset: int = 0, size: int | None = None) -> bytes:
-        real = self._path(path)
-        if offset == 0 and size is None:
-            return real.read_bytes()
-        with real.open("rb") as handle:
-            handle.seek(offset)
-            return handle.read(-1 if size is None else size)
+        try:
+            return read_beneath(*checked(self.workspace, path), offset, size)  # what was checked is what is opened
+        except Refusal as exc:
+            raise ValueError(str(exc)) from exc
 
     def stat(self, path: str) -> Entry:
         real = self._path(path)  # refuses a path out and a device, FIFO or socket
@@ -93,7 +91,10 @@ class LocalEnvironment:
             return sorted((entry.name, _kind(entry)) for entry in found)
 
     def write(self, path: str, data: bytes) -> None:
-        atomic_write_bytes(self._path(path, for_write=True), data)  # a crash leaves the old file or the new
+        try:
+            write_beneath(*checked(self.workspace, path, for_write=True), data)  # a crash: the old file or the new
+        except Refusal as exc:
+            raise ValueError(str(exc)) from exc
 
     def walk(self, prune: frozenset[str] = frozenset()) -> list[str]:
         if os.path.lexists(self.workspace / ".git"):

@@ -71,7 +71,10 @@ def read_text(env: Environment, entry: Entry, max_bytes: int) -> tuple[str, str]
     size = require_file(entry)
     if size > max_bytes:
         raise Refusal(prompts.TOO_BIG.format(path=shown_name(entry.path), size=size, limit=max_bytes))
-    data = env.read(entry.path)
+    try:
+        data = env.read(entry.path)
+    except ValueError as exc:  # swapped for a link out or a FIFO since the stat: the open refused it
+        raise Refusal(str(exc)) from None
     if looks_binary(data[:BINARY_SAMPLE_BYTES]):
         raise Refusal(prompts.BINARY_FILE.format(path=shown_name(entry.path), size=size))
     return decode(data)
@@ -124,7 +127,10 @@ class _EnvironmentFile(io.RawIOBase):
 
     def readinto(self, buffer: memoryview) -> int:  # type: ignore[override]
         # At most a piece per call: the bytes read are held twice until copied, and a slice stays a few MB.
-        data = self.env.read(self.path, self.position, min(len(buffer), PIECE_BYTES))
+        try:
+            data = self.env.read(self.path, self.position, min(len(buffer), PIECE_BYTES))
+        except ValueError as exc:  # swapped since the stat, as in read_text
+            raise Refusal(str(exc)) from None
         buffer[: len(data)] = data
         self.position += len(data)
         return len(data)
