@@ -240,7 +240,7 @@ MAY_WRITE = {  # module: (the calls it may make, why)
     "tools/pending.py": ({"unlink"}, "removes an applied or rejected patch file under .slmcode/pending"),
     "nodes/slot.py": ({"atomic_write_text"}, "a slot's notes under .slmcode/scratch and .slmcode/notes"),
     "nodes/attempts.py": (
-        {"shutil.copy2", "shutil.copytree", "shutil.rmtree", "write_text"},
+        {"shutil.copytree", "shutil.rmtree", "write_text"},
         "best-of-N copies and the applied marker under .slmcode/attempts",
     ),
     "nodes/winner.py": (

@@ -29,6 +29,7 @@ from pathlib import Path
 from langgraph.runtime import Runtime
 
 from slmcode.budget.profiles import parse_size_billions
+from slmcode.environment.clone import clone_file
 from slmcode.nodes.disk_changes import net_changes
 from slmcode.nodes.quality import quality_of
 from slmcode.nodes.winner import Applied, apply_attempt
@@ -98,7 +99,7 @@ def copy_of(workspace: Path, run_id: str, task: Task, attempt: int) -> Path:
 
 def _copy_file(source: str, target: str) -> None:
     if stat.S_ISREG(os.lstat(source).st_mode):  # never a FIFO, socket or device: opening one could block
-        shutil.copy2(source, target)
+        clone_file(source, target)  # shares the blocks where the filesystem can (environment/clone.py)
 
 
 def workspace_for(runtime: Runtime[RunContext], payload: WorkerInput) -> Path:
@@ -110,11 +111,14 @@ def workspace_for(runtime: Runtime[RunContext], payload: WorkerInput) -> Path:
     if not copy.is_dir():
         partial = copy.with_name(copy.name + ".partial")
         shutil.rmtree(partial, ignore_errors=True)
-        shutil.copytree(
-            real, partial, symlinks=True, ignore=shutil.ignore_patterns(*COPY_SKIP), copy_function=_copy_file
-        )
+        copy_workspace(real, partial)
         partial.rename(copy)
     return copy
+
+
+def copy_workspace(real: Path, target: Path) -> None:
+    """The workspace less its .git and .slmcode, its files cloned where the filesystem shares blocks."""
+    shutil.copytree(real, target, symlinks=True, ignore=shutil.ignore_patterns(*COPY_SKIP), copy_function=_copy_file)
 
 
 def _lines(path: Path) -> list[str]:
