@@ -32,7 +32,8 @@ from slmcode.nodes.llm import note_model_call
 from slmcode.nodes.progress import progress_config
 from slmcode.nodes.prompts import OVERFLOW_GIVE_UP
 from slmcode.nodes.refund import MAX_REFUNDS, rate_limited
-from slmcode.providers.roles import RoleTable
+from slmcode.providers.roles import FALLBACK, RoleTable
+from slmcode.redact import safe_url
 from slmcode.run_context import RunContext, emit, roles_of, settings_of
 from slmcode.state import WorkerInput
 from slmcode.tools.repair import repair_tool_calls
@@ -121,7 +122,9 @@ def call_model(
                 raise EndpointError(f"the model server refused a {role} request: {exc.detail}") from None
             emit(runtime, payload["run_id"], "overflow", role=role, task_id=payload["task"].id, shrink=shrink)
         except ServerUnreachableError as exc:
-            raise EndpointError(f"model server unreachable during {role} {payload['task'].id}: {exc.detail}") from None
+            raise EndpointError(
+                f"{_server_of(runtime, payload)} unreachable during {role} {payload['task'].id}: {exc.detail}"
+            ) from None
         except RateLimitedError as exc:  # recoverable: the turn is given back (nodes.refund)
             if payload.get("refunds", 0) >= MAX_REFUNDS:
                 raise EndpointError(
@@ -162,3 +165,13 @@ def compactor(roles: RoleTable) -> Compactor:
             raise EndpointError(f"compactor: {exc.__class__.__name__}") from None
 
     return Compactor(ask, roles["compactor"].budget.available)
+
+
+def _server_of(runtime: Runtime[RunContext], payload: WorkerInput) -> str:
+    """The server a branch's requests go to, in words: the role's fallback named as such (a task raised to it)."""
+    seat = seat_of(payload)
+    binding = roles_of(runtime)[seat].binding
+    where = f" at {safe_url(binding.base_url)}" if binding.base_url else ""
+    if seat.endswith(FALLBACK):
+        return f"the {payload['role']}'s fallback server{where} ({binding.model})"
+    return f"model server{where} ({binding.model})"
