@@ -11,11 +11,13 @@ import pytest
 
 from slmcode.errors import SlmcodeError
 from slmcode.eval.sim.knowledge import Knowledge
+from slmcode.eval.sim.mind import Mind
 from slmcode.eval.sim.mutants import cache_dir, wrong_edits
 from slmcode.eval.sim.profile import Profile, load_profile
 from slmcode.eval.suite import load_suite, load_task
 from tests.eval.test_sim import MODEL, attempt
 
+DUNCE = Profile(name="dunce", model=MODEL, window_tokens=0, mind=Mind(skill=-20.0))
 COIN = Profile(name="coin-old-str", model=MODEL, window_tokens=0, rates={"old_str_mismatch": 0.5})
 
 
@@ -77,3 +79,13 @@ def test_a_changed_task_is_graded_again(tmp_path: Path, monkeypatch: pytest.Monk
     )
     assert [m.kind for m in wrong_edits(task)] == ["stub"]
     assert len(list(cache_dir().glob("*.json"))) == 2
+
+
+@pytest.mark.slow
+def test_a_low_skill_model_writes_wrong_code_in_both_arms_where_perfect_passes(on_path: None) -> None:
+    for agent in ("harness", "baseline"):
+        wrong, sim = attempt("py-chunk", DUNCE, agent=agent, seed=0)
+        assert sim.belief != "right" and not wrong.solved
+        assert any(p.action in ("ws_edit", "ws_write") for p in sim.log) or sim.belief == "stub"
+        right, perfect = attempt("py-chunk", load_profile("perfect"), agent=agent, seed=0)
+        assert perfect.belief == "right" and right.solved

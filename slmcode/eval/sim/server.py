@@ -19,6 +19,7 @@ from slmcode.eval.sim.bash import bash_reply, is_bash_protocol, read_bash
 from slmcode.eval.sim.draws import Draws
 from slmcode.eval.sim.errors import Dice, answer, mistake
 from slmcode.eval.sim.knowledge import Knowledge
+from slmcode.eval.sim.mutants import wrong_edits
 from slmcode.eval.sim.policy import next_action
 from slmcode.eval.sim.profile import Profile
 from slmcode.eval.sim.roles import schema_of, structured_text, structured_value, tool_role
@@ -47,14 +48,26 @@ class SimServer(FakeLLM):
     def __init__(self, task: EvalTask, profile: Profile, seed: int = 0, agent: str = "harness") -> None:
         super().__init__(models=[profile.model])
         self.task, self.profile, self.seed, self.agent = task, profile, seed, agent
-        self.knowledge = Knowledge(task)
         self.draws = Draws(task.id, seed)
+        self.knowledge, self.belief = self._believe(Knowledge(task))
         self.log: list[Played] = []
         self.turns: dict[str, int] = {}
         self._sim_lock = threading.Lock()
         self.default = self.play
         if profile.ollama:
             self.ollama_num_ctx = {profile.model: None}
+
+    def _believe(self, reference: Knowledge) -> tuple[Knowledge, str]:
+        """The attempt's one idea of the fix, held by every role: the reference with logistic(skill - difficulty),
+        else one of the task's graded wrong edits (the stub unchanged when none was kept)."""
+        _, value, rng = self.draws.uniform("belief")
+        if value < self.profile.mind.p_right(*reference.size()):
+            return reference, "right"
+        wrong = wrong_edits(self.task, reference)
+        if not wrong:
+            return Knowledge(self.task, ()), "stub"
+        chosen = rng.choice(wrong)
+        return Knowledge(self.task, tuple(sorted(chosen.files.items()))), chosen.kind
 
     def _turn(self, role: str) -> int:
         with self._sim_lock:
