@@ -44,7 +44,7 @@ def eval_command(
         typer.Option(
             "--peer",
             help="Also run a peer protocol users pick instead: mini-swe (mini-swe-agent-like: one bash command "
-            "per reply) (comma-separated).",
+            "per reply), aider (aider-like: whole files in the prompt and back) (comma-separated).",
         ),
     ] = None,
     replay: Annotated[bool, typer.Option("--replay", help="Serve recorded answers instead of a model.")] = False,
@@ -97,8 +97,30 @@ def eval_command(
     if standard is not None:  # the standard suites for real models (commands/eval_suites.py)
         from slmcode.commands.eval_suites import run_standard
 
+        if standard == "polyglot" and sim is not None and not (replay or record or list_tasks or ablate):
+            from slmcode.commands.eval_polyglot_sim import run_polyglot_sim
+
+            positive(seeds, "--seeds", "seeds")
+            run_polyglot_sim(
+                sim,
+                source,
+                compare=compare,
+                peers=peers,
+                tries=2 if tries is None else tries,
+                seeds=seeds,
+                task=task,
+                tasks=tasks,
+                jobs=jobs,
+                timeout=timeout,
+                as_json=as_json,
+                out=out,
+            )
+            return
         if compare or replay or record or list_tasks or sim is not None:
-            raise SlmcodeError("--compare, --replay, --record, --list and --sim are for the bundled suite, not --suite")
+            raise SlmcodeError(
+                "--compare and --sim go together on --suite polyglot; --replay, --record, --list, --ablate and "
+                "--sim with swebench are for the bundled suite"
+            )
         settings = settings_for(Path("."), base_url=base_url, model=model).settings
         run_standard(
             standard,

@@ -30,3 +30,16 @@ MINI_SWE_FORMAT_ERROR = (
     "Nothing ran. If you have finished, run: echo " + MINI_SWE_SUBMIT
 )
 MINI_SWE_TIMEOUT = "The command ran past {seconds:g} s and was stopped; nothing it printed is kept."
+
+# The aider-like peer (eval/aider_like.py): aider's "whole" edit format in its own words, the files sent in the
+# prompt, the answer parsed from text.
+AIDER_SYSTEM = (
+    "Act as an expert software developer. Take requests for changes to the supplied code. If a request is "
+    "ambiguous, ask questions. Once you understand the request you MUST: 1. Determine if any code changes are "
+    "needed. 2. Explain any needed changes. 3. If changes are needed, output a copy of each file that needs "
+    "changes. To suggest changes to a file you MUST return the entire content of the updated file: the file's "
+    "path alone on a line, then a fenced code block with the whole file. Never elide any of the file."
+)
+AIDER_FILE = "{path}\n```\n{text}```\n"
+AIDER_FILES = "Here are the files to change, in full:\n\n{files}\n"
+AIDER_RETRY = "{output}\n\nThe test errors are shown above. Fix the code so the tests pass."

@@ -31,7 +31,7 @@ TEST_COMMANDS = {
     "rust": "cargo test --offline -q",
     "go": "go test ./...",
 }
-TOOLCHAINS = {"python": "python", "javascript": "node", "rust": "cargo", "go": "go"}
+TOOLCHAINS = {"python": "python", "javascript": "node", "rust": "cargo", "go": "go", "cpp": "cmake", "java": "java"}
 KINDS = ("bug", "feature", "multi-file", "map")
 # What a run leaves in the workspace that is not part of the work: not a change, not copied back.
 RUN_LITTER = frozenset(
@@ -47,6 +47,11 @@ class EvalTask:
     title: str
     prompt: str
     folder: Path
+    # A standard suite's exercise laid out as a task (suites/polyglot_sim.py) names its own grading command and,
+    # for a second try, what follows the prompt (with {output}: the failing tests' output).
+    command: str = ""
+    retry: str = ""
+    tries: int = 1
 
     @property
     def repo(self) -> Path:
@@ -62,15 +67,18 @@ class EvalTask:
 
     @property
     def test_command(self) -> str:
-        return TEST_COMMANDS[self.language]
+        return self.command or TEST_COMMANDS[self.language]
 
 
 def load_task(folder: Path) -> EvalTask:
     meta = yaml.safe_load((folder / "meta.yaml").read_text())
     language, kind = meta["language"], meta["kind"]
-    if language not in TEST_COMMANDS or kind not in KINDS:
+    command = str(meta.get("test_command") or "")
+    if (language not in TEST_COMMANDS and not command) or language not in TOOLCHAINS or kind not in KINDS:
         raise SlmcodeError(f"eval task {folder.name}: unknown language '{language}' or kind '{kind}'")
-    return EvalTask(folder.name, language, kind, meta["title"], (folder / "task.md").read_text().strip(), folder)
+    prompt = (folder / "task.md").read_text().strip()
+    retry, tries = str(meta.get("retry") or ""), int(meta.get("tries") or 1)
+    return EvalTask(folder.name, language, kind, meta["title"], prompt, folder, command, retry, tries)
 
 
 def load_suite(root: Path = SUITE_DIR) -> list[EvalTask]:

@@ -168,3 +168,21 @@ def wrong_edits(task: EvalTask, knowledge: Knowledge | None = None) -> list[Muta
         json.dump([m.__dict__ for m in kept], out)
     os.replace(tmp, path)
     return kept
+
+
+def reference_fails(task: EvalTask) -> str | None:
+    """Why the task's reference solution fails its own hidden tests here (a toolchain without what the tests
+    need), or None when it passes: graded once, then read from the private cache. A task whose reference fails
+    measures nothing and is skipped."""
+    path = cache_dir() / f"{_fingerprint(task)}.reference.json"
+    if path.is_file():
+        return json.loads(path.read_text())["fails"]
+    reference = {c.path: c.after for c in Knowledge(task).changes}
+    graded = _graded(task, "reference", reference)
+    fails = None if graded is None else graded.fails.strip().splitlines()[-1:] or ["its tests fail"]
+    why = None if fails is None else f"the reference solution fails here: {fails[0][:200]}"
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
+    with os.fdopen(fd, "w") as out:
+        json.dump({"fails": why}, out)
+    os.replace(tmp, path)
+    return why

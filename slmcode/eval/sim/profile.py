@@ -24,6 +24,7 @@ ERRORS = (
     "stop_without_edit",  # stops before any edit, saying it is done
     "claim_tests_pass",  # says the tests pass without running them
     "schema_error",  # a planner/splitter/reviewer/... answer that does not fit its schema
+    "malformed_block",  # an edit block in a text answer (the aider-like peer's) that does not parse
 )
 
 

@@ -9,11 +9,14 @@ a test or the table can see what the simulated model did without reading the tra
 
 from __future__ import annotations
 
+import hashlib
 import random
+import re
 import threading
 from dataclasses import dataclass, field
 from typing import Any
 
+from slmcode.eval.prompts import AIDER_FILE, AIDER_SYSTEM
 from slmcode.eval.scripted import FakeLLM, Reply
 from slmcode.eval.sim.bash import bash_reply, is_bash_protocol, read_bash
 from slmcode.eval.sim.draws import Draws
@@ -23,12 +26,13 @@ from slmcode.eval.sim.mutants import wrong_edits
 from slmcode.eval.sim.policy import next_action
 from slmcode.eval.sim.profile import Profile
 from slmcode.eval.sim.roles import schema_of, structured_text, structured_value, tool_role
-from slmcode.eval.sim.shown import Request, read_request
+from slmcode.eval.sim.shown import Request, content_text, read_request
 from slmcode.eval.sim.window import fit_window, request_tokens
 from slmcode.eval.suite import EvalTask
 
 SIMULATED = "SIMULATED"
 SUMMARY = "SIMULATED summary: the conversation so far worked on the task; keep the last results."
+TEST_NAME = re.compile(r"\b[Tt]est\w*")
 
 
 @dataclass(frozen=True)
@@ -49,7 +53,10 @@ class SimServer(FakeLLM):
         super().__init__(models=[profile.model])
         self.task, self.profile, self.seed, self.agent = task, profile, seed, agent
         self.draws = Draws(task.id, seed)
-        self.knowledge, self.belief = self._believe(Knowledge(task))
+        self.reference = Knowledge(task)
+        self.knowledge, self.belief = self._believe(self.reference)
+        self.fails = ""  # the hidden tests' output under the wrong belief: the tests it fails
+        self._read_failures: set[str] = set()
         self.log: list[Played] = []
         self.turns: dict[str, int] = {}
         self._sim_lock = threading.Lock()
@@ -67,7 +74,38 @@ class SimServer(FakeLLM):
         if not wrong:
             return Knowledge(self.task, ()), "stub"
         chosen = rng.choice(wrong)
+        self.fails = chosen.fails
         return Knowledge(self.task, tuple(sorted(chosen.files.items()))), chosen.kind
+
+    def _read_failure(self, request: Request) -> None:
+        """The last message it reads is test output naming a test its wrong belief fails: with the profile's
+        chance (one draw per distinct output read) its idea turns into the right edit."""
+        messages = request.get("messages") or []
+        if self.belief == "right" or not messages or messages[-1].get("role") not in ("user", "tool"):
+            return
+        text = content_text(messages[-1].get("content"))
+        names = set(TEST_NAME.findall(self.fails)) or {p.name for p in self.task.hidden.rglob("*") if p.is_file()}
+        if not any(name in text for name in names) or "fail" not in text.lower():
+            return
+        digest = hashlib.sha256(text.encode()).hexdigest()
+        with self._sim_lock:
+            if digest in self._read_failures:
+                return
+            self._read_failures.add(digest)
+        _, value, _ = self.draws.uniform("flip")
+        if value < self.profile.mind.flip_after_failing_test:
+            self.knowledge, self.belief = self.reference, "right"
+
+    def aider(self, turn: int, dropped: int) -> Reply:
+        """The aider-like peer's answer: every file its belief changes, whole, in aider's whole format; a
+        malformed block (the fence left open) at the profile's per-response rate."""
+        _, value, _ = self.draws.uniform("malformed_block")
+        blocks = "".join(AIDER_FILE.format(path=c.path, text=c.after) for c in self.knowledge.changes)
+        made = ("malformed_block",) if value < self.profile.rates.get("malformed_block", 0.0) else ()
+        if made:
+            blocks = blocks.replace("```\n", "\n")
+        self._note(Played("aider", turn, "answer", {}, made, dropped))
+        return Reply(content=f"{SIMULATED}: the change, file by file.\n\n{blocks}")
 
     def _turn(self, role: str) -> int:
         with self._sim_lock:
@@ -80,6 +118,7 @@ class SimServer(FakeLLM):
 
     def play(self, request: Request) -> Reply:
         seen, dropped = fit_window(request, self.profile.window_tokens)
+        self._read_failure(seen)
         shown = read_request(seen)
         tokens = request_tokens(seen)
         schema = schema_of(seen)
@@ -103,6 +142,8 @@ class SimServer(FakeLLM):
             )
             self._note(played)
             return reply
+        if not request.get("tools") and any(AIDER_SYSTEM in content_text(m.get("content")) for m in seen["messages"]):
+            return self.aider(self._turn("aider"), dropped)
         if not request.get("tools"):  # the compactor and other plain-text asks
             self._note(Played("text", self._turn("text"), "answer", {}, (), dropped))
             return Reply(content=SUMMARY)
