@@ -35,6 +35,10 @@ class Mind:
     per_changed_line: float = 0.0
     # After failing test output that names a test its wrong belief fails, the chance it switches to the right edit.
     flip_after_failing_test: float = 0.0
+    # Given (logits), that chance is instead logistic(skill + retry_gain - difficulty): a model reads failing
+    # output better the stronger it is and the easier the task (the form a fit to aider's pass_1 and pass_2
+    # rows transfers across models; a constant chance does not).
+    retry_gain: float | None = None
     # A fresh attempt (best-of-N) keeps the last attempt's belief with this chance, else draws anew.
     redraw_correlation: float = 0.0
     # Once repeating itself, the chance per turn it stays stuck; a steer it reads breaks it with the other chance.
@@ -62,6 +66,12 @@ class Mind:
     def p_right(self, hunks: int, files: int, changed_lines: int) -> float:
         """The chance an attempt's belief is the right edit, for a task of this size."""
         return 1.0 / (1.0 + math.exp(-(self.skill - self.difficulty(hunks, files, changed_lines))))
+
+    def p_flip(self, hunks: int, files: int, changed_lines: int) -> float:
+        """The chance failing output it reads turns a wrong belief right, for a task of this size."""
+        if self.retry_gain is None:
+            return self.flip_after_failing_test
+        return 1.0 / (1.0 + math.exp(-(self.skill + self.retry_gain - self.difficulty(hunks, files, changed_lines))))
 
     def seconds(self, prompt_tokens: int, answer_tokens: int) -> float | None:
         """The wall time of one request on its CPU server, or None when the profile gives no rates."""

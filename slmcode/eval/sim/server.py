@@ -93,7 +93,7 @@ class SimServer(FakeLLM):
                 return
             self._read_failures.add(digest)
         _, value, _ = self.draws.uniform("flip")
-        if value < self.profile.mind.flip_after_failing_test:
+        if value < self.profile.mind.p_flip(*self.reference.size()):
             self.knowledge, self.belief = self.reference, "right"
 
     def aider(self, turn: int, dropped: int) -> Reply:
