@@ -219,10 +219,16 @@ def test_paired_statistics() -> None:
 
 @pytest.mark.slow
 def test_ci_sized_comparison_the_harness_beats_the_plain_loop(tmp_path: Path) -> None:
+    # The tiny profile's slips with its belief held right: what the harness recovers from that the plain loop
+    # does not. (With tiny's own assumed competence every arm shares its wrong beliefs, and the comparison
+    # measures the dice, not the harness; competence is compared on a fitted profile.)
+    tiny = (Path(__file__).parents[2] / "slmcode" / "eval" / "sim" / "profiles" / "tiny.yaml").read_text()
+    profile = tmp_path / "tiny-slips.yaml"
+    profile.write_text(tiny.replace("name: tiny\n", "name: tiny-slips\n").replace("  skill: 0.8 ", "  skill: 20.0 "))
     result = slmcode(
         "eval",
         "--sim",
-        "tiny",
+        str(profile),
         "--compare",
         "--task",
         "js-sum-range",
@@ -239,7 +245,7 @@ def test_ci_sized_comparison_the_harness_beats_the_plain_loop(tmp_path: Path) ->
     assert result.returncode == 0, result.stderr
     data = json.loads(result.stdout)
     assert data["SIMULATED"] is True and Path(data["report"]).is_file()
-    summary = data["summary"]["tiny"]
+    summary = data["summary"]["tiny-slips"]
     assert summary["harness"]["rate"] > summary["plain loop"]["rate"], summary
 
 

@@ -89,3 +89,27 @@ def test_a_low_skill_model_writes_wrong_code_in_both_arms_where_perfect_passes(o
         assert any(p.action in ("ws_edit", "ws_write") for p in sim.log) or sim.belief == "stub"
         right, perfect = attempt("py-chunk", load_profile("perfect"), agent=agent, seed=0)
         assert perfect.belief == "right" and right.solved
+
+
+def test_every_competence_value_says_whether_it_is_fitted_and_to_which_row() -> None:
+    # A figure is quoted only from a profile fitted to published rows: each `mind:` value names its source.
+    from slmcode.eval.sim.profile import builtin_profiles
+
+    for name in builtin_profiles():
+        text = (Path(__file__).parents[2] / "slmcode" / "eval" / "sim" / "profiles" / f"{name}.yaml").read_text()
+        mind = text.split("\nmind:\n", 1)[-1].split("\n# ", 1)[0] if "\nmind:\n" in text else ""
+        for line in (row for row in mind.splitlines() if row.startswith("  ") and ":" in row):
+            comment = line.split("#", 1)[1].strip() if "#" in line else ""
+            assert comment.startswith("assumed") or comment.startswith("fitted: polyglot_leaderboard.yml, "), (
+                name,
+                line,
+            )
+
+
+def test_failing_output_turns_a_stronger_model_right_more_often_on_easier_tasks() -> None:
+    from dataclasses import replace
+
+    fitted = load_profile("32b").mind
+    weaker = replace(fitted, skill=fitted.skill - 3)
+    assert fitted.retry_gain is not None
+    assert fitted.p_flip(1, 1, 10) > fitted.p_flip(1, 1, 80) > weaker.p_flip(1, 1, 80)
