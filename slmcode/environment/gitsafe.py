@@ -15,6 +15,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 
+from slmcode.environment.buildout import is_build_output
 from slmcode.store.paths import STATE_DIR
 
 SAFE_CONFIG = (
@@ -68,14 +69,16 @@ def git_env(extra: Mapping[str, str] | None = None) -> dict[str, str]:
     return env
 
 
-def uncommitted_paths(status: str) -> list[str]:
-    """The paths of STATUS's output (relative to the repository's top), a rename as its new name."""
+def uncommitted_paths(status: str, *, work_only: bool = False) -> list[str]:
+    """The paths of STATUS's output (relative to the repository's top), a rename as its new name. `work_only`:
+    without the untracked files a build or a test run leaves (environment/buildout), which are nobody's change."""
     paths: list[str] = []
     skip = False
     for entry in status.split("\0"):
         if skip or not entry:
             skip = False
             continue
-        paths.append(entry[3:])
+        if not (work_only and entry.startswith("??") and is_build_output(entry[3:])):
+            paths.append(entry[3:])
         skip = entry[0] in "RC"  # a rename carries its old name as the next entry
     return paths

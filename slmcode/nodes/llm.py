@@ -26,6 +26,9 @@ from slmcode.tools.registry import TOOL_ROLES
 
 T = TypeVar("T", bound=BaseModel)
 REASK_ALLOWANCE = 250  # tokens of a clipped invalid answer and the re-ask message
+# Of what a structured request leaves after its fixed text: the most an instruction's variable part (the
+# reviewer's disk evidence) may take. The pack gets the rest, so the role still sees its task and the code.
+INSTRUCTION_SHARE = 0.5
 
 
 @dataclass(frozen=True)
@@ -161,6 +164,18 @@ def note_model_call(
     )
 
 
+def _riding_tokens(instruction: str, schema: type[BaseModel]) -> int:
+    """What rides along with a structured request's pack: the instruction, the schema and one re-ask."""
+    return count_tokens(instruction) + count_tokens(json.dumps(schema.model_json_schema())) + REASK_ALLOWANCE
+
+
+def instruction_room(runtime: Runtime[RunContext], role: str, schema: type[BaseModel], fixed: str) -> int:
+    """The tokens the variable part of `role`'s instruction may take, its `fixed` text (the rest) aside: fitted
+    to this room, no workspace's contents can make the request too large to send."""
+    budget = roles_of(runtime)[role].budget
+    return max(0, int((budget.prompt_limit - _riding_tokens(fixed, schema)) * INSTRUCTION_SHARE))
+
+
 def ask_role(
     runtime: Runtime[RunContext],
     state: RunState,
@@ -174,7 +189,7 @@ def ask_role(
     roles = roles_of(runtime)
     settings, budget = roles[role].settings, roles[role].budget
     # The pack gets what the request leaves: the instruction, the schema and one re-ask ride along with it.
-    extra = count_tokens(instruction) + count_tokens(json.dumps(schema.model_json_schema())) + REASK_ALLOWANCE
+    extra = _riding_tokens(instruction, schema)
     pack = pack_for(runtime, state, role, task=task, budget_tokens=min(budget.available, budget.prompt_limit - extra))
     messages: list[BaseMessage] = [*pack.messages(), HumanMessage(instruction)]
     result = ask_structured(

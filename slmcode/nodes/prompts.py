@@ -90,6 +90,10 @@ REVIEW = (
     "Task: {title}\n{description}\n\nChecks:\n{verdicts}\n\nFiles changed, as on disk:\n{evidence}\n\n"
     "Approve or reject. When you reject, say what must change."
 )
+# The reviewer's disk evidence (nodes/evidence.py) when a file cannot be shown as text or the room is spent.
+EVIDENCE_NEW = "{path} (new or untracked):\n{head}"
+EVIDENCE_BINARY = "{path}: a binary file of {size} bytes (not shown)"
+EVIDENCE_UNSHOWN = "{path}: changed (not shown: the request has no room left for it)"
 ESCALATE = (
     "Task: {title} was rejected {attempts} times.\nLast review notes:\n{notes}\n\nFailed checks:\n{failures}\n\n"
     "Decide: retry (with one line of guidance) or give_up."

@@ -8,7 +8,7 @@ from langgraph.runtime import Runtime
 
 from slmcode.nodes.evidence import disk_evidence, verdict_table
 from slmcode.nodes.hook_events import fire_hooks, task_payload, verdict_payload
-from slmcode.nodes.llm import ask_role
+from slmcode.nodes.llm import ask_role, instruction_room
 from slmcode.nodes.prompts import REVIEW
 from slmcode.nodes.schemas import Review
 from slmcode.nodes.transcript import render_failures
@@ -20,16 +20,17 @@ def _decide(task: Task, state: RunState, runtime: Runtime[RunContext]) -> tuple[
     failed_must = [v for v in task.verdicts if v.status == "FAILED" and v.criterion.priority == "must"]
     if failed_must:
         return False, [f"check failed: {render_failures(failed_must)}"]
-    evidence, missing = disk_evidence(workspace_of(runtime), task.files_changed)
+    verdicts = verdict_table(task.verdicts)
+    fixed = REVIEW.format(title=task.title, description=task.description, verdicts=verdicts, evidence="")
+    room = instruction_room(runtime, "reviewer", Review, fixed)
+    evidence, missing = disk_evidence(workspace_of(runtime), task.files_changed, room, task.focus_files)
     if missing:
         return False, [f"claimed changes missing on disk: {', '.join(missing)}"]
     criteria = [v for v in task.verdicts if v.gate is None]  # quality gates alone are no fast path
     all_passed = criteria and all(v.status == "PASSED" for v in task.verdicts)
     if all_passed and task.files_changed:
         return True, []
-    instruction = REVIEW.format(
-        title=task.title, description=task.description, verdicts=verdict_table(task.verdicts), evidence=evidence
-    )
+    instruction = REVIEW.format(title=task.title, description=task.description, verdicts=verdicts, evidence=evidence)
     answer = ask_role(runtime, state, "reviewer", Review, instruction, task=task)
     if answer.value is None:
         return False, [f"no review: {answer.reason}"]

@@ -40,7 +40,7 @@ def _changed_files(runtime: Runtime[RunContext]) -> list[str]:
     if not done.ok:
         return []
     inside = "" if top == workspace else os.path.relpath(workspace, top).replace(os.sep, "/") + "/"
-    return sorted({p.removeprefix(inside) for p in uncommitted_paths(os.fsdecode(done.stdout))})
+    return sorted({p.removeprefix(inside) for p in uncommitted_paths(os.fsdecode(done.stdout), work_only=True)})
 
 
 def start_solo(state: RunState, runtime: Runtime[RunContext]) -> dict:

@@ -8,7 +8,8 @@ before and after the command (one git call each: the folder's place below the re
 here, not asked of git, as each call pays for starting the jail); a file that turns up, goes, or changes between
 the two is the command's. Files git ignores are not counted (build output, caches), nor the harness's own
 .slmcode, nor what a build or a test run leaves in the folders its tools own (BUILD_OUTPUT) when the repository
-does not ignore them: they are no change of the task, and cargo rewrites and removes its own as it goes.
+does not ignore them: they are no change of the task, and cargo rewrites and removes its own as it goes. Nor are
+other untracked build leftovers (environment/buildout: compiled objects, a lock file the repository never kept).
 Elsewhere nothing is taken: walking a whole tree around every command would cost more than it tells.
 """
 
@@ -40,7 +41,7 @@ def uncommitted(workspace: Path) -> dict[str, Stamp] | None:
         return None
     inside = "" if top == workspace else os.path.relpath(workspace, top).replace(os.sep, "/") + "/"
     stamps: dict[str, Stamp] = {}
-    for path in (p.removeprefix(inside) for p in uncommitted_paths(os.fsdecode(status))):
+    for path in (p.removeprefix(inside) for p in uncommitted_paths(os.fsdecode(status), work_only=True)):
         try:
             found = (workspace / path).lstat()
             stamps[path] = (found.st_size, found.st_mtime_ns)
