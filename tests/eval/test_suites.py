@@ -293,7 +293,7 @@ def test_polyglot_reports_pass_at_1_and_pass_at_2_by_language(tmp_path: Path) ->
     assert empty.returncode == 2 and "Traceback" not in empty.stderr
     assert "no <language>/exercises/practice/<exercise>/ folders" in empty.stderr.replace("\n", "")
     mixed = slmcode("eval", "--suite", "polyglot", str(bench), "--compare", cwd=tmp_path)
-    assert mixed.returncode == 2 and "are for the bundled suite, not --suite" in mixed.stderr
+    assert mixed.returncode == 2 and "--compare and --sim go together on --suite polyglot" in mixed.stderr
 
 
 @pytest.mark.slow

@@ -57,7 +57,7 @@ def test_map_lists_the_files_and_runs_nothing(tmp_path: Path) -> None:
 def test_review_evidence_shows_the_diff_and_runs_nothing(tmp_path: Path) -> None:
     ws, marker = hostile_repo(tmp_path)
     (ws / "billing.py").write_text("def charge_invoice(n):\n    return n + 1\n")
-    evidence, missing = disk_evidence(ws, ["billing.py"])
+    evidence, missing = disk_evidence(ws, ["billing.py"], 4000)
     assert missing == []
     assert "+    return n + 1" in evidence
     assert ran(marker) == []

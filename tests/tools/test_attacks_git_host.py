@@ -65,7 +65,7 @@ def test_without_a_sandbox_no_filter_runs_on_the_host(tmp_path: Path, host: Path
     arm(ws, kind, host / kind)
     (ws / "billing.py").write_text(CHANGED)
     assert uncommitted(ws) is not None
-    disk_evidence(ws, ["billing.py"])
+    disk_evidence(ws, ["billing.py"], 4000)
     (ws / "billing.py").write_text(SOURCE)
     through_gitrun(ws)
     assert ran(host) == []
@@ -181,7 +181,7 @@ def test_a_submodules_own_filter_runs_nothing_on_the_host(tmp_path: Path, host: 
     ws = with_submodule(tmp_path / "harness", host / "submodule")
     uncommitted(ws)
     Git(ws).dirty()
-    disk_evidence(ws, ["lib/billing.py"])
+    disk_evidence(ws, ["lib/billing.py"], 4000)
     assert ran(host) == []
     twin = with_submodule(tmp_path / "plain", host / "submodule")
     subprocess.run(["git", "status"], cwd=twin, capture_output=True)

@@ -114,7 +114,7 @@ def through_ws_shell(ws: Path) -> None:
 
 def through_review(ws: Path) -> None:
     (ws / "billing.py").write_text(CHANGED)
-    evidence, missing = disk_evidence(ws, ["billing.py"])
+    evidence, missing = disk_evidence(ws, ["billing.py"], 4000)
     assert missing == [] and "return n + 1" in evidence  # the diff (the file itself where a filter broke git)
 
 
@@ -217,7 +217,7 @@ def test_a_git_folder_a_command_makes_in_a_plain_workspace_runs_nothing_on_the_h
         subprocess.run([PYTHON, "maker.py"], cwd=ws, check=True, capture_output=True)
     assert ran(host) == []
     ws_shell(ws, "ls", permission=mode)
-    disk_evidence(ws, ["billing.py"])
+    disk_evidence(ws, ["billing.py"], 4000)
     discover(ws, 1_000_000)
     assert ran(host) == []
 
@@ -248,7 +248,7 @@ def test_the_harness_never_takes_an_embedded_bare_layout_for_a_repository(tmp_pa
     assert uncommitted(docs) is None
     assert not LocalEnvironment(docs).git("status").ok
     assert not Git(docs).is_repo()
-    disk_evidence(docs, ["notes.py"])
+    disk_evidence(docs, ["notes.py"], 4000)
     assert [c.path for c in discover(docs, 1_000_000).files] == ["notes.py"]
     ws_shell(ws, "ls docs_bare")
     assert ran(host) == []
@@ -283,7 +283,7 @@ def test_a_workspace_below_the_repositorys_top_is_served_inside_the_wall(tmp_pat
     (ws / "pkg" / "mod.py").write_text(CHANGED)
     (ws / "billing.py").write_text(CHANGED)
     assert set(uncommitted(ws / "pkg") or {}) == {"mod.py"}
-    assert "+    return n + 1" in disk_evidence(ws / "pkg", ["mod.py"])[0]
+    assert "+    return n + 1" in disk_evidence(ws / "pkg", ["mod.py"], 4000)[0]
     assert ran(host) == []
     assert os.path.exists(ws / ".git")
 

@@ -207,7 +207,7 @@ def test_the_reviewer_sees_a_latin1_edit_under_an_escaped_name(odd_tree: Path) -
     for args in (["init", "-q"], ["add", "calc"], ["commit", "-qm", "x"]):
         subprocess.run(["git", *args], cwd=odd_tree, env=env, check=True, capture_output=True)
     real.write_bytes(b"name = 'Jos\xe9 Mar\xeda'\n")
-    evidence, missing = disk_evidence(odd_tree, [ODD_SHOWN])
+    evidence, missing = disk_evidence(odd_tree, [ODD_SHOWN], 4000)
     assert missing == [] and "+name = 'Jos\ufffd Mar\ufffda'" in evidence
 
 
