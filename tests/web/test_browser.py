@@ -38,13 +38,15 @@ def wait_for(condition, what: str, timeout: float = WAIT_S) -> None:  # type: ig
 
 
 def _holds(condition) -> bool:  # type: ignore[no-untyped-def]
-    from selenium.common.exceptions import StaleElementReferenceException
+    from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
 
     try:
         return bool(condition())
     except sqlite3.OperationalError:  # the run is creating its trace file this very moment
         return False
     except StaleElementReferenceException:  # the live script replaced the element as it was read
+        return False
+    except NoSuchElementException:  # a form's answer is loading: the old page is gone, the new one not yet in
         return False
 
 
