@@ -8,16 +8,16 @@ from __future__ import annotations
 
 import re
 import uuid
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
+from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
 from slmcode.config import load_settings
 from slmcode.eval.harness import AgentRun
+from slmcode.eval.plain_loop import ask
 from slmcode.eval.prompts import AIDER_FILE, AIDER_FILES, AIDER_RETRY, AIDER_SYSTEM
-from slmcode.eval.taxonomy import is_overflow
 from slmcode.providers.roles import RoleTable
 from slmcode.tools.context import ToolContext
 from slmcode.tools.registry import EDIT, READ, SHELL, WRITE
@@ -75,19 +75,9 @@ def run_aider(
     ]
     record = AgentRun(outcome="answered")
     for _ in range(2 if retry else 1):
-        try:
-            answer = model.invoke(messages)
-        except Exception as exc:  # the window overflowed, the server failed or vanished: the attempt ends here
-            too_long = is_overflow(str(exc))
-            record.signals.overflows += too_long
-            record.signals.error = f"{type(exc).__name__}: {exc}"[:500]
-            record.outcome = "context overflow" if too_long else "error"
+        answer = ask(model, messages, record)
+        if answer is None:
             break
-        assert isinstance(answer, AIMessage)
-        record.turns += 1
-        usage: Mapping[str, Any] = answer.usage_metadata or {}
-        record.prompt_tokens += usage.get("input_tokens") or 0
-        record.completion_tokens += usage.get("output_tokens") or 0
         blocks = file_blocks(str(answer.content))
         record.signals.malformed_calls += not blocks
         for path, text in blocks:

@@ -7,16 +7,16 @@ on the wire, no structured edits, no pack, no repair: the model edits with sed, 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
+from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
 from slmcode.config import load_settings
 from slmcode.environment import LocalEnvironment
 from slmcode.environment.ossandbox import SandboxUnavailable
 from slmcode.eval.harness import AgentRun
+from slmcode.eval.plain_loop import ask
 from slmcode.eval.prompts import (
     MINI_SWE_FORMAT_ERROR,
     MINI_SWE_OBSERVATION,
@@ -25,7 +25,7 @@ from slmcode.eval.prompts import (
     MINI_SWE_TASK,
     MINI_SWE_TIMEOUT,
 )
-from slmcode.eval.taxonomy import is_overflow, longest_repeat
+from slmcode.eval.taxonomy import longest_repeat
 from slmcode.providers.roles import RoleTable
 
 BASH_BLOCK = re.compile(r"```bash\s*\n(.*?)\n```", re.DOTALL)
@@ -61,19 +61,9 @@ def run_mini_swe(prompt: str, workspace: Path, test_command: str, settings: dict
     record = AgentRun(outcome="turn limit")
     commands: list[tuple[str, Any]] = []
     for _ in range(max_turns):
-        try:
-            answer = model.invoke(messages)
-        except Exception as exc:  # the window overflowed, the server failed or vanished: the attempt ends here
-            too_long = is_overflow(str(exc))
-            record.signals.overflows += too_long
-            record.signals.error = f"{type(exc).__name__}: {exc}"[:500]
-            record.outcome = "context overflow" if too_long else "error"
+        answer = ask(model, messages, record)
+        if answer is None:
             break
-        assert isinstance(answer, AIMessage)
-        record.turns += 1
-        usage: Mapping[str, Any] = answer.usage_metadata or {}
-        record.prompt_tokens += usage.get("input_tokens") or 0
-        record.completion_tokens += usage.get("output_tokens") or 0
         messages.append(answer)
         found = actions(str(answer.content))
         if len(found) != 1:  # the protocol's own malformed answer: told, nothing ran

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
+from langchain_core.runnables import Runnable
 
 from slmcode.config import load_settings
 from slmcode.eval.harness import AgentRun
@@ -18,6 +19,25 @@ from slmcode.eval.taxonomy import is_malformed, is_overflow, longest_repeat
 from slmcode.providers.roles import RoleTable
 from slmcode.tools.context import ToolContext
 from slmcode.tools.toolset import make_tools, run_tool_call
+
+
+def ask(model: Runnable[Any, Any], messages: list[BaseMessage], record: AgentRun) -> AIMessage | None:
+    """One model turn of a baseline, counted in `record`; None when the attempt ends here (the window overflowed,
+    the server failed or vanished), with the reason recorded."""
+    try:
+        answer = model.invoke(messages)
+    except Exception as exc:
+        too_long = is_overflow(str(exc))
+        record.signals.overflows += too_long
+        record.signals.error = f"{type(exc).__name__}: {exc}"[:500]
+        record.outcome = "context overflow" if too_long else "error"
+        return None
+    assert isinstance(answer, AIMessage)
+    record.turns += 1
+    usage: Mapping[str, Any] = answer.usage_metadata or {}
+    record.prompt_tokens += usage.get("input_tokens") or 0
+    record.completion_tokens += usage.get("output_tokens") or 0
+    return answer
 
 
 def run_baseline(prompt: str, workspace: Path, test_command: str, settings: dict[str, Any]) -> AgentRun:
@@ -34,19 +54,9 @@ def run_baseline(prompt: str, workspace: Path, test_command: str, settings: dict
     record = AgentRun(outcome="turn limit")
     calls: list[tuple[str, Any]] = []
     for _ in range(max_turns):
-        try:
-            answer = model.invoke(messages)
-        except Exception as exc:  # the window overflowed, the server failed or vanished: the attempt ends here
-            too_long = is_overflow(str(exc))
-            record.signals.overflows += too_long
-            record.signals.error = f"{type(exc).__name__}: {exc}"[:500]
-            record.outcome = "context overflow" if too_long else "error"
+        answer = ask(model, messages, record)
+        if answer is None:
             break
-        assert isinstance(answer, AIMessage)
-        record.turns += 1
-        usage: Mapping[str, Any] = answer.usage_metadata or {}
-        record.prompt_tokens += usage.get("input_tokens") or 0
-        record.completion_tokens += usage.get("output_tokens") or 0
         messages.append(answer)
         if not answer.tool_calls and not answer.invalid_tool_calls:
             record.outcome = "answered"
