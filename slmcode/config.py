@@ -15,7 +15,7 @@ import yaml
 from pydantic import BaseModel, Field, ValidationError
 
 from slmcode import trust
-from slmcode.errors import ConfigError, not_utf8
+from slmcode.errors import ConfigError
 from slmcode.settings import (
     SETTING_KEYS,
     McpServer,
@@ -25,6 +25,7 @@ from slmcode.settings import (
     is_loopback_url,
 )
 from slmcode.store.paths import CONFIG_FILE, state_path, user_state_dir
+from slmcode.store.yamlread import Parsed, WorkspaceFiles, config_mapping, parse_file, read_workspace
 
 __all__ = [
     "DEFAULT_SOURCE",
@@ -88,24 +89,15 @@ def _validate(data: Mapping[str, Any], source: str) -> Settings:
 
 def read_yaml_file(path: Path) -> dict[str, Any]:
     """A config file as a mapping; broken YAML or a non-mapping top level is a ConfigError."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ConfigError(f"{path}: cannot read ({exc.strerror})") from None
-    except UnicodeDecodeError as exc:
-        raise ConfigError(not_utf8(path, exc)) from None
-    try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f"line {mark.line + 1}: " if mark is not None else ""
-        problem = getattr(exc, "problem", None) or "not valid YAML"
-        raise ConfigError(f"{path}: {where}broken YAML ({problem})") from None
-    if data is None:
-        return {}
-    if not isinstance(data, dict):
-        raise ConfigError(f"{path}: expected a mapping of settings at the top level, got {type(data).__name__}")
-    return data
+    return _mapping(parse_file(path))
+
+
+def _mapping(parsed: Parsed) -> dict[str, Any]:
+    found = config_mapping(parsed)
+    if isinstance(found, str):
+        where = f"line {parsed.line}: " if parsed.line is not None else ""
+        raise ConfigError(f"{parsed.path}: {where}{found}")
+    return found
 
 
 def _env_values(environ: Mapping[str, str]) -> dict[str, Any]:
@@ -136,14 +128,19 @@ def load_settings(
     environ = os.environ if environ is None else environ
     user_path = user_config_path()
     user = [(str(user_path), read_yaml_file(user_path))] if user_path.is_file() else []
-    project_path = project_config_path(Path(workspace)) if workspace is not None else None
-    project = [(str(project_path), read_yaml_file(project_path))] if project_path and project_path.is_file() else []
+    # The workspace's files are read once: trust and the merge below decide from this one reading.
+    files = read_workspace(Path(workspace)) if workspace is not None else None
+    project = [(str(files.config.path), _mapping(files.config))] if files and files.config else []
+    broken = [b for b in files.blocks if b.problem is not None] if files else []
+    if broken:  # refused here, before trust says anything about a workspace it cannot read
+        where = f"{broken[0].path}:{broken[0].line}" if broken[0].line is not None else str(broken[0].path)
+        raise ConfigError(f"{where}: {broken[0].problem}")
     later = [("environment", _env_values(environ)), ("flag", {k: v for k, v in (flags or {}).items() if v is not None})]
     for source, data in [*user, *project, *later]:
         _validate(data, source)  # reports the layer's own mistakes with its name
     status, ignored = NOTHING_TO_TRUST, list[str]()
-    if workspace is not None:
-        status, ignored, project = _trusted_part(Path(workspace), project, user, later)
+    if workspace is not None and files is not None:
+        status, ignored, project = _trusted_part(Path(workspace), files, project, user, later)
     merged: dict[str, Any] = {}
     sources = {key: DEFAULT_SOURCE for key in SETTING_KEYS}
     for source, data in [*user, *project, *later]:
@@ -157,7 +154,7 @@ Layer = tuple[str, dict[str, Any]]
 
 
 def _trusted_part(
-    workspace: Path, project: list[Layer], user: list[Layer], later: list[Layer]
+    workspace: Path, files: WorkspaceFiles, project: list[Layer], user: list[Layer], later: list[Layer]
 ) -> tuple[str, list[str], list[Layer]]:
     """(trust status, what was ignored, the project layer to merge): all of it when the workspace is trusted
     or asks for nothing that needs trust, else only what narrows the user's own settings."""
@@ -168,10 +165,11 @@ def _trusted_part(
     for source, data in project:
         narrowed, ignored = trust.keep_narrowing(data, _validate(data, source), own, overridden)
         kept = [(source, narrowed)]
-    ignored += [block.ref for block in trust.widening_blocks(workspace)]
+    # A block file that cannot be parsed is the block loader's one error line; trust's digest counts it too.
+    ignored += [block.ref for block in trust.widening_blocks(files)]
     if not ignored:
         return NOTHING_TO_TRUST, [], project
-    if trust.is_trusted(workspace):
+    if trust.is_trusted(workspace, files=files):
         return TRUSTED, [], project
     return UNTRUSTED, ignored, kept
 

@@ -22,12 +22,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from slmcode.redact import redacted
 from slmcode.settings import Settings
 from slmcode.store import trustbook
-from slmcode.store.paths import BLOCKS_DIR, CONFIG_FILE, block_files, state_dir, state_path, user_state_dir
+from slmcode.store.paths import state_dir, user_state_dir
+from slmcode.store.yamlread import Parsed, WorkspaceFiles, config_mapping, read_workspace
 
 # Besides every `sandbox_*` key, and the base_url inside `roles`.
 WIDENING_KEYS = frozenset(
@@ -99,58 +98,46 @@ def endpoints(settings: Settings) -> set[str]:
     return {_normal_url(u) for u in urls if u}
 
 
-_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-_READ: dict[str, tuple[tuple[int, ...], list[Any]]] = {}
+def _broken(files: WorkspaceFiles) -> list[Parsed]:
+    config = [files.config] if files.config is not None and isinstance(config_mapping(files.config), str) else []
+    return [*config, *(p for p in files.blocks if p.problem is not None)]
 
 
-def _documents(path: Path) -> list[Any]:
-    """A YAML file's documents, parsed again only when the file changed: a command loads its settings several
-    times. The change is told by the inode, size and both times (the kernel sets ctime on every write)."""
-    stat = path.stat()
-    key = (stat.st_ino, stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns)
-    cached = _READ.get(str(path))
-    if cached is None or cached[0] != key:
-        cached = _READ[str(path)] = (key, list(yaml.load_all(path.read_text(encoding="utf-8"), Loader=_LOADER)))
-    return cached[1]
+def unparsed(files: WorkspaceFiles) -> list[str]:
+    """The workspace's files that cannot be read or parsed, each as something to trust: never read as empty,
+    so a text trust cannot read never passes as asking for nothing (the loaders refuse it with one line)."""
+    return [str(p.path.relative_to(files.state)) for p in _broken(files)]
 
 
-def _raw_config(workspace: Path) -> dict[str, Any]:
-    """The workspace's config.yaml as plain YAML; {} when it cannot be read (load_settings reports why)."""
-    try:
-        docs = _documents(state_path(workspace, CONFIG_FILE))
-    except (OSError, UnicodeDecodeError, yaml.YAMLError):
-        return {}
-    return docs[0] if len(docs) == 1 and isinstance(docs[0], dict) else {}
+def _config(files: WorkspaceFiles) -> dict[str, Any]:
+    found = config_mapping(files.config) if files.config is not None else {}
+    return found if isinstance(found, dict) else {}
 
 
-def widening_blocks(workspace: Path) -> list[WideningBlock]:
-    """The workspace's own blocks that need trust, read as plain YAML (validation, and the error for a broken
-    file, are the loader's)."""
+def widening_blocks(files: WorkspaceFiles) -> list[WideningBlock]:
+    """The workspace's own blocks that need trust, from the one reading (validation is the loader's)."""
     found = []
-    for path in block_files(state_path(workspace, BLOCKS_DIR)):
-        try:
-            docs = _documents(path)
-        except (OSError, UnicodeDecodeError, yaml.YAMLError):
-            continue
-        for doc in docs:
+    for parsed in files.blocks:
+        for doc, _ in parsed.documents:
             tools = doc.get("tools") if isinstance(doc, dict) else None
             if isinstance(doc, dict) and is_widening_block(
                 str(doc.get("kind")), tools if isinstance(tools, list) else None
             ):
                 found.append(
-                    WideningBlock(
-                        f"{doc.get('kind')}/{doc.get('id')}", str(path.relative_to(state_dir(workspace))), doc
-                    )
+                    WideningBlock(f"{doc.get('kind')}/{doc.get('id')}", str(parsed.path.relative_to(files.state)), doc)
                 )
     return found
 
 
-def workspace_digest(workspace: Path) -> str:
-    """What trust is keyed by, besides the folder: the workspace's widening settings and blocks, as they are."""
-    content = {
-        "settings": widening_settings(_raw_config(workspace)),
-        "blocks": [[b.path, b.doc] for b in widening_blocks(workspace)],
+def workspace_digest(files: WorkspaceFiles) -> str:
+    """What trust is keyed by, besides the folder: the workspace's widening settings and blocks, as they are,
+    and the bytes of any file that cannot be parsed."""
+    content: dict[str, Any] = {
+        "settings": widening_settings(_config(files)),
+        "blocks": [[b.path, b.doc] for b in widening_blocks(files)],
     }
+    if broken := _broken(files):
+        content["unparsed"] = [[str(p.path.relative_to(files.state)), p.digest] for p in broken]
     return hashlib.sha256(json.dumps(content, sort_keys=True, default=str).encode()).hexdigest()
 
 
@@ -219,12 +206,12 @@ def own_folder(workspace: Path, environ: Mapping[str, str] | None = None) -> boo
     return os.path.realpath(state_dir(workspace)) == os.path.realpath(user_state_dir(environ))
 
 
-def is_trusted(workspace: Path, environ: Mapping[str, str] | None = None) -> bool:
-    """The user trusted this folder with its widening settings as they are now."""
+def is_trusted(workspace: Path, environ: Mapping[str, str] | None = None, files: WorkspaceFiles | None = None) -> bool:
+    """The user trusted this folder with its widening settings as they are now (as `files` read them)."""
     if own_folder(workspace, environ):
         return True
     found = trustbook.entry(workspace, environ)
-    return found is not None and found.digest == workspace_digest(workspace)
+    return found is not None and found.digest == workspace_digest(files or read_workspace(workspace))
 
 
 def untrusted_line(workspace: Path | str, ignored: Sequence[str]) -> str:
@@ -236,13 +223,13 @@ def untrusted_line(workspace: Path | str, ignored: Sequence[str]) -> str:
     )
 
 
-def shown_trusted(workspace: Path) -> list[str]:
-    """What trusting `workspace` lets in, one line each (keys masked, URL passwords masked)."""
+def shown_trusted(files: WorkspaceFiles) -> list[str]:
+    """What trusting the workspace lets in, one line each (keys masked, URL passwords masked)."""
     lines = [
-        f"{key}: {json.dumps(value, default=str)}"
-        for key, value in redacted(widening_settings(_raw_config(workspace))).items()
+        f"{key}: {json.dumps(value, default=str)}" for key, value in redacted(widening_settings(_config(files))).items()
     ]
-    for block in widening_blocks(workspace):
+    lines += [f"{path}: cannot be parsed (the loader refuses it)" for path in unparsed(files)]
+    for block in widening_blocks(files):
         lines.append(f"{block.ref} ({block.path}): {_block_summary(block.doc)}")
     return lines
 
@@ -276,6 +263,9 @@ def _listed(value: Any) -> list[Any]:
     return [value] if isinstance(value, str) else list(value) if isinstance(value, list) else []
 
 
-def trust_workspace(workspace: Path, environ: Mapping[str, str] | None = None) -> trustbook.Entry:
-    """Record the user's trust in `workspace` as its widening settings are now."""
-    return trustbook.record(workspace, workspace_digest(workspace), shown_trusted(workspace), environ)
+def trust_workspace(
+    workspace: Path, environ: Mapping[str, str] | None = None, files: WorkspaceFiles | None = None
+) -> trustbook.Entry:
+    """Record the user's trust in `workspace` as its widening settings are now: what it shows is what it digests."""
+    files = files or read_workspace(workspace)
+    return trustbook.record(workspace, workspace_digest(files), shown_trusted(files), environ)

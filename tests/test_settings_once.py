@@ -1,7 +1,7 @@
 """`slmcode run` reads the settings once: the command's check, the task bound, the run's record and every node
 use the same resolved settings. Counted as what the disk sees: how often the run opens the workspace's
-config.yaml, against one reading of it (before: four readings from the command to the first node). The trust
-check's parse of the file is kept while the file is unchanged, so a reading counts as the process sees it warm."""
+config.yaml, against one reading of it (before: four readings from the command to the first node). The file's
+parse is kept while the file is unchanged (store.yamlread), so trust and every load decide from that one reading."""
 
 from __future__ import annotations
 
@@ -44,9 +44,10 @@ def test_a_run_reads_its_settings_once(tmp_path: Path, fake_llm: FakeLLM) -> Non
     config = repo / ".slmcode" / "config.yaml"
     config.parent.mkdir(exist_ok=True)
     config.write_text("max_retries: 2\n")
-    load_settings(repo, environ=environment())
     one_reading = opens_of(config, lambda: load_settings(repo, environ=environment()))
-    assert one_reading >= 1
+    assert one_reading == 1
+    assert opens_of(config, lambda: load_settings(repo, environ=environment())) == 0  # unchanged: kept
+    config.write_text("max_retries: 2  # changed\n")
     scripted(fake_llm)
     done = []
     opened = opens_of(config, lambda: done.append(slmcode_here(*run_args(repo, fake_llm.url))))

@@ -16,10 +16,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from slmcode import trust
-from slmcode.blocks.loader import block_files, load_block_file
+from slmcode.blocks.loader import block_files, parsed_blocks
 from slmcode.blocks.schema import AgentBlock, Block, PackBlock
 from slmcode.errors import BlockError
 from slmcode.store.paths import BLOCKS_DIR, STATE_DIR, user_state_dir
+from slmcode.store.yamlread import WorkspaceFiles, parse_file, read_workspace
 
 BUILTIN_DIR = Path(__file__).parent / "builtin"
 PROJECT_BLOCKS = Path(STATE_DIR) / BLOCKS_DIR
@@ -72,10 +73,13 @@ def layers(workspace: Path | str, environ: Mapping[str, str] | None = None) -> l
     ]
 
 
-def _load_layer(layer: Layer) -> dict[str, tuple[Block, Path]]:
+def _load_layer(layer: Layer, files: WorkspaceFiles | None = None) -> dict[str, tuple[Block, Path]]:
+    """A layer's blocks; the project's from `files`, the one reading trust decides from too."""
     found: dict[str, tuple[Block, Path]] = {}
-    for path in block_files(layer.folder):
-        for block in load_block_file(path):
+    parsed = files.blocks if files is not None else [parse_file(p) for p in block_files(layer.folder)]
+    for one in parsed:
+        path = one.path
+        for block in parsed_blocks(one):
             if block.ref in found:
                 raise BlockError(f"{path}: {block.ref} is defined again (first in {found[block.ref][1]})")
             found[block.ref] = (block, path)
@@ -83,7 +87,10 @@ def _load_layer(layer: Layer) -> dict[str, tuple[Block, Path]]:
 
 
 def _untrusted_left_out(
-    workspace: Path | str, found: dict[str, tuple[Block, Path]], environ: Mapping[str, str] | None
+    workspace: Path | str,
+    files: WorkspaceFiles,
+    found: dict[str, tuple[Block, Path]],
+    environ: Mapping[str, str] | None,
 ) -> list[str]:
     """The project's refs that need trust, when the user has not given it."""
     needing = [
@@ -91,7 +98,7 @@ def _untrusted_left_out(
         for ref, (block, _) in found.items()
         if trust.is_widening_block(block.kind, block.tools if isinstance(block, AgentBlock) else None)
     ]
-    return [] if not needing or trust.is_trusted(Path(workspace), environ) else needing
+    return [] if not needing or trust.is_trusted(Path(workspace), environ, files) else needing
 
 
 def _stranded_packs(visible: dict[str, SourcedBlock]) -> list[str]:
@@ -111,9 +118,10 @@ def discover_blocks(workspace: Path | str, environ: Mapping[str, str] | None = N
     visible: dict[str, SourcedBlock] = {}
     ignored: list[str] = []
     for layer in layers(workspace, environ):
-        found = _load_layer(layer)
-        if layer.name == "project":
-            ignored = _untrusted_left_out(workspace, found, environ)
+        files = read_workspace(workspace) if layer.name == "project" else None
+        found = _load_layer(layer, files)
+        if files is not None:
+            ignored = _untrusted_left_out(workspace, files, found, environ)
             found = {ref: f for ref, f in found.items() if ref not in ignored}
         for ref, (block, path) in found.items():
             if ref in visible:

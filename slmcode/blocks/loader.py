@@ -10,8 +10,9 @@ import yaml
 from pydantic import ValidationError
 
 from slmcode.blocks.schema import API_VERSION, KINDS, MODELS, Block, PipelineBlock
-from slmcode.errors import BlockError, not_utf8
+from slmcode.errors import BlockError
 from slmcode.store.paths import block_files
+from slmcode.store.yamlread import Parsed, YamlProblem, parse_documents, parse_file
 
 
 def _line_of(node: yaml.Node | None, loc: tuple[int | str, ...]) -> int | None:
@@ -94,30 +95,22 @@ def _dotted(loc: tuple[int | str, ...]) -> str:
 
 def parse_blocks(text: str, source: str) -> list[Block]:
     """Every non-empty document of a YAML text as a block."""
-    # One pass keeps each document's node (for line numbers) next to its data; libyaml when present.
-    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)(text)
-    pairs: list[tuple[Any, yaml.Node | None]] = []
     try:
-        while loader.check_node():
-            node = loader.get_node()
-            pairs.append((loader.construct_document(node), node))
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        problem = getattr(exc, "problem", None) or "not valid YAML"
-        raise BlockError(f"{_where(source, mark.line + 1 if mark else None)}: broken YAML ({problem})") from None
-    finally:
-        loader.dispose()
-    return [parse_block(data, node, source) for data, node in pairs if data is not None]
+        documents = parse_documents(text)
+    except YamlProblem as exc:
+        raise BlockError(f"{_where(source, exc.line)}: broken YAML ({exc.reason})") from None
+    return [parse_block(data, node, source) for data, node in documents if data is not None]
+
+
+def parsed_blocks(parsed: Parsed) -> list[Block]:
+    """A block file as read once (store.yamlread): its blocks, or a BlockError naming the file and the line."""
+    if parsed.problem is not None:
+        raise BlockError(f"{_where(str(parsed.path), parsed.line)}: {parsed.problem}")
+    return [parse_block(data, node, str(parsed.path)) for data, node in parsed.documents if data is not None]
 
 
 def load_block_file(path: Path) -> list[Block]:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise BlockError(f"{path}: cannot read ({exc.strerror})") from None
-    except UnicodeDecodeError as exc:
-        raise BlockError(not_utf8(path, exc)) from None
-    return parse_blocks(text, str(path))
+    return parsed_blocks(parse_file(path))
 
 
 def validate_path(path: Path) -> tuple[int, list[str]]:

@@ -18,6 +18,7 @@ from slmcode.blocks.schema import Block, PackBlock
 from slmcode.config import project_config_path, read_yaml_file
 from slmcode.errors import BlockError, WorkspaceError
 from slmcode.store.atomic import atomic_write_text
+from slmcode.store.yamlread import read_workspace
 
 LANGUAGE_PACK_LINE = re.compile(r"^language_pack[ \t]*:[^\n]*$", re.MULTILINE)
 
@@ -100,7 +101,8 @@ def apply_block(workspace: Path, name: str, environ: Mapping[str, str] | None = 
         copies += [quality] if quality else []
     # A copy of a block slmcode ships needs no new trust: a workspace trusted before (or asking for nothing that
     # needs trust) stays trusted with it; any other stays untrusted until the user looks (slmcode.trust).
-    was_trusted = trust.is_trusted(workspace, environ) or not trust.shown_trusted(workspace)
+    before = read_workspace(workspace)
+    was_trusted = trust.is_trusted(workspace, environ, before) or not trust.shown_trusted(before)
     done = []
     for sourced in copies:
         block = sourced.block
@@ -116,7 +118,7 @@ def apply_block(workspace: Path, name: str, environ: Mapping[str, str] | None = 
         done.append(f"set language_pack: {chosen.block.id} in {path}{was}")
     if was_trusted:
         trust.trust_workspace(workspace, environ)
-    elif trust.widening_blocks(workspace):
+    elif trust.widening_blocks(read_workspace(workspace)):
         done.append(
             f"{workspace.resolve()} is not trusted: its blocks that name commands apply after "
             f"`slmcode trust {workspace.resolve()}`"

@@ -85,7 +85,7 @@ def _list(as_json: bool) -> None:
             "folder gone"
             if not folder.is_dir()
             else "trusted"
-            if trust.workspace_digest(folder) == entry.digest
+            if trust.is_trusted(folder)
             else "changed since (asks again)"
         )
         rows.append(
