@@ -54,8 +54,8 @@ def model_endpoint(settings: Settings, on_event: Callable[[Event], None] | None 
 
 def fit_to_server(settings: Settings, waiting: Callable[[str], None] | None = None) -> tuple[Settings, Event]:
     """The settings sized to what the server will really keep, and the `window` event that says which window the
-    run uses and why (slmcode.providers.window); `waiting` is told when the server is slow to say."""
-    from slmcode.providers.window import choose_window
+    run uses and why (slmcode.providers.server_window); `waiting` is told when the server is slow to say."""
+    from slmcode.providers.server_window import choose_window
 
     context_limit, event = choose_window(settings, waiting)
     return settings.model_copy(update={"context_limit": context_limit}), event

@@ -57,7 +57,7 @@ def show_help(state: ChatState, arg: str) -> None:
 def diff(state: ChatState, arg: str) -> None:
     from slmcode.gitrun.git import Git
     from slmcode.gitrun.images import changes_diff
-    from slmcode.gitrun.record import load_record
+    from slmcode.gitrun.run_record import load_record
     from slmcode.tools.pending import plan_pending
 
     git = Git(state.workspace)

@@ -74,7 +74,7 @@ def _diagnose(settings: Settings, workspace: Path) -> dict[str, Any]:
     from slmcode.localize.semantic import status as semantic_status
     from slmcode.providers.endpoint import probe_endpoint
     from slmcode.providers.roles import RoleTable
-    from slmcode.providers.window import probe_ollama
+    from slmcode.providers.server_window import probe_ollama
 
     worker = RoleTable(settings)["worker"]
     binding, profile, worker_budget = worker.binding, worker.profile, worker.budget

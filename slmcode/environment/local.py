@@ -22,7 +22,7 @@ from slmcode.environment.launch import LocalLauncher
 from slmcode.environment.limits import SandboxLimits
 from slmcode.environment.patterns import compile_pattern
 from slmcode.environment.protocol import Completed, Entry, EntryKind
-from slmcode.environment.walk import walk_paths
+from slmcode.environment.unignored import walk_paths
 
 PRUNED = frozenset({".git", ".slmcode"})
 

@@ -21,7 +21,7 @@ from typing import Any
 from slmcode.environment import LocalEnvironment
 from slmcode.eval.attempt import Attempt, settle
 from slmcode.eval.harness import AgentRun, trace_figures
-from slmcode.eval.record import RecordingProxy
+from slmcode.eval.recording_proxy import RecordingProxy
 from slmcode.eval.replay import REPLAY_MODEL, Replay, serve
 from slmcode.eval.suite import EvalTask, changed_files, copy_repo
 

@@ -11,9 +11,9 @@ from slmcode.gates.claims import check_claims
 from slmcode.gates.completeness import check_completeness
 from slmcode.gates.lint import check_lint
 from slmcode.gates.placeholder import check_placeholders
-from slmcode.gates.record import Edit, ShellRun, TaskRecord, task_record
 from slmcode.gates.smoke import check_smoke
 from slmcode.gates.suite import GateInputs, run_gates
+from slmcode.gates.task_record import Edit, ShellRun, TaskRecord, task_record
 from slmcode.gates.verdict import GateVerdict
 
 __all__ = [

@@ -6,7 +6,7 @@ from __future__ import annotations
 import difflib
 from collections.abc import Sequence
 
-from slmcode.gates.record import Edit
+from slmcode.gates.task_record import Edit
 
 
 def _added_indexes(old: str, new: str) -> list[int]:

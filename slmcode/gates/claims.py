@@ -7,7 +7,7 @@ import re
 import shlex
 from collections.abc import Sequence
 
-from slmcode.gates.record import Edit, ShellRun, TaskRecord
+from slmcode.gates.task_record import Edit, ShellRun, TaskRecord
 from slmcode.gates.verdict import GateVerdict
 
 GATE = "claims"

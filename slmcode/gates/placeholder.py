@@ -10,7 +10,7 @@ import re
 from collections.abc import Mapping, Sequence
 
 from slmcode.gates.added import added_lines
-from slmcode.gates.record import Edit
+from slmcode.gates.task_record import Edit
 from slmcode.gates.verdict import GateVerdict
 
 GATE = "placeholder"

@@ -13,8 +13,8 @@ from slmcode.gates.claims import check_claims
 from slmcode.gates.completeness import check_completeness
 from slmcode.gates.lint import check_lint
 from slmcode.gates.placeholder import check_placeholders
-from slmcode.gates.record import TaskRecord
 from slmcode.gates.smoke import check_smoke
+from slmcode.gates.task_record import TaskRecord
 from slmcode.gates.verdict import GateVerdict
 
 READ_LIMIT = 1_000_000  # bytes of one changed file the placeholder gate reads

@@ -16,7 +16,7 @@ from pathlib import Path
 from slmcode.errors import GitRunError
 from slmcode.gitrun.commits import TaskCommit, task_commits
 from slmcode.gitrun.git import Git
-from slmcode.gitrun.record import RETIRED, RunRecord, all_records, load_record, save_record
+from slmcode.gitrun.run_record import RETIRED, RunRecord, all_records, load_record, save_record
 from slmcode.gitrun.session import GitRun, dirty_refusal
 
 

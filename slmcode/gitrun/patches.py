@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from slmcode.gitrun.git import Git
-from slmcode.gitrun.record import RunRecord, load_record
+from slmcode.gitrun.run_record import RunRecord, load_record
 from slmcode.tools.pending import PlannedWrite, apply_pending, plan_pending
 from slmcode.tools.permissions import Patch, patch_folder
 

@@ -10,7 +10,7 @@ from slmcode.environment.gitsafe import OUTSIDE
 from slmcode.errors import GitRunError
 from slmcode.gitrun.commits import commit_done
 from slmcode.gitrun.git import Git
-from slmcode.gitrun.record import BRANCH_PREFIX, LEFTOVERS, GitMode, RunRecord, load_record, save_record
+from slmcode.gitrun.run_record import BRANCH_PREFIX, LEFTOVERS, GitMode, RunRecord, load_record, save_record
 from slmcode.state import Task
 
 SHOWN_DIRTY = 5

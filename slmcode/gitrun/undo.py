@@ -8,7 +8,7 @@ from pathlib import Path
 from slmcode.errors import GitRunError
 from slmcode.gitrun import images, ops
 from slmcode.gitrun.ops import Outcome
-from slmcode.gitrun.record import all_records, load_record
+from slmcode.gitrun.run_record import all_records, load_record
 
 
 def _latest_run(workspace: Path) -> str:

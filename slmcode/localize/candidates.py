@@ -17,11 +17,11 @@ from dataclasses import dataclass
 
 from slmcode.localize import feedback, priors, semantic
 from slmcode.localize.lexical import bm25_from_counts, split_identifier, terms
+from slmcode.localize.line_window import Window
 from slmcode.localize.priors import aside_weight, aside_weights, header_window
 from slmcode.localize.sources import SourceFile
 from slmcode.localize.termlines import QueryHits, TermLines, held
 from slmcode.localize.units import symbol_units
-from slmcode.localize.window import Window
 
 MAX_CANDIDATES = 400
 GLIMPSE_LINES = 12

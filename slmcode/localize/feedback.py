@@ -18,10 +18,10 @@ from bisect import bisect_left, bisect_right
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 
+from slmcode.localize.line_window import Window
 from slmcode.localize.priors import defined_in, spelled_names
 from slmcode.localize.sources import SourceFile
 from slmcode.localize.termlines import TermLines
-from slmcode.localize.window import Window
 
 Units = Sequence[tuple[SourceFile, Window]]
 GRAPH_SEEDS = 3  # the best spans whose references are followed

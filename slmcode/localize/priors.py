@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from slmcode.localize.window import Window
+from slmcode.localize.line_window import Window
 from slmcode.repomap.model import Symbol
 
 TEST_WEIGHT = 0.3

@@ -11,7 +11,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Sequence
 
-from slmcode.localize.window import Window
+from slmcode.localize.line_window import Window
 from slmcode.repomap.model import Symbol
 
 MAX_UNIT_LINES = 40

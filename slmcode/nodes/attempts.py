@@ -37,7 +37,7 @@ from slmcode.run_context import RunContext, emit, environment_of, roles_of, sett
 from slmcode.state import AttemptRun, Criterion, RunState, Task, Verdict, WorkerInput
 from slmcode.store.conversations import store_for
 from slmcode.store.paths import state_path
-from slmcode.tools.verify import run_criteria
+from slmcode.tools.criteria import run_criteria
 
 ATTEMPTS_DIR = "attempts"
 COPY_SKIP = (".git", ".slmcode")

@@ -12,7 +12,7 @@ from pathlib import Path
 from slmcode.config import Settings
 from slmcode.environment import Environment
 from slmcode.state import Task, Verdict
-from slmcode.tools.verify import verify_criterion
+from slmcode.tools.criteria import verify_criterion
 
 NOT_THIS_CHANGE = "not a test of this change (passes on the unchanged tree)"
 # The interpreter's own complaint for `python -m X` (not a test's ModuleNotFoundError, which the change may cause).

@@ -9,7 +9,7 @@ from langgraph.runtime import Runtime
 from slmcode.nodes.quality import quality_of
 from slmcode.run_context import RunContext, emit, environment_of, settings_of, trace_of, workspace_of
 from slmcode.state import Criterion, QAResult, RunState
-from slmcode.tools.verify import run_criteria
+from slmcode.tools.criteria import run_criteria
 
 
 def run_qa(state: RunState, runtime: Runtime[RunContext]) -> dict:

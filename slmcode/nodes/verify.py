@@ -14,7 +14,7 @@ from slmcode.nodes.loop_guard import loop_verdicts
 from slmcode.nodes.quality import quality_of
 from slmcode.run_context import RunContext, emit, environment_of, settings_of, trace_of, workspace_of
 from slmcode.state import RunState
-from slmcode.tools.verify import run_criteria
+from slmcode.tools.criteria import run_criteria
 
 
 def verify(state: RunState, runtime: Runtime[RunContext]) -> dict:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from slmcode.budget.fitting import largest_fitting
 from slmcode.budget.tokens import TokenCounter
-from slmcode.localize.window import Window
+from slmcode.localize.line_window import Window
 from slmcode.packs import prompts
 from slmcode.repomap.model import Symbol
 from slmcode.repomap.render import shown_path

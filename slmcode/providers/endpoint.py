@@ -11,7 +11,7 @@ import httpx
 from slmcode.errors import EndpointError
 from slmcode.redact import safe_url
 
-# Ollama's window before 0.6 when neither the Modelfile nor the request sets num_ctx (4,096 since: window.py).
+# Ollama's window before 0.6 when neither the Modelfile nor the request sets num_ctx (4,096 since: server_window.py).
 OLLAMA_DEFAULT_NUM_CTX = 2048
 _NUM_CTX = re.compile(r"^\s*num_ctx\s+(\d+)", re.MULTILINE)
 

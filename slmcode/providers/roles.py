@@ -20,7 +20,7 @@ from slmcode.budget.profiles import ModelProfile, resolve_profile
 from slmcode.config import Settings
 from slmcode.errors import SlmcodeError
 from slmcode.providers.factory import RoleBinding, bind_role, chat_client, fallback_binding
-from slmcode.providers.window import choose_window, server_window
+from slmcode.providers.server_window import choose_window, server_window
 
 if TYPE_CHECKING:  # a type only: providers do not depend on the blocks at run time
     from slmcode.blocks.schema import AgentBlock

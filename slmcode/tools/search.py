@@ -18,9 +18,9 @@ from slmcode.environment.filenames import shown_name
 from slmcode.environment.patterns import Matcher, compile_pattern
 from slmcode.tools import prompts
 from slmcode.tools.context import ToolContext
+from slmcode.tools.listing import walk_files
 from slmcode.tools.permissions import staged_texts
 from slmcode.tools.textfile import BINARY_SAMPLE_BYTES, clip_line, decode, looks_binary
-from slmcode.tools.walk import walk_files
 
 SEARCH_LIMIT = 50
 SEARCH_LINE_CHARS = 200

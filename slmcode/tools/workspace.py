@@ -20,10 +20,10 @@ from slmcode.environment.containment import Refusal, WorkspacePath, resolve_path
 from slmcode.environment.filenames import shown_name
 from slmcode.tools import editformat, nearmiss, prompts
 from slmcode.tools.context import ToolContext
+from slmcode.tools.listing import list_children, walk_files
 from slmcode.tools.permissions import Encoding, Patch, record_write, staged_patch
 from slmcode.tools.search import locate, ws_search
 from slmcode.tools.textfile import UTF8, clip_line, read_slice, read_text, require_file
-from slmcode.tools.walk import list_children, walk_files
 
 __all__ = ["ws_edit", "ws_list", "ws_read", "ws_search", "ws_skill", "ws_write"]
 

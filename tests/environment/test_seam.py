@@ -31,9 +31,9 @@ from slmcode.nodes.solo import _changed_files
 from slmcode.run_context import RunContext
 from slmcode.state import Criterion
 from slmcode.tools.context import ToolContext
+from slmcode.tools.criteria import run_criteria
 from slmcode.tools.shell import ShellResult, run_command
 from slmcode.tools.toolset import make_tools
-from slmcode.tools.verify import run_criteria
 from slmcode.trust import trust_workspace
 from tests.sandboxcheck import needs_sandbox
 

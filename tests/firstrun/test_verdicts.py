@@ -94,7 +94,7 @@ def test_a_check_whose_interpreter_lacks_pytest_says_what_is_missing(
     from slmcode.config import Settings
     from slmcode.nodes.baseline import missing_tool
     from slmcode.state import Criterion
-    from slmcode.tools.verify import run_criteria
+    from slmcode.tools.criteria import run_criteria
 
     bare = Path("/usr/bin/python3")
     if not bare.exists() or subprocess.run([bare, "-c", "import pytest"], capture_output=True).returncode == 0:

@@ -9,7 +9,7 @@ import pytest
 
 from slmcode.errors import GitRunError
 from slmcode.gitrun.ops import accept, rewind, undo_run, undo_task
-from slmcode.gitrun.record import load_record
+from slmcode.gitrun.run_record import load_record
 from slmcode.gitrun.session import GitRun
 from slmcode.state import Criterion, Task, Verdict
 from tests.gitrun.helpers import branch_of, git, slmcode

@@ -7,8 +7,8 @@ from pathlib import Path
 
 from slmcode.budget.tokens import default_counter
 from slmcode.localize.candidates import rank_candidates
+from slmcode.localize.line_window import Window
 from slmcode.localize.sources import SourceFile
-from slmcode.localize.window import Window
 from slmcode.packs.derived import derived_files
 from slmcode.packs.selection import select_excerpts
 from slmcode.repomap.model import Symbol

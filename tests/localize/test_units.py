@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import itertools
 
+from slmcode.localize.line_window import Window
 from slmcode.localize.units import symbol_units
-from slmcode.localize.window import Window
 from slmcode.repomap.model import Symbol
 
 

@@ -8,8 +8,8 @@ import pytest
 
 from slmcode.budget.tokens import default_counter
 from slmcode.localize.candidates import Candidate, rank_candidates
+from slmcode.localize.line_window import Window
 from slmcode.localize.sources import SourceFile
-from slmcode.localize.window import Window
 from slmcode.packs import selection
 from slmcode.packs.excerpts import fit_cut, merge_windows, render_file
 from slmcode.packs.selection import render_excerpts, select_excerpts

@@ -12,7 +12,7 @@ from slmcode import api
 from slmcode.budget.compute import compute_budget
 from slmcode.budget.tokens import count_message_tokens
 from slmcode.config import Settings
-from slmcode.providers.window import ServerWindow, server_window
+from slmcode.providers.server_window import ServerWindow, server_window
 from slmcode.serving import fit_to_server
 from slmcode.store.trace import TraceStore
 from slmcode.terminal import RunView

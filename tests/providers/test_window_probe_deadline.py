@@ -10,7 +10,7 @@ import pytest
 from rich.console import Console
 
 from slmcode import api
-from slmcode.providers.window import PROBE_DEADLINE, ServerWindow, server_window
+from slmcode.providers.server_window import PROBE_DEADLINE, ServerWindow, server_window
 from slmcode.terminal import RunView
 from tests.fake_llm import FakeLLM
 from tests.graph.scenario import script_buggy_worker_then_fix, script_planning

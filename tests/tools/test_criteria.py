@@ -9,7 +9,7 @@ import pytest
 
 from slmcode.config import Settings
 from slmcode.state import Criterion
-from slmcode.tools.verify import run_criteria
+from slmcode.tools.criteria import run_criteria
 from tests.tools.conftest import ALLOWED, PYTHON
 
 
