@@ -12,7 +12,7 @@ from pydantic import ValidationError
 from slmcode.blocks.schema import API_VERSION, KINDS, MODELS, Block, PipelineBlock
 from slmcode.errors import BlockError
 from slmcode.store.paths import block_files
-from slmcode.store.yamlread import Parsed, YamlProblem, parse_documents, parse_file
+from slmcode.store.yamlread import Parsed, parse_file
 
 
 def _line_of(node: yaml.Node | None, loc: tuple[int | str, ...]) -> int | None:
@@ -91,15 +91,6 @@ def parse_block(data: Any, node: yaml.Node | None, source: str) -> Block:
 
 def _dotted(loc: tuple[int | str, ...]) -> str:
     return ".".join(str(p) for p in loc) or "(block)"
-
-
-def parse_blocks(text: str, source: str) -> list[Block]:
-    """Every non-empty document of a YAML text as a block."""
-    try:
-        documents = parse_documents(text)
-    except YamlProblem as exc:
-        raise BlockError(f"{_where(source, exc.line)}: broken YAML ({exc.reason})") from None
-    return [parse_block(data, node, source) for data, node in documents if data is not None]
 
 
 def parsed_blocks(parsed: Parsed) -> list[Block]:

@@ -9,9 +9,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 _WORD_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|\d+")
 _CAMEL_RE = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
@@ -129,59 +127,6 @@ def terms(text: str, memo: dict[str, tuple[str, ...]] | None = None) -> list[str
     return found
 
 
-@dataclass(frozen=True)
-class BM25:
-    """Okapi BM25 over a fixed list of documents (each a list of terms)."""
-
-    doc_terms: tuple[Counter[str], ...]
-    doc_lengths: tuple[int, ...]
-    idf: dict[str, float]
-    average_length: float
-    k1: float = 1.2
-    b: float = 0.75
-
-    @classmethod
-    def build(cls, documents: Sequence[Sequence[str]], k1: float = 1.2, b: float = 0.75) -> BM25:
-        counts = tuple(Counter(doc) for doc in documents)
-        lengths = tuple(len(doc) for doc in documents)
-        frequency: Counter[str] = Counter()
-        for count in counts:
-            frequency.update(count.keys())
-        n = max(1, len(documents))
-        idf = {term: math.log(1 + (n - df + 0.5) / (df + 0.5)) for term, df in sorted(frequency.items())}
-        average = sum(lengths) / n if lengths else 0.0
-        return cls(counts, lengths, idf, average or 1.0, k1, b)
-
-    def score(self, query_terms: Sequence[str], index: int) -> float:
-        count, length = self.doc_terms[index], self.doc_lengths[index]
-        total = 0.0
-        for term in dict.fromkeys(query_terms):  # each distinct query term once, in query order
-            tf = count.get(term, 0)
-            if tf:
-                norm = tf + self.k1 * (1 - self.b + self.b * length / self.average_length)
-                total += self.idf.get(term, 0.0) * tf * (self.k1 + 1) / norm
-        return total
-
-    def scores(self, query_terms: Sequence[str]) -> list[float]:
-        return [self.score(query_terms, i) for i in range(len(self.doc_terms))]
-
-
-def query_bm25(
-    documents: Sequence[Sequence[str]], query_terms: Sequence[str], k1: float = 1.2, b: float = 0.75
-) -> tuple[list[float], dict[str, float]]:
-    """What BM25.build(documents).scores(query_terms) gives, and the idf of each query term some document holds,
-    without counting every term of every document: only the query's terms are counted, in the documents that
-    hold one. The same sums in the same order, so the same floats; a pack over a million lines builds two of
-    these, and counting all their terms was most of its time."""
-    asked = list(dict.fromkeys(query_terms))
-    wanted = set(asked)
-    held: list[tuple[int, dict[str, int]]] = []
-    for i, doc in enumerate(documents):
-        if not wanted.isdisjoint(doc):
-            held.append((i, {term: count for term in asked if (count := doc.count(term))}))
-    return bm25_from_counts([len(doc) for doc in documents], held, asked, k1, b)
-
-
 def bm25_from_counts(
     lengths: Sequence[int],
     held: Sequence[tuple[int, dict[str, int]]],
@@ -189,8 +134,9 @@ def bm25_from_counts(
     k1: float = 1.2,
     b: float = 0.75,
 ) -> tuple[list[float], dict[str, float]]:
-    """query_bm25 for documents known only by their lengths and, for each one holding a query term (in document
-    order), the count of each query term it holds: what an index of terms answers without listing them."""
+    """Okapi BM25 scores of every document, and the idf of each query term some document holds, for documents
+    known only by their lengths and, for each one holding a query term (in document order), the count of each
+    query term it holds: what an index of terms answers without listing every term of every document."""
     asked = list(dict.fromkeys(query_terms))
     n = max(1, len(lengths))
     average = (sum(lengths) / n if lengths else 0.0) or 1.0

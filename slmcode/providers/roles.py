@@ -108,9 +108,6 @@ class RoleTable:
         kept = role.settings.model_copy(update={"context_limit": tokens})
         return compute_budget(kept, role.budget.role, role.binding.model).prompt_limit
 
-    def has_fallback(self, role: str) -> bool:
-        return fallback_binding(self.settings, role) is not None
-
     def _resolve(self, name: str) -> Role:
         if name.endswith(FALLBACK):
             return self._fallback(name.removesuffix(FALLBACK))

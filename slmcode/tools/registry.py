@@ -72,10 +72,6 @@ def names_of(*kinds: Kind) -> frozenset[str]:
     return frozenset(spec.name for spec in SPECS if spec.kind in kinds)
 
 
-def is_write(name: str) -> bool:
-    return spec_of(name).kind == "write"
-
-
 def gets(role: str, name: str) -> bool:
     """Whether `role`'s requests may carry the tool `name`."""
     return role in spec_of(name).roles

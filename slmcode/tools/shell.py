@@ -188,21 +188,6 @@ def with_after(result: ShellResult, launcher: Launcher) -> ShellResult:
     return result
 
 
-def run_steps(
-    environment: Environment,
-    command: str,
-    steps: Sequence[PlannedStep],
-    timeout: float,
-    cap: int,
-    on_start: Callable[[int], None] | None = None,
-    stdin: bytes | None = None,
-) -> ShellResult:
-    """Checked steps through one command() of `environment`, with what it undid afterwards."""
-    with environment.command() as launcher:
-        result = execute(launcher, command, steps, timeout, cap, on_start, stdin)
-    return with_after(result, launcher)
-
-
 def run_command(
     workspace: Path,
     command: str,

@@ -156,8 +156,3 @@ def find_text_calls(text: str, tool_names: Iterable[str]) -> list[Span]:
         if calls and not any(s < end and start < e for s, e, _ in spans):
             spans.append((start, end, calls))
     return sorted(spans, key=lambda span: span[0])
-
-
-def parse_text_tool_calls(text: str, tool_names: Iterable[str]) -> list[dict[str, Any]]:
-    """Every tool call written as text in `text`, as {"name", "args", "type"} dicts in text order."""
-    return [call for _, _, calls in find_text_calls(text or "", tool_names) for call in calls]

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from slmcode.blocks.discovery import discover_blocks
-from slmcode.blocks.loader import load_block_file, parse_blocks, validate_path
+from slmcode.blocks.loader import load_block_file, validate_path
 from slmcode.errors import BlockError
 
 HEAD = "api_version: blocks/v1\n"
@@ -44,10 +44,11 @@ HEAD = "api_version: blocks/v1\n"
         ("a: [1,\n", "x.yaml:2: broken YAML"),
     ],
 )
-def test_malformed_block_names_file_line_field_and_expectation(text: str, expected: str) -> None:
+def test_malformed_block_names_file_line_field_and_expectation(text: str, expected: str, tmp_path: Path) -> None:
+    (tmp_path / "x.yaml").write_text(text)
     with pytest.raises(BlockError) as caught:
-        parse_blocks(text, "x.yaml")
-    assert str(caught.value).startswith(expected)
+        load_block_file(tmp_path / "x.yaml")
+    assert str(caught.value).startswith(f"{tmp_path}/{expected}")
 
 
 def test_a_malformed_project_block_stops_discovery_with_its_path(tmp_path: Path) -> None:

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 from pathlib import Path
+
+import pytest
 
 from slmcode.localize.candidates import rank_candidates
 from slmcode.localize.lexindex import index_path
@@ -35,15 +38,28 @@ def test_a_cache_that_cannot_be_written_costs_speed_not_the_pack(tmp_path: Path)
     assert {c.path for c in found} == {"util.py"}
 
 
-def test_query_bm25_scores_as_the_full_index_does() -> None:
-    from slmcode.localize.lexical import BM25, query_bm25
+def test_bm25_from_counts_scores_as_okapi_bm25_over_the_whole_documents() -> None:
+    from slmcode.localize.lexical import bm25_from_counts
 
     docs = [["repo", "map", "cache", "map"], [], ["cache", "row"], ["budget"] * 5, ["map", "budget", "token"]]
+    k1, b, n, average = 1.2, 0.75, len(docs), sum(map(len, docs)) / len(docs)
     for query in (["map", "cache"], ["budget", "map", "budget"], ["absent"], []):
-        full = BM25.build(docs)
-        scores, idf = query_bm25(docs, query)
-        assert scores == full.scores(query)
-        assert idf == {t: full.idf[t] for t in dict.fromkeys(query) if t in full.idf}
+        asked = list(dict.fromkeys(query))
+        counts = [{t: doc.count(t) for t in asked if t in doc} for doc in docs]
+        held = [(i, c) for i, c in enumerate(counts) if c]  # only the documents holding a query term
+        scores, idf = bm25_from_counts([len(doc) for doc in docs], held, query)
+        frequency = {t: sum(t in doc for doc in docs) for t in asked}
+        expected_idf = {t: math.log(1 + (n - df + 0.5) / (df + 0.5)) for t, df in frequency.items() if df}
+        expected = [
+            sum(
+                expected_idf[t] * doc.count(t) * (k1 + 1) / (doc.count(t) + k1 * (1 - b + b * len(doc) / average))
+                for t in asked
+                if t in doc
+            )
+            for doc in docs
+        ]
+        assert idf == pytest.approx(expected_idf)
+        assert scores == pytest.approx(expected)
 
 
 def test_a_term_is_found_whole_on_its_lines_never_inside_a_longer_term() -> None:

@@ -23,8 +23,7 @@ import pytest
 
 from slmcode.config import Settings
 from slmcode.environment import LocalEnvironment, ossandbox
-from slmcode.tools.shell import ShellResult, run_steps
-from slmcode.tools.whitelist import build_whitelist, plan
+from slmcode.tools.shell import ShellResult, run_command
 from tests.sandboxcheck import needs_sandbox
 
 PYTHON = sys.executable
@@ -119,14 +118,20 @@ def listening() -> Iterator[tuple[int, list[bytes]]]:
         listener.close()
 
 
+def run_python(ws: Path, env: LocalEnvironment, command: str, timeout: float, cap: int = 200_000) -> ShellResult:
+    """`command`, with only this Python whitelisted, through the worker's shell into `env`'s sandbox."""
+    settings = Settings(shell_timeout_seconds=timeout, tool_output_capture_bytes=cap)
+    result = run_command(ws, command, settings, [PYTHON], environment=env)
+    assert isinstance(result, ShellResult), result  # a refusal is text: the payload never ran
+    return result
+
+
 def run_payload(ws: Path, code: str, *, permission: str = "auto", timeout: float = 20) -> ShellResult:
     """Write the payload into the workspace (as a model's conftest.py would be) and run it in the sandbox."""
     (ws / "payload.py").write_text(textwrap.dedent(code))
     settings = Settings(permission=permission)
     environment = LocalEnvironment(ws, writable=settings.permission == "auto")
-    command = f"{PYTHON} payload.py"
-    steps = plan(ws, command, build_whitelist([PYTHON]))
-    return run_steps(environment, command, steps, timeout, 200_000)
+    return run_python(ws, environment, f"{PYTHON} payload.py", timeout)
 
 
 def tries(body: str) -> str:
@@ -391,9 +396,8 @@ def test_a_timeout_kills_the_whole_sandbox(world: dict) -> None:
     time.sleep(60)
     """
     (ws / "payload.py").write_text(textwrap.dedent(code))
-    command = f"{PYTHON} payload.py"
     started = time.monotonic()
-    result = run_steps(LocalEnvironment(ws), command, plan(ws, command, build_whitelist([PYTHON])), 1.5, 10_000)
+    result = run_python(ws, LocalEnvironment(ws), f"{PYTHON} payload.py", 1.5, 10_000)
     assert result.timed_out and time.monotonic() - started < 10
     time.sleep(3)
     assert not (ws / "late.txt").exists()

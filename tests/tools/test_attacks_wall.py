@@ -22,10 +22,9 @@ import pytest
 from slmcode.environment import LocalEnvironment, ossandbox
 from slmcode.environment.aftercheck import strip_setid
 from slmcode.environment.limits import PIDS_ROOTS, SandboxLimits, process_limit_holds, remove_pending
-from slmcode.tools.shell import ShellResult, run_steps
-from slmcode.tools.whitelist import build_whitelist, plan
+from slmcode.tools.shell import ShellResult
 from tests.sandboxcheck import needs_sandbox
-from tests.tools.test_attacks import MARK, SECRET, digest, tries, world  # noqa: F401 (a fixture)
+from tests.tools.test_attacks import MARK, SECRET, digest, run_python, tries, world  # noqa: F401 (a fixture)
 
 PYTHON = sys.executable
 
@@ -38,8 +37,7 @@ def run_in(
     """Write the payload into the workspace and run it in the sandbox with `limits` (the defaults if None)."""
     (ws / "payload.py").write_text(textwrap.dedent(code))
     environment = LocalEnvironment(ws, writable=permission == "auto", limits=limits)
-    command = f"{PYTHON} payload.py"
-    return run_steps(environment, command, plan(ws, command, build_whitelist([PYTHON])), timeout, 200_000)
+    return run_python(ws, environment, f"{PYTHON} payload.py", timeout)
 
 
 @pytest.fixture

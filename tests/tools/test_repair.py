@@ -9,7 +9,7 @@ from langchain_core.messages import AIMessage
 
 from slmcode.tools.context import ToolContext
 from slmcode.tools.repair import repair_tool_calls
-from slmcode.tools.textcalls import parse_text_tool_calls
+from slmcode.tools.textcalls import find_text_calls
 from slmcode.tools.toolset import make_tools, run_tool_call
 
 READ = {"path": "src/calc.py"}
@@ -189,19 +189,23 @@ def test_repaired_calls_run(tools: list[Any]) -> None:
     assert run_tool_call(tools, fixed.tool_calls[0]).content.startswith("1\tdef add(a, b):")
 
 
+def text_calls(written: str, names: list[str]) -> list[dict[str, Any]]:
+    return [call for _, _, calls in find_text_calls(written, names) for call in calls]
+
+
 def test_plain_text_and_ordinary_code_are_not_calls() -> None:
     names = ["ws_read", "ws_shell"]
-    assert parse_text_tool_calls("I changed the file; tests pass.", names) == []
-    assert parse_text_tool_calls('```python\nprint("ws_read")\n```', names) == []
-    assert parse_text_tool_calls('```json\n{"name": "config", "value": 3}\n```', names) == []
+    assert text_calls("I changed the file; tests pass.", names) == []
+    assert text_calls('```python\nprint("ws_read")\n```', names) == []
+    assert text_calls('```json\n{"name": "config", "value": 3}\n```', names) == []
 
 
 def test_several_text_calls_keep_their_order() -> None:
-    text_calls = (
+    written = (
         '<tool_call>{"name": "ws_read", "arguments": {"path": "a"}}</tool_call>\n'
         '<tool_call>{"name": "ws_shell", "arguments": {"command": "ls"}}</tool_call>'
     )
-    assert [c["name"] for c in parse_text_tool_calls(text_calls, ["ws_read", "ws_shell"])] == ["ws_read", "ws_shell"]
+    assert [c["name"] for c in text_calls(written, ["ws_read", "ws_shell"])] == ["ws_read", "ws_shell"]
 
 
 def test_made_up_ids_are_stable(tools: list[Any]) -> None:
