@@ -15,6 +15,7 @@ from typing import Any
 from slmcode.errors import SlmcodeError
 from slmcode.eval.attempt import Attempt
 from slmcode.eval.runner import Job, run_job
+from slmcode.eval.sim.cost import attempt_cost
 from slmcode.eval.sim.fallback import ESCALATED, escalated, fallback_server, fallback_settings
 from slmcode.eval.sim.profile import Profile
 from slmcode.eval.sim.server import SimServer
@@ -59,6 +60,8 @@ class Outcome:
     seed: int
     attempt: Attempt
     errors: Counter[str] = field(default_factory=Counter)  # errors it made; window_cut: requests the window cut
+    # What its servers read and wrote (sim/cost.py): requests, prompt, read and answer tokens, CPU seconds.
+    cost: dict[str, Any] = field(default_factory=dict)
 
 
 def parse_ablate(value: str | None) -> list[str]:
@@ -108,7 +111,8 @@ def run_one(task: EvalTask, profile: Profile, seed: int, cell: Cell, timeout: fl
         made["window_cut"] = sum(1 for played in sim.log if played.dropped)  # requests the server's window cut
         if stronger is not None:
             made[ESCALATED] = escalated(stronger)
-    return Outcome(profile.name, cell, task.id, seed, attempt, made)
+        cost = attempt_cost([(s.meter.cost, s.profile.mind) for s in (sim, stronger) if s is not None])
+    return Outcome(profile.name, cell, task.id, seed, attempt, made, cost)
 
 
 def run_grid(

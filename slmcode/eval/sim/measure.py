@@ -55,6 +55,7 @@ def simulate(
                 "cell": o.cell.name,
                 "seed": o.seed,
                 "errors_made": dict(o.errors),
+                "served": o.cost,
                 **o.attempt.as_dict(),
             }
             for o in outcomes

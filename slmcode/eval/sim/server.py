@@ -19,6 +19,7 @@ from typing import Any
 from slmcode.eval.prompts import AIDER_FILE, AIDER_SYSTEM
 from slmcode.eval.scripted import FakeLLM, Reply
 from slmcode.eval.sim.bash import bash_reply, is_bash_protocol, read_bash
+from slmcode.eval.sim.cost import Meter
 from slmcode.eval.sim.draws import Draws
 from slmcode.eval.sim.errors import Dice, answer, mistake
 from slmcode.eval.sim.knowledge import Knowledge
@@ -60,7 +61,8 @@ class SimServer(FakeLLM):
         self.log: list[Played] = []
         self.turns: dict[str, int] = {}
         self._sim_lock = threading.Lock()
-        self.default = self.play
+        self.meter = Meter()  # what it read past its cache and wrote (cost.py)
+        self.default = self.served
         if profile.ollama:
             self.ollama_num_ctx = {profile.model: None}
 
@@ -115,6 +117,11 @@ class SimServer(FakeLLM):
     def dice(self, role: str, turn: int, tokens: int, made: list[str]) -> Dice:
         # The fallback generator is only for a caller with no stream; every roll here draws from self.draws.
         return Dice(random.Random(0), self.profile, tokens, made, self.draws)
+
+    def served(self, request: Request) -> Reply:
+        reply = self.play(request)
+        self.meter.add(request, fit_window(request, self.profile.window_tokens)[0], reply)
+        return reply
 
     def play(self, request: Request) -> Reply:
         seen, dropped = fit_window(request, self.profile.window_tokens)

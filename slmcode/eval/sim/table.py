@@ -1,6 +1,7 @@
 """The SIMULATED comparison's table: per profile, one row per cell (the harness, the plain loop, the harness with
 one lever off) with its solve rate and 95% interval, the harness's paired lead over that row (bootstrap interval,
-McNemar p), turns and prompt tokens per attempt, and the failure taxonomy; then the harness / plain-loop ratio.
+McNemar p), turns and prompt tokens per attempt, and the failure taxonomy; then the harness / plain-loop ratio,
+and each row's cost per solved task (sim/cost.py).
 Plain text, so the same table goes to the terminal and to docs/bench."""
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from typing import Any
 
 from slmcode.eval.report import ratio
 from slmcode.eval.sim.compare import Cell, Outcome
+from slmcode.eval.sim.cost import cost_block, per_solve
 from slmcode.eval.sim.fallback import escalation_line
 from slmcode.eval.sim.stats import paired, wilson
 from slmcode.eval.taxonomy import FAILURES
@@ -59,6 +61,7 @@ def cell_figures(rows: list[Outcome], reference: list[Outcome] | None) -> dict[s
         "prompt_tokens": sum(o.attempt.prompt_tokens for o in rows) / n if n else 0.0,
         "failures": dict(Counter(o.attempt.failure for o in rows if o.attempt.failure)),
         "errors_made": dict(sum((o.errors for o in rows), Counter())),
+        "per_solve": per_solve(sum(solved), [o.cost for o in rows if o.cost]),
     }
     if reference is not None:
         ours = {_key(o): o.attempt.solved for o in reference}
@@ -122,5 +125,6 @@ def render(summaries: dict[str, dict[str, dict[str, Any]]]) -> str:
         if line := headline(summary):
             lines.append(line)
         lines += [escalation_line(name, figures) for name, figures in summary.items() if " + fallback " in name]
+        lines += cost_block(summary)
         blocks.append("\n".join(lines))
     return "\n\n".join(blocks)
