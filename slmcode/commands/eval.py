@@ -116,10 +116,29 @@ def eval_command(
                 out=out,
             )
             return
+        if standard == "swebench" and sim is not None and not (replay or record or list_tasks or ablate or tries):
+            from slmcode.commands.eval_suite_sim import run_swebench_sim
+
+            positive(seeds, "--seeds", "seeds")
+            run_swebench_sim(
+                sim,
+                source,
+                repos=repos,
+                compare=compare,
+                peers=peers,
+                seeds=seeds,
+                task=task,
+                tasks=tasks,
+                jobs=jobs,
+                timeout=timeout,
+                as_json=as_json,
+                out=out,
+            )
+            return
         if compare or replay or record or list_tasks or sim is not None:
             raise SlmcodeError(
-                "--compare and --sim go together on --suite polyglot; --replay, --record, --list, --ablate and "
-                "--sim with swebench are for the bundled suite"
+                "--compare and --sim go together on --suite polyglot and --suite swebench; --replay, --record, "
+                "--list and --ablate are for the bundled suite, --tries for polyglot"
             )
         settings = settings_for(Path("."), base_url=base_url, model=model).settings
         run_standard(

@@ -48,9 +48,8 @@ def run_polyglot_sim(
     as_json: bool,
     out: Path,
 ) -> None:
-    from slmcode.commands.eval import _progress
-    from slmcode.eval.sim.measure import resolve_profiles, simulate, write_report
-    from slmcode.eval.sim.mutants import reference_fails
+    from slmcode.commands.eval_suite_sim import say_skipped, simulate_laid, with_aider
+    from slmcode.eval.sim.measure import resolve_profiles, write_report
     from slmcode.eval.sim.passes import pass_summary, render_passes
     from slmcode.eval.sim.table import render
     from slmcode.eval.suites.polyglot import load_polyglot, missing_toolchain
@@ -61,41 +60,23 @@ def run_polyglot_sim(
     if not 1 <= tries <= 2:
         raise SlmcodeError(f"--tries: 1 or 2 (aider's protocol), got {tries}")
     profiles = resolve_profiles(value)
-    # --compare here is aider's own protocol beside the plain loop: the comparison the leaderboard invites.
-    peers = list(dict.fromkeys([*(["aider"] if compare else []), *peers]))
+    peers = with_aider(compare, peers)
     exercises = load_polyglot(source)
     skipped = {e.id: why for e in exercises if (why := missing_toolchain(e.language))}
     chosen = _narrow([e for e in exercises if e.id not in skipped], task, tasks)
     root, laid, unpaired = lay_out_all(chosen, tries)
     try:
         skipped |= unpaired
-        by_id = {t.id: e.id for t, e in zip(laid, [e for e in chosen if e.id not in unpaired], strict=True)}
-        runnable = []
-        for t in laid:  # an example that fails its own tests here (a missing test runner) measures nothing
-            if why := reference_fails(t):
-                skipped[by_id[t.id]] = why
-            else:
-                runnable.append(t)
-        bar, on_result = _progress(len(profiles) * (1 + compare + len(peers)) * len(runnable) * seeds)
-        with bar:
-            outcomes, data = simulate(
-                profiles,
-                runnable,
-                seeds=seeds,
-                compare=compare,
-                ablate=[],
-                peers=peers,
-                jobs=jobs,
-                timeout=timeout,
-                on_result=lambda o: on_result(o.attempt),
-            )
+        by_id = dict(zip([e.id for e in chosen if e.id not in unpaired], laid, strict=True))
+        runnable, outcomes, data = simulate_laid(
+            profiles, by_id, skipped, compare=compare, peers=peers, seeds=seeds, jobs=jobs, timeout=timeout
+        )
     finally:
         shutil.rmtree(root, ignore_errors=True)
     language = {t.id: t.language for t in runnable}
     data["suite"] = "polyglot"
     data["tries"] = tries
     data["passes"] = {p.name: pass_summary(outcomes, p.name, language) for p in profiles}
-    data["skipped"] = skipped
     path = write_report(out, data)
     if as_json:
         print_json(data | {"report": str(path)})
@@ -104,7 +85,4 @@ def run_polyglot_sim(
     say("SIMULATED small model on Aider's polyglot exercises: not a real model's figures.")
     say(render_passes(data["passes"]))
     say(render(data["summary"]))
-    say(f"measured {len(runnable)} exercise(s) x {seeds} seed(s); skipped {len(skipped)}")
-    for item, why in sorted(skipped.items()):
-        say(f"skipped {item}: {why}")
-    say(f"report (SIMULATED): {path}")
+    say_skipped(say, len(runnable), seeds, skipped, "exercise", path)

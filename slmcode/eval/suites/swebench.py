@@ -38,6 +38,7 @@ class Instance:
     test_patch: str
     hints_text: str = ""
     version: str = ""
+    patch: str = ""  # the gold patch: what the simulated model knows as the fix (suites/swebench_sim.py)
 
     @property
     def prompt(self) -> str:
@@ -93,6 +94,7 @@ def parse_instance(line: str, where: str) -> Instance:
         data["test_patch"],
         str(data.get("hints_text") or ""),
         str(data.get("version") or ""),
+        data["patch"] if isinstance(data.get("patch"), str) else "",
     )
 
 
@@ -146,7 +148,7 @@ def find_clone(instance: Instance, repos: Path) -> tuple[Path | None, str]:
 
 def checkout(clone: Path, commit: str, dest: Path) -> Path:
     """A fresh clone of `clone` at `commit` in `dest` (detached; the user's clone is only read)."""
-    cloned = host_git(dest.parent, "clone", "-q", "--no-checkout", str(clone), str(dest))
+    cloned = host_git(dest.parent, "clone", "-q", "--no-checkout", str(clone.absolute()), str(dest))
     if cloned.returncode != 0:
         raise SlmcodeError(f"git clone for {dest.name} failed: {cloned.stderr.strip()[-300:]}")
     checked = git(dest, "checkout", "-q", "--detach", commit, write=True)
