@@ -2,8 +2,11 @@
 --repos DIR --sim PROFILE` measures them as it does the bundled suite and the polyglot exercises: repo/ is the
 instance's repository at its base commit (the workspace an agent gets, without the test patch), hidden/ the
 files the test patch leaves (copied over the finished work to grade it), solution/ the files the gold patch
-leaves (the reference the simulated model knows). Grading runs FAIL_TO_PASS and PASS_TO_PASS by id with pytest,
-so an attempt counts as solved exactly when SWE-bench counts it resolved (every one of those tests passes).
+leaves (the reference the simulated model knows). Grading runs the test files the test patch touches with pytest,
+as SWE-bench's own harness does, and asks that every test there passes: FAIL_TO_PASS and PASS_TO_PASS are those
+files' tests, so this is SWE-bench's "resolved" wherever the gold patch passes them all; an instance whose gold
+patch leaves another test there failing is skipped, its reference failing. The files, not the ids, because the
+same command is the check the agents are told to run, and a few hundred ids would fill a small model's window.
 
 Each instance is cloned from the user's clone at its base commit and both patches are applied there, inside
 the wall (suites/swebench.py); the user's clone is only read. A path a patch names is data: it resolves through
@@ -32,10 +35,9 @@ from slmcode.eval.trees import copy_tree
 _PATCHED = re.compile(r"^diff --git a/(\S+) b/(\S+)$", re.MULTILINE)
 
 
-def grading_command(instance: Instance) -> str:
-    """pytest over every FAIL_TO_PASS and PASS_TO_PASS test by id: exit 0 exactly when all of them pass."""
-    ids = dict.fromkeys([*instance.fail_to_pass, *instance.pass_to_pass])
-    return " ".join([PYTEST, "-rA", *(shlex.quote(i) for i in ids)])
+def grading_command(test_files: list[str]) -> str:
+    """pytest over the test patch's test files: exit 0 when every test in them passes."""
+    return " ".join([PYTEST, "-rA", *(shlex.quote(f) for f in test_files)])
 
 
 def patched_paths(patch: str, work: Path) -> list[str]:
@@ -97,7 +99,9 @@ def lay_out(instance: Instance, repos: Path, root: Path) -> EvalTask | str:
     work = folder / "work"
     try:
         checkout(clone, instance.base_commit, work)
-        _leave(work, instance.test_patch, "test patch", folder / "hidden", deletions=False)
+        tests = _leave(work, instance.test_patch, "test patch", folder / "hidden", deletions=False)
+        if not any(t.endswith(".py") for t in tests):
+            return "the test patch leaves no Python test file to run"
         files = _leave(work, instance.patch, "gold patch", folder / "solution", deletions=True)
         copy_tree(work, folder / "repo", ignore=_litter)
     except SlmcodeError as exc:
@@ -109,7 +113,7 @@ def lay_out(instance: Instance, repos: Path, root: Path) -> EvalTask | str:
         "language": "python",
         "kind": "multi-file" if len(files) > 1 else "bug",
         "title": instance.instance_id,
-        "test_command": grading_command(instance),
+        "test_command": grading_command([t for t in tests if t.endswith(".py")]),
         "tries": 1,  # SWE-bench's protocol: one attempt, no second try with the failing output
         "files": files,
     }
