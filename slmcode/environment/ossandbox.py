@@ -42,7 +42,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from slmcode.environment import seccomp
+from slmcode.environment import kerneluid, seccomp
 from slmcode.environment.aftercheck import empty_scratch, forget_size, free_bytes, scratch_size, strip_setid
 from slmcode.environment.bwrap import (
     BWRAP_ENV,
@@ -245,7 +245,7 @@ def prepare(
         )
     return Jail(
         policy_workspace,
-        bwrap_prefix(policy, scratch, environ),
+        kerneluid.front(bwrap_prefix(policy, scratch, environ), *policy.ids),
         env,
         protected,
         shapes,
@@ -269,6 +269,9 @@ def status() -> str:
     except SandboxUnavailable as exc:
         return f"unavailable: {exc}; only read-only commands run"
     who = f"uid {SANDBOX_UID} in a user namespace" if userns_works() else f"uid {os.geteuid()} (no user namespace here)"
+    if os.geteuid() == 0 and userns_works():
+        real = kerneluid.available(SANDBOX_UID, SANDBOX_GID)
+        who += f", kernel uid {SANDBOX_UID} (idmapped folders)" if real else ", kernel uid 0 (no idmapped mounts here)"
     limit = "" if process_limit_holds() else "; no process limit (root without a pids cgroup)"
     return (
         f"bubblewrap ({binary}): writes only in the workspace, .git/.slmcode read-only, no network, {who}, "
