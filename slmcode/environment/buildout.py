@@ -10,28 +10,13 @@ from __future__ import annotations
 
 from pathlib import PurePosixPath
 
-# Folders builds, test runners and package managers write into (their whole contents are output).
-OUTPUT_FOLDERS = frozenset(
-    {
-        "target",
-        "node_modules",
-        "__pycache__",
-        ".pytest_cache",
-        ".mypy_cache",
-        ".ruff_cache",
-        ".tox",
-        ".nox",
-        ".venv",
-        ".gradle",
-        ".next",
-        ".nyc_output",
-        "coverage",
-        "htmlcov",
-        ".eggs",
-        "dist",
-        "build",
-        "obj",
-    }
+# Folders only a build or a test runner writes (cargo, npm, Python's bytecode and test caches), never sources:
+# what a command changes there is no change of the task even where git tracks it.
+TOOL_FOLDERS = frozenset({"target", "node_modules", "__pycache__", ".pytest_cache", ".mypy_cache", ".ruff_cache"})
+# Folders builds, test runners and package managers write into (their whole contents are output, when untracked:
+# a repository may keep sources under build/ or dist/).
+OUTPUT_FOLDERS = TOOL_FOLDERS | frozenset(
+    {".tox", ".nox", ".venv", ".gradle", ".next", ".nyc_output", "coverage", "htmlcov", ".eggs", "dist", "build", "obj"}
 )
 # Compiled objects and caches, wherever they land.
 OUTPUT_SUFFIXES = (".pyc", ".pyo", ".o", ".obj", ".a", ".so", ".dylib", ".dll", ".exe", ".class", ".rlib", ".rmeta")

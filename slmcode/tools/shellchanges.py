@@ -7,7 +7,7 @@ the repository's config names runs there, never on the host) with their size and
 before and after the command (one git call each: the folder's place below the repository's top is worked out
 here, not asked of git, as each call pays for starting the jail); a file that turns up, goes, or changes between
 the two is the command's. Files git ignores are not counted (build output, caches), nor the harness's own
-.slmcode, nor what a build or a test run leaves in the folders its tools own (BUILD_OUTPUT) when the repository
+.slmcode, nor what a build or a test run leaves in the folders its tools own (TOOL_FOLDERS) when the repository
 does not ignore them: they are no change of the task, and cargo rewrites and removes its own as it goes. Nor are
 other untracked build leftovers (environment/buildout: compiled objects, a lock file the repository never kept).
 Elsewhere nothing is taken: walking a whole tree around every command would cost more than it tells.
@@ -20,6 +20,7 @@ import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from slmcode.environment.buildout import TOOL_FOLDERS
 from slmcode.environment.filenames import shown_name
 from slmcode.environment.gitsafe import STATUS, uncommitted_paths
 from slmcode.environment.gitwall import read_git, repository_top
@@ -29,8 +30,6 @@ Stamp = tuple[int, int]  # (size, mtime in ns); (-1, -1): the file is gone
 Snapshot = Mapping[str, Stamp]
 NOTE_HEAD = prompts.SHELL_CHANGED.split("{", 1)[0]  # "[files this command changed: "
 MAX_LISTED = 50  # a formatter over a whole tree: the first ones, and how many more
-# Folders only a build or a test runner writes (cargo, npm, Python's bytecode and test caches), never sources.
-BUILD_OUTPUT = frozenset({"target", "node_modules", "__pycache__", ".pytest_cache", ".mypy_cache", ".ruff_cache"})
 
 
 def uncommitted(workspace: Path) -> dict[str, Stamp] | None:
@@ -54,7 +53,7 @@ def changed_between(before: Snapshot, after: Snapshot) -> list[str]:
     return sorted(
         path
         for path in {*before, *after}
-        if before.get(path) != after.get(path) and not BUILD_OUTPUT.intersection(path.split("/")[:-1])
+        if before.get(path) != after.get(path) and not TOOL_FOLDERS.intersection(path.split("/")[:-1])
     )
 
 
