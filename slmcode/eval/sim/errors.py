@@ -11,9 +11,11 @@ from typing import Any
 
 from slmcode.eval.scripted import Reply
 from slmcode.eval.sim.draws import Draws
+from slmcode.eval.sim.memory import rewrite_text
 from slmcode.eval.sim.policy import Action
 from slmcode.eval.sim.profile import Profile
 from slmcode.eval.sim.shown import Shown
+from slmcode.eval.sim.states import States
 from slmcode.tools.registry import EDIT, READ, SHELL, WRITE, WRITE_TOOLS
 
 CLAIM_DONE = "Done: the change is made."
@@ -32,6 +34,7 @@ class Dice:
     made: list[str]
     draws: Draws | None = None
     drawn: list[str] = field(default_factory=list)
+    states: States | None = None  # its persistent failure states for the run (states.py)
 
     def rolls(self, error: str) -> bool:
         if self.draws is None:
@@ -49,10 +52,10 @@ def _indented(text: str) -> str:
     return "".join("  " + line if line.strip() else line for line in text.splitlines(keepends=True))
 
 
-def _drifted(old_str: str, new_str: str, rng: random.Random) -> tuple[str, str]:
+def _drifted(old_str: str, new_str: str, rng: random.Random | None) -> tuple[str, str]:
     """An edit recalled wrongly: its indentation drifted (old_str and new_str alike, as a block recalled out of its
-    nesting is), or one line of old_str changed."""
-    if rng.random() < 0.5:
+    nesting is), or (always, with no generator: a file it misremembers) one line of old_str changed."""
+    if rng is not None and rng.random() < 0.5:
         return _indented(old_str), _indented(new_str)
     lines = old_str.splitlines(keepends=True)
     at = max(range(len(lines)), key=lambda i: (len(lines[i].strip()), -i))
@@ -92,7 +95,12 @@ def _broken(args: dict[str, Any], rng: random.Random) -> str:
 def mistake(action: Action, shown: Shown, dice: Dice) -> Action:
     """The step it takes instead of `action`, when an error of the step's kind is drawn."""
     last = shown.last()
+    states = dice.states
+    if states is not None and last is not None and states.stays_stuck(last, dice.drawn):
+        return Action(last.name, dict(last.args))
     if last is not None and last.failed and last.result is not None and dice.rolls("repeat_after_error"):
+        if states is not None:
+            states.enter_stuck(last)
         return Action(last.name, dict(last.args))
     edited = any(s.name in WRITE_TOOLS and not s.failed for s in shown.steps)
     if action.is_call and not edited and not action.is_edit and dice.rolls("stop_without_edit"):
@@ -102,14 +110,18 @@ def mistake(action: Action, shown: Shown, dice: Dice) -> Action:
     args = dict(action.args)
     if action.name == EDIT and action.hunk is not None and action.change is not None:
         if dice.rolls("drop_code_rewrite"):
-            content = _dropped(action.change.after, action.hunk.new_str)
+            content = _dropped(rewrite_text(action.change, shown), action.hunk.new_str)
             return Action(WRITE, {"path": action.change.path, "content": content})
         if dice.rolls("old_str_mismatch"):
             args["old_str"], args["new_str"] = _drifted(args["old_str"], args["new_str"], dice.rng)
+    misremembers = states is not None and action.change is not None and action.name == EDIT
+    if misremembers and states.misremembers(action.change.path, dice.drawn):  # type: ignore[union-attr]
+        dice.made.append("recall_error")  # every old_str it quotes from this file misses
+        args["old_str"], args["new_str"] = _drifted(str(args["old_str"]), str(args["new_str"]), None)
     if (
         action.is_rewrite and action.hunk is not None and action.change is not None and dice.rolls("drop_code_rewrite")
     ):  # the whole file from memory: it drops code at the same rate
-        args["content"] = _dropped(action.change.after, action.hunk.new_str)
+        args["content"] = _dropped(str(args["content"]), action.hunk.new_str)
     if "path" in args and action.name in (READ, EDIT) and dice.rolls("wrong_path"):
         args["path"] = _wrong_path(str(args["path"]))
     return Action(action.name, args, action.text)

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from slmcode.eval.sim.knowledge import FileChange, Hunk, Knowledge
+from slmcode.eval.sim.memory import remembered, rewrite_text
 from slmcode.eval.sim.shown import Shown
 from slmcode.tools.registry import EDIT, LIST, READ, SEARCH, SHELL, WRITE, WRITE_TOOLS
 
@@ -134,8 +135,13 @@ def _edit(change: FileChange, hunk: Hunk | None, shown: Shown, knowledge: Knowle
     if not all(shown.seen(line) for line in hunk.old_lines()):
         return Action(READ, {"path": path, "offset": max(1, hunk.line - 5)})
     if shown.rewrite_offered(path) or (shown.tools and EDIT not in shown.tools):
-        # Offered the whole file after its old_str missed (or given no ws_edit): it writes the file as it means it.
-        return Action(WRITE, {"path": path, "content": change.after}, hunk=hunk, change=change)
+        # Offered the whole file after its old_str missed (or given no ws_edit): it writes the file as it means it,
+        # from what it remembers of it, once it has seen all of it (as the offer's cut notice asks).
+        missing, last = remembered(path, shown).first_missing, shown.last()
+        read_again = last is not None and last.name == READ and last.args.get("offset") == missing
+        if missing is not None and not read_again:  # (a read that showed nothing new: it writes what it has)
+            return Action(READ, {"path": path, "offset": missing, "limit": 2000})
+        return Action(WRITE, {"path": path, "content": rewrite_text(change, shown)}, hunk=hunk, change=change)
     return Action(EDIT, {"path": path, "old_str": hunk.old_str, "new_str": hunk.new_str}, hunk=hunk, change=change)
 
 

@@ -11,6 +11,7 @@ from typing import Any
 
 from slmcode.eval.prompts import BASELINE_SYSTEM
 from slmcode.eval.sim.errors import Dice
+from slmcode.eval.sim.judges import guess_check, review
 from slmcode.eval.sim.knowledge import Knowledge
 from slmcode.eval.sim.shown import Request, Shown, content_text
 from slmcode.nodes.prompts import SYSTEM
@@ -63,10 +64,13 @@ def _first_sentence(text: str) -> str:
     return re.split(r"(?<=[.!?])\s", text.strip(), maxsplit=1)[0][:200]
 
 
-def structured_value(schema: dict[str, Any], knowledge: Knowledge, shown: Shown, request: Request) -> Any:
-    """What it answers for the schema's title: the pipeline's own phases by name, anything else minimal."""
+def structured_value(
+    schema: dict[str, Any], knowledge: Knowledge, shown: Shown, request: Request, reference: Knowledge, dice: Dice
+) -> Any:
+    """What it answers for the schema's title: the pipeline's own phases by name, anything else minimal. The
+    planner's check is its guess from what it was shown; the reviewer judges against `reference` (judges.py)."""
     task = knowledge.task
-    criterion = {"text": "the tests pass", "priority": "must", "verify": task.test_command}
+    criterion = {"text": "the tests pass", "priority": "must", "verify": guess_check(shown)}
     files = [c.path for c in knowledge.changes if c.path in shown.text]  # only what it was shown
     title = schema.get("title", "")
     if title == "Clarification":
@@ -96,9 +100,7 @@ def structured_value(schema: dict[str, Any], knowledge: Knowledge, shown: Shown,
             ),
             "",
         )
-        checks = asked.split("Checks:", 1)[-1].split("Files changed", 1)[0]
-        failed = "FAILED" in checks
-        return {"approve": not failed, "notes": ["a check fails: fix the code until it passes"] if failed else []}
+        return review(asked, reference, dice)
     if title == "Escalation":
         return {"decision": "give_up", "guidance": ""}
     if title == "Lessons":

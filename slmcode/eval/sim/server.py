@@ -22,12 +22,14 @@ from slmcode.eval.sim.bash import bash_reply, is_bash_protocol, read_bash
 from slmcode.eval.sim.cost import Meter
 from slmcode.eval.sim.draws import Draws
 from slmcode.eval.sim.errors import Dice, answer, mistake
+from slmcode.eval.sim.judges import explorer_answer
 from slmcode.eval.sim.knowledge import Knowledge
 from slmcode.eval.sim.mutants import wrong_edits
 from slmcode.eval.sim.policy import next_action
 from slmcode.eval.sim.profile import Profile
 from slmcode.eval.sim.roles import schema_of, structured_text, structured_value, tool_role
 from slmcode.eval.sim.shown import Request, content_text, read_request
+from slmcode.eval.sim.states import States
 from slmcode.eval.sim.window import fit_window, request_tokens
 from slmcode.eval.suite import EvalTask
 
@@ -54,6 +56,7 @@ class SimServer(FakeLLM):
         super().__init__(models=[profile.model])
         self.task, self.profile, self.seed, self.agent = task, profile, seed, agent
         self.draws = Draws(task.id, seed)
+        self.states = States(profile.mind, self.draws)  # stuck, misremembered files (states.py)
         self.reference = Knowledge(task)
         self.knowledge, self.belief = self._believe(self.reference)
         self.fails = ""  # the hidden tests' output under the wrong belief: the tests it fails
@@ -116,7 +119,7 @@ class SimServer(FakeLLM):
 
     def dice(self, role: str, turn: int, tokens: int, made: list[str]) -> Dice:
         # The fallback generator is only for a caller with no stream; every roll here draws from self.draws.
-        return Dice(random.Random(0), self.profile, tokens, made, self.draws)
+        return Dice(random.Random(0), self.profile, tokens, made, self.draws, states=self.states)
 
     def served(self, request: Request) -> Reply:
         reply = self.play(request)
@@ -133,8 +136,8 @@ class SimServer(FakeLLM):
         if schema is not None:
             role = str(schema.get("title") or "json")
             turn = self._turn(role)
-            value = structured_value(schema, self.knowledge, shown, seen)
             dice = self.dice(role, turn, tokens, made)
+            value = structured_value(schema, self.knowledge, shown, seen, self.reference, dice)
             text = structured_text(value, dice)
             self._note(Played(role, turn, "json", {}, tuple(made), dropped, tuple(dice.drawn)))
             return Reply(content=text)
@@ -158,8 +161,9 @@ class SimServer(FakeLLM):
         turn = self._turn(role)
         dice = self.dice(role, turn, tokens, made)
         if role == "explorer":  # asked a question, it changes nothing
-            self._note(Played(role, turn, "answer", {}, (), dropped))
-            return Reply(content=f"{SIMULATED}: the task concerns {self.task.title}.")
+            text = explorer_answer(self.task.title, self.knowledge, shown, dice)
+            self._note(Played(role, turn, "answer", {}, tuple(made), dropped, tuple(dice.drawn)))
+            return Reply(content=f"{SIMULATED}: {text}")
         intended = next_action(self.knowledge, shown, role)
         taken = mistake(intended, shown, dice)
         reply = answer(taken, dice)
