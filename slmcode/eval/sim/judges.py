@@ -87,7 +87,8 @@ def review(asked: str, reference: Knowledge, dice: Dice) -> dict[str, object]:
 def explorer_answer(title: str, knowledge: Knowledge, shown: Shown, dice: Dice) -> str:
     """Its answer to a question about the repository: the files its belief changes that it was shown, or, at
     `explorer_error`, a file it was shown that the change does not touch (or none)."""
-    meant = [c.path for c in knowledge.changes if c.path in shown.text]
+    named = {s.path for s in shown.steps if s.path} | set(re.findall(r"[\w./-]+\.\w+", shown.text))
+    meant = [c.path for c in knowledge.changes if c.path in named]
     key, value, rng = (
         dice.draws.uniform("explorer_error") if dice.draws is not None else ("", dice.rng.random(), dice.rng)
     )
@@ -95,7 +96,7 @@ def explorer_answer(title: str, knowledge: Knowledge, shown: Shown, dice: Dice) 
         dice.drawn.append(key)
     if value < dice.profile.mind.explorer_error:
         dice.made.append("explorer_error")
-        others = sorted(set(re.findall(r"[\w./-]+\.\w+", shown.text)) - set(meant))
+        others = sorted(named - set(meant))
         meant = [rng.choice(others)] if others else []
     where = ", ".join(meant) if meant else "no file I could find"
     return f"The task concerns {title}; the code to change is in {where}."
