@@ -41,11 +41,12 @@ class Mind:
     retry_gain: float | None = None
     # A fresh attempt (best-of-N) keeps the last attempt's belief with this chance, else draws anew.
     redraw_correlation: float = 0.0
-    # Once repeating itself, the chance per turn it stays stuck; a steer it reads breaks it with the other chance.
+    # Once repeating a call, the chance per turn it repeats it again; a steer it reads (a loop guard, a repeat
+    # notice) breaks the repeat with the other chance instead (states.py).
     stuck_stay: float = 0.0
     stuck_break_on_steer: float = 1.0
-    # Per file it edits, the chance it misremembers the file: every old_str on it misses, and a whole-file
-    # rewrite is written from that wrong memory.
+    # Per file it edits, the chance it misremembers the file's exact text: every old_str it quotes from it misses,
+    # while a whole-file rewrite copies what it was shown (memory.py), so the edit format matters.
     recall_error_per_file: float = 0.0
     # The reviewer approves wrong work / rejects right work at these rates; the explorer answers wrongly at its.
     reviewer_approves_wrong: float = 0.0
