@@ -114,9 +114,14 @@ def mistake(action: Action, shown: Shown, dice: Dice) -> Action:
             return Action(WRITE, {"path": action.change.path, "content": content})
         if dice.rolls("old_str_mismatch"):
             args["old_str"], args["new_str"] = _drifted(args["old_str"], args["new_str"], dice.rng)
-    misremembers = states is not None and action.change is not None and action.name == EDIT
-    if misremembers and states.misremembers(action.change.path, dice.drawn):  # type: ignore[union-attr]
-        dice.made.append("recall_error")  # every old_str it quotes from this file misses
+    misremembers = (
+        action.name == EDIT
+        and action.change is not None
+        and states is not None
+        and states.misremembers(action.change.path, dice.drawn)
+    )
+    if misremembers:  # every old_str it quotes from a file it misremembers misses
+        dice.made.append("recall_error")
         args["old_str"], args["new_str"] = _drifted(str(args["old_str"]), str(args["new_str"]), None)
     if (
         action.is_rewrite and action.hunk is not None and action.change is not None and dice.rolls("drop_code_rewrite")
