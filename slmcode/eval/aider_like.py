@@ -38,10 +38,24 @@ def _call(tools: Sequence[Any], name: str, args: dict[str, Any]) -> str:
     return str(result.content)
 
 
+# ws_read's numbered lines, and the line it ends a cut page with (tools/prompts.py READ_CUT).
+_NUMBERED = re.compile(r"^ *\d+\t(.*)$", re.MULTILINE)
+_CUT = re.compile(r"^\[output cut at line \d+; continue with offset=(\d+)\]$", re.MULTILINE)
+
+
 def _read(tools: Sequence[Any], path: str) -> str:
-    """A file's text through ws_read (inside the wall); "" when it does not exist."""
-    body = _call(tools, READ, {"path": path, "offset": 1, "limit": 100000})
-    return "".join(line.split("\t", 1)[-1] + "\n" for line in body.splitlines()) if "\t" in body else ""
+    """A file's whole text through ws_read (inside the wall), page after page as ws_read cuts a long file;
+    "" when it does not exist. Aider sends the whole file: a first page alone would be all the model sees, and
+    the edit of the whole file would then miss."""
+    lines: list[str] = []
+    offset = 1
+    while True:
+        body = _call(tools, READ, {"path": path, "offset": offset, "limit": 100000})
+        lines += [m.group(1) + "\n" for m in _NUMBERED.finditer(body)]
+        cut = _CUT.search(body)
+        if cut is None or int(cut.group(1)) <= offset:
+            return "".join(lines)
+        offset = int(cut.group(1))
 
 
 def _files_text(tools: Sequence[Any], files: Sequence[str]) -> str:

@@ -14,8 +14,12 @@ import pytest
 from tests.eval.conftest import slmcode
 from tests.eval.test_sim import MODEL
 
-BUGGY = "def is_adult(age):\n    return age > 21\n"
-FIXED = "def is_adult(age):\n    return age >= 18\n"
+# Longer than one page of ws_read (as a real repository's files are), shorter than the window: aider sends it whole.
+HEAD = "".join(
+    f"LIMIT_{n} = {n}  # a constant no test reads, its comment long enough to fill a page\n" for n in range(120)
+)
+BUGGY = HEAD + "def is_adult(age):\n    return age > 21\n"
+FIXED = HEAD + "def is_adult(age):\n    return age >= 18\n"
 TEST_BASE = "from ages import is_adult\n\n\ndef test_thirty():\n    assert is_adult(30)\n"
 TEST_NEW = TEST_BASE + "\n\ndef test_eighteen():\n    assert is_adult(18)\n"
 
