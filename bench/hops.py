@@ -35,8 +35,16 @@ from typing import Any
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "calculator"
 
 
+# The module holding the worker's two nodes: nodes/worker.py until they moved into the nodes/worker/ package.
+WORKER = ("nodes/worker.py", "nodes/worker/loop.py")
+
+
+def _worker(modules: list[str]) -> str | None:
+    return next((m for m in modules if m in WORKER), None)
+
+
 def _module(frame: FrameType, root: str) -> str | None:
-    """`nodes/worker.py` for a frame in slmcode's own code, None for any other."""
+    """`nodes/worker/loop.py` for a frame in slmcode's own code, None for any other."""
     path = frame.f_code.co_filename
     return path[len(root) :] if path.startswith(root) else None
 
@@ -109,7 +117,7 @@ class Watcher:
         node_start = bool(
             module and module.startswith("nodes/") and parent is not None and "/langgraph/" in parent.f_code.co_filename
         )
-        if node_start and module == "nodes/worker.py":
+        if node_start and module in WORKER:
             self.entered[thread] = {module}  # a worker step starts: what it enters from here on
         if "run -> first node" not in self.walks and node_start:
             # The node runs on langgraph's worker thread; the command's own stack waits in the main thread.
@@ -125,12 +133,13 @@ class Watcher:
             and frame.f_code.co_filename.endswith(("httpx/_client.py", "httpx2/_client.py"))
         ):
             modules = _stack(frame, self.root)
-            if "nodes/worker.py" in modules:
+            if worker := _worker(modules):
                 self.walks["worker step -> HTTP"] = walk(
-                    _stack(frame, self.root, "nodes/worker.py"), sorted(self.entered.get(thread, ()))
+                    _stack(frame, self.root, worker), sorted(self.entered.get(thread, ()))
                 )
         if "tool call" not in self.walks and name == "ws_read" and module == "tools/workspace.py":
-            self.walks["tool call"] = walk(_stack(frame, self.root, "nodes/worker.py"), [])
+            stack = _stack(frame, self.root)
+            self.walks["tool call"] = walk(_stack(frame, self.root, _worker(stack)), [])
             self.tool_frame, self.tool_modules, self.tool_thread = frame, {module}, threading.get_ident()
 
 

@@ -21,16 +21,16 @@ from typing import Any
 # refactor removed is skipped. The saver runs on LangGraph's executor thread; with durability="sync" (api.run)
 # each step waits for it, so its time is part of the iteration too.
 STEP_PARTS = (
-    ("slmcode.nodes.model_request", "request_view", "pre-model hook (request view)"),
+    ("slmcode.nodes.worker.model_request", "request_view", "pre-model hook (request view)"),
     ("slmcode.providers.roles", "RoleTable.client", "chat client (role table)"),
-    ("slmcode.nodes.worker", "make_tools", "tool set built"),
-    ("slmcode.nodes.model_request", "repair_tool_calls", "tool-call repair"),
-    ("slmcode.nodes.worker", "run_tool_call", "the tool itself"),
+    ("slmcode.nodes.worker.loop", "make_tools", "tool set built"),
+    ("slmcode.nodes.worker.model_request", "repair_tool_calls", "tool-call repair"),
+    ("slmcode.nodes.worker.loop", "run_tool_call", "the tool itself"),
     ("slmcode.store.journal", "recorded", "journal lookup"),
     ("slmcode.store.journal", "record", "journal write"),
-    ("slmcode.nodes.worker", "discover_skills", "skills discovered"),
-    ("slmcode.nodes.worker", "quality_of", "quality commands"),
-    ("slmcode.nodes.worker", "files_read", "transcript scan"),
+    ("slmcode.nodes.worker.loop", "discover_skills", "skills discovered"),
+    ("slmcode.nodes.worker.loop", "quality_of", "quality commands"),
+    ("slmcode.nodes.worker.loop", "files_read", "transcript scan"),
     ("slmcode.store.trace", "TraceStore.record_event", "trace writes (events, calls)"),
     ("langgraph.checkpoint.sqlite", "SqliteSaver.put", "checkpoint put (saver thread)"),
     ("langgraph.checkpoint.sqlite", "SqliteSaver.put_writes", "checkpoint writes (saver thread)"),

@@ -161,7 +161,7 @@ class WorkerInput(TypedDict):
     turn: int
     result_bytes: NotRequired[int]  # one tool result's inline allowance, set by the worker step for its tools
     ladder: NotRequired[dict]  # the compaction ladder's LadderState between this branch's requests
-    refunds: NotRequired[int]  # turns given back in a row after recoverable provider errors (nodes.refund)
+    refunds: NotRequired[int]  # turns given back in a row after recoverable provider errors (nodes.worker.refund)
     attempt: NotRequired[int]  # best-of-N (nodes/attempts.py): this branch is attempt `attempt` of `attempts_of`,
     attempts_of: NotRequired[int]  # working in a copy of the workspace
     messages: NotRequired[list[AnyMessage]]  # a branch checkpointed before the store: its conversation, carried

@@ -1,4 +1,5 @@
-"""The per-request view of a worker's conversation (request_view, which nodes/model_request calls before every request).
+"""The per-request view of a worker's conversation (request_view, which nodes/worker/model_request calls before
+every request).
 
 It never rewrites the stored conversation and never returns an empty list. Where the view cuts is a pure
 function of the transcript, found by replaying every earlier request point (a fold): the boundaries move only

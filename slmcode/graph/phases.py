@@ -38,7 +38,7 @@ from slmcode.nodes.splitter import split
 from slmcode.nodes.team import one_task
 from slmcode.nodes.tester import start_tester
 from slmcode.nodes.verify import verify
-from slmcode.nodes.worker import run_tools, work
+from slmcode.nodes.worker.loop import run_tools, work
 from slmcode.state import RunState
 
 

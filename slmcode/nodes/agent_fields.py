@@ -24,7 +24,7 @@ def agent_for(runtime: Runtime[RunContext], phase: str) -> AgentBlock | None:
 
 def allowed_tools(runtime: Runtime[RunContext], phase: str, tools: Sequence[BaseTool]) -> list[BaseTool]:
     """`tools` limited to the phase agent's list: a tool it does not name is neither offered nor run. MCP
-    entries (`mcp__...`, chosen by nodes.mcp_tools) add tools and limit nothing: a list naming only MCP tools
+    entries (`mcp__...`, chosen by nodes.worker.mcp_tools) add tools and limit nothing: a list naming only MCP tools
     keeps the workspace tools whole."""
     agent = agent_for(runtime, phase)
     own = [name for name in agent.tools or [] if not name.startswith(MCP_PREFIX)] if agent is not None else []

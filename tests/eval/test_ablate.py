@@ -12,7 +12,7 @@ from slmcode.budget.room import WorkerRoom
 from slmcode.config import Settings
 from slmcode.nodes.corrector import attempts_left
 from slmcode.nodes.loop_guard import guard_on
-from slmcode.nodes.model_request import request_for
+from slmcode.nodes.worker.model_request import request_for
 from slmcode.packs.builder import build_pack
 from slmcode.state import Task
 

@@ -10,7 +10,7 @@ import pytest
 from slmcode import api
 from slmcode.errors import EndpointError
 from slmcode.nodes.prompts import SYSTEM
-from slmcode.nodes.refund import MAX_REFUNDS
+from slmcode.nodes.worker.refund import MAX_REFUNDS
 from slmcode.store.trace import TraceStore
 from tests.fake_llm import FakeLLM, Reply
 from tests.gates.test_gates_run import CRITERIA, edit_ops, edit_test, js, run_tests

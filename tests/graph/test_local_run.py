@@ -14,7 +14,7 @@ from slmcode.budget.compute import compute_budget
 from slmcode.budget.room import schema_tokens, worker_room
 from slmcode.budget.tokens import count_message_tokens
 from slmcode.config import Settings
-from slmcode.nodes.model_request import request_for
+from slmcode.nodes.worker.model_request import request_for
 from slmcode.providers.embedded import embedded_server
 from slmcode.providers.roles import RoleTable
 from slmcode.store.trace import TraceStore

@@ -31,7 +31,7 @@ from slmcode.nodes.fallback import seat_of
 from slmcode.nodes.llm import note_model_call
 from slmcode.nodes.progress import progress_config
 from slmcode.nodes.prompts import OVERFLOW_GIVE_UP
-from slmcode.nodes.refund import MAX_REFUNDS, rate_limited
+from slmcode.nodes.worker.refund import MAX_REFUNDS, rate_limited
 from slmcode.providers.roles import FALLBACK, RoleTable
 from slmcode.redact import safe_url
 from slmcode.run_context import RunContext, emit, roles_of, settings_of
@@ -125,7 +125,7 @@ def call_model(
             raise EndpointError(
                 f"{_server_of(runtime, payload)} unreachable during {role} {payload['task'].id}: {exc.detail}"
             ) from None
-        except RateLimitedError as exc:  # recoverable: the turn is given back (nodes.refund)
+        except RateLimitedError as exc:  # recoverable: the turn is given back (worker/refund.py)
             if payload.get("refunds", 0) >= MAX_REFUNDS:
                 raise EndpointError(
                     f"the model server rate-limited {MAX_REFUNDS + 1} {role} requests in a row "

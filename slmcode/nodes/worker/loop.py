@@ -20,32 +20,25 @@ import time
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
 from langgraph.runtime import Runtime
-from langgraph.types import Command, Send, interrupt
+from langgraph.types import Command, Send
 
 from slmcode.compact.offload import offload_tool_output
-from slmcode.compact.toolfit import FittedTools, fit_tools
-from slmcode.nodes.agent_fields import allowed_tools
+from slmcode.compact.toolfit import FittedTools
 from slmcode.nodes.attempts import branch_key, finish, workspace_for
 from slmcode.nodes.disk_changes import net_changes
-from slmcode.nodes.edit_format import edit_format
 from slmcode.nodes.fallback import seat_of
 from slmcode.nodes.llm import pack_for
 from slmcode.nodes.loop_guard import Tally, guard_on, steer, stop_reason, tally
-from slmcode.nodes.mcp_tools import mcp_tools
-from slmcode.nodes.model_request import call_model
 from slmcode.nodes.prompts import CORRECT, EXPLORE, LOOP_STOP, NUDGE_NO_TOOLS, TURN_LIMIT, WORK
-from slmcode.nodes.quality import gates_of, quality_of
-from slmcode.nodes.refund import Refund
-from slmcode.nodes.solo import role_tools
-from slmcode.nodes.transcript import files_changed, files_read, render_failures, touched_path
-from slmcode.packs.skills import discover_skills
-from slmcode.run_context import RunContext, emit, environment_of, roles_of, settings_of, stream, trace_of, workspace_of
+from slmcode.nodes.transcript import files_changed, render_failures, touched_path
+from slmcode.nodes.worker.model_request import call_model
+from slmcode.nodes.worker.refund import Refund
+from slmcode.nodes.worker.toolset import request_tools, tool_context
+from slmcode.run_context import RunContext, emit, roles_of, settings_of, stream, trace_of, workspace_of
 from slmcode.state import Task, WorkerInput
-from slmcode.store.before_images import keep_before_image
 from slmcode.store.conversations import store_for
-from slmcode.tools.context import ToolContext
 from slmcode.tools.shellchanges import split_note
-from slmcode.tools.toolset import make_tools, run_tool_call
+from slmcode.tools.toolset import run_tool_call
 
 
 def conversation_key(task: Task) -> str:
@@ -99,44 +92,12 @@ def _opening(runtime: Runtime[RunContext], payload: WorkerInput, fitted: FittedT
     return [*pack.messages(), HumanMessage(EXPLORE if role == "explorer" else WORK)]
 
 
-def tool_context(runtime: Runtime[RunContext], payload: WorkerInput) -> ToolContext:
-    """The task's view of the workspace; what it has read is read off the transcript, so it survives a resume."""
-    workspace = workspace_for(runtime, payload)  # a best-of-N attempt's own copy (nodes/attempts.py)
-    skills = {s.name: s.body for s in discover_skills(workspace)}
-    messages = conversation(runtime, payload)
-    return ToolContext(
-        workspace=workspace,
-        settings=settings_of(runtime),
-        run_id=payload["run_id"],
-        task_id=payload["task"].id,
-        read_paths=files_read(messages),
-        confirm=_confirm,
-        skills=skills.get if skills else None,
-        allowed_commands=quality_of(runtime).commands(),
-        result_bytes=payload.get("result_bytes"),
-        before_write=functools.partial(keep_before_image, workspace, payload["run_id"], payload["task"].id),
-        write_guard=gates_of(runtime).write_guard,
-        edit=edit_format(runtime, payload, messages),
-        environment=environment_of(runtime) if workspace == workspace_of(runtime) else None,  # an attempt: its copy's
-    )
-
-
-def request_tools(runtime: Runtime[RunContext], payload: WorkerInput, ctx: ToolContext | None = None) -> FittedTools:
-    """The tools `role`'s requests carry on its model (bound to `ctx`, else a new context) and the room they
-    leave; on a tiny window the least needed tools stay out so the opening pack holds the task and its code
-    (compact.toolfit); an agent block's `tools` leaves out the ones it does not name."""
-    role = payload["role"]
-    seat = roles_of(runtime)[seat_of(payload)]  # its budget has the agent block's budget_share, when it sets one
-    tools = make_tools(ctx or tool_context(runtime, payload)) + mcp_tools(runtime, payload["run_id"], role)
-    return fit_tools(seat.settings, seat.budget, role_tools(role, allowed_tools(runtime, role, tools)))
-
-
 def work(payload: WorkerInput, runtime: Runtime[RunContext]) -> Command:
     """One model step for one task: start the conversation on the first turn, then ask for the next action."""
     task, role = payload["task"], payload["role"]
-    fitted = request_tools(runtime, payload)  # the same tools run_tools will run
+    messages = conversation(runtime, payload)  # read once per step: the tools' context reads it too
+    fitted = request_tools(runtime, payload, tool_context(runtime, payload, messages))  # as run_tools will run
     tools, room = fitted.tools, fitted.room
-    messages = conversation(runtime, payload)
     known = len(messages) if "length" in payload else 0
     messages = messages or _opening(runtime, payload, fitted)
     try:
@@ -227,11 +188,6 @@ def work(payload: WorkerInput, runtime: Runtime[RunContext]) -> Command:
     )
 
 
-def _confirm(command: str) -> bool:
-    answer = interrupt({"kind": "shell", "command": command, "question": f"Run `{command}`?"})
-    return bool(answer) and str(answer).lower() not in ("n", "no", "false", "deny")
-
-
 def run_tools(payload: WorkerInput, runtime: Runtime[RunContext]) -> Command:
     """Run the last answer's tool calls; a call this run already executed is answered from the journal."""
     workspace = workspace_for(runtime, payload)
@@ -240,7 +196,7 @@ def run_tools(payload: WorkerInput, runtime: Runtime[RunContext]) -> Command:
     known_length = len(messages) if "length" in payload else 0
     answer = messages[-1]
     assert isinstance(answer, AIMessage)
-    ctx = tool_context(runtime, payload)
+    ctx = tool_context(runtime, payload, messages)
     tools = request_tools(runtime, payload, ctx).tools  # a tool left out of the request is not run either
     journal = runtime.context.tool_journal()
     results: list[ToolMessage] = []
