@@ -52,8 +52,9 @@ TARGET_PERCENT = 35  # a compact tool contract keeps the fixed part <= 35% of a 
 
 
 def offered_tools(settings: Settings, role: str) -> FittedTools:
-    """The tools `role`'s first request offers, as nodes.worker.toolset.request_tools fits them (no agent block, no MCP).
-    compact.toolfit.opening_room (`slmcode budget`) is the same less role_tools: it offers the explorer all."""
+    """The tools `role`'s first request offers, as nodes.worker.toolset.request_tools fits them (no agent
+    block, no MCP). compact.toolfit.opening_room (`slmcode budget`) is the same less role_tools: it offers
+    the explorer all."""
     skills = {s.name: s.body for s in discover_skills(WORKSPACE)}
     ctx = ToolContext(workspace=WORKSPACE, settings=settings, skills=skills.get if skills else None)
     return fit_tools(settings, compute_budget(settings, role), role_tools(role, make_tools(ctx)))
