@@ -4,7 +4,8 @@ FAIL_TO_PASS). A check that passes before the change gives verify, the corrector
 
 Usage: python bench/visible_checks.py [--language python,javascript] [--list] [--suite DIR]
 (--suite: another copy of the suite's folder, e.g. an older commit's, laid out by
- `git archive REV slmcode/eval/suite | tar -x -C DIR`, then DIR/slmcode/eval/suite)
+ `git archive REV slmcode/data/suite | tar -x -C DIR`, then DIR/slmcode/data/suite; before the suite became
+ data, slmcode/eval/suite)
 Prints, per language, how many tasks' visible checks fail before the change and pass after it; with --list,
 each task's two results. Tasks whose toolchain is not installed are counted as skipped.
 """

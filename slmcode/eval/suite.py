@@ -1,4 +1,4 @@
-"""The bundled suite: one folder per task under eval/suite/<id>/.
+"""The bundled suite: one folder per task under data/suite/<id>/ (task material, outside the code folders).
 
     meta.yaml   language, kind (bug | feature | multi-file | map), title
     task.md     what the agent is asked, in a user's words
@@ -7,9 +7,10 @@
     hidden/     tests the agent never sees, copied over the finished work only to grade it
     solution/   reference files that make the hidden tests pass (checked by the suite's own test)
 
-A language whose toolchain is not installed is skipped with the reason, never counted as a failure. Tasks that
-share a larger repository are laid out from bench/suite_bases/ by bench/suite_from_base.py; the suite ships
-the copies, so nothing here depends on bench/.
+    base:, changes:  a task in one of the larger shared repositories: its repo/ holds only what differs from
+                the base, and it has no solution/ of its own (eval/overlay.py lays both out on use)
+
+A language whose toolchain is not installed is skipped with the reason, never counted as a failure.
 """
 
 from __future__ import annotations
@@ -21,9 +22,10 @@ from pathlib import Path
 import yaml
 
 from slmcode.errors import SlmcodeError
+from slmcode.eval.overlay import laid_out
 from slmcode.eval.trees import tree_bytes
 
-SUITE_DIR = Path(__file__).resolve().parent / "suite"
+SUITE_DIR = Path(__file__).resolve().parent.parent / "data" / "suite"
 # The command that runs a language's tests; the same one grades, inside the sandbox.
 TEST_COMMANDS = {
     "python": "python -m pytest -q",
@@ -52,10 +54,15 @@ class EvalTask:
     command: str = ""
     retry: str = ""
     tries: int = 1
+    base: str = ""  # the shared repository the task's repo/ is an overlay on, if any (eval/overlay.py)
+    changes: tuple[str, ...] = ()  # the files its change touches, `+path` for one it adds
+
+    def _laid_out(self) -> Path:
+        return laid_out(self.folder, self.base, self.changes) if self.base else self.folder
 
     @property
     def repo(self) -> Path:
-        return self.folder / "repo"
+        return self._laid_out() / "repo"
 
     @property
     def hidden(self) -> Path:
@@ -63,7 +70,7 @@ class EvalTask:
 
     @property
     def solution(self) -> Path:
-        return self.folder / "solution"
+        return self._laid_out() / "solution"
 
     @property
     def test_command(self) -> str:
@@ -78,7 +85,10 @@ def load_task(folder: Path) -> EvalTask:
         raise SlmcodeError(f"eval task {folder.name}: unknown language '{language}' or kind '{kind}'")
     prompt = (folder / "task.md").read_text().strip()
     retry, tries = str(meta.get("retry") or ""), int(meta.get("tries") or 1)
-    return EvalTask(folder.name, language, kind, meta["title"], prompt, folder, command, retry, tries)
+    base, changes = str(meta.get("base") or ""), tuple(str(c) for c in meta.get("changes") or ())
+    if base and not changes:
+        raise SlmcodeError(f"eval task {folder.name}: a task on base '{base}' names the files it changes")
+    return EvalTask(folder.name, language, kind, meta["title"], prompt, folder, command, retry, tries, base, changes)
 
 
 def load_suite(root: Path = SUITE_DIR) -> list[EvalTask]:

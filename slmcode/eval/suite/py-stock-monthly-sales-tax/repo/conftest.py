@@ -1,1 +1,0 @@
-# The repository root on sys.path, so tests import the stockroom package from here.

@@ -1,3 +1,0 @@
-from stockroom.inventory.stock import Warehouse
-
-__all__ = ["Warehouse"]

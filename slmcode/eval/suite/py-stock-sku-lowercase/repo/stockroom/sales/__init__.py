@@ -1,3 +1,0 @@
-from stockroom.sales.invoice import Invoice, InvoiceLine
-
-__all__ = ["Invoice", "InvoiceLine"]
