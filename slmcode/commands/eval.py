@@ -44,7 +44,8 @@ def eval_command(
         typer.Option(
             "--peer",
             help="Also run a peer protocol users pick instead: mini-swe (mini-swe-agent-like: one bash command "
-            "per reply), aider (aider-like: whole files in the prompt and back) (comma-separated).",
+            "per reply), aider (aider-like: whole files in the prompt and back), aider-diff (aider-like with "
+            "search/replace blocks back) (comma-separated).",
         ),
     ] = None,
     replay: Annotated[bool, typer.Option("--replay", help="Serve recorded answers instead of a model.")] = False,

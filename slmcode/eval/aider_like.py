@@ -1,8 +1,9 @@
 """The aider-like peer agent: the protocol of aider's own benchmark, which is what many users of small models
-pick instead of an agent. The files to change are sent whole in the prompt, the model answers in text with
-each changed file whole (aider's "whole" edit format), the files are written, the tests run, and a failing run
-is told the test output once. No tools are offered to the model; it writes through the same ws_* tools as the
-other agents (so the same permission layer and sandbox), and a reply with no file block is a malformed edit."""
+pick instead of an agent. The files to change are sent whole in the prompt, the model answers in text in one
+of aider's edit formats (`whole`: each changed file whole; `diff`: search/replace blocks, eval/aider_diff.py),
+the files are written, the tests run, and a failing run is told the test output once. No tools are offered to
+the model; it writes through the same ws_* tools as the other agents (so the same permission layer and
+sandbox), and a reply with no edit, or a block that does not apply, is a malformed response."""
 
 from __future__ import annotations
 
@@ -12,12 +13,20 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 
 from slmcode.config import load_settings
+from slmcode.eval import aider_diff
 from slmcode.eval.harness import AgentRun
 from slmcode.eval.plain_loop import ask
-from slmcode.eval.prompts import AIDER_FILE, AIDER_FILES, AIDER_RETRY, AIDER_SYSTEM
+from slmcode.eval.prompts import (
+    AIDER_DIFF_SYSTEM,
+    AIDER_FILE,
+    AIDER_FILES,
+    AIDER_FILES_OK,
+    AIDER_RETRY,
+    AIDER_SYSTEM,
+)
 from slmcode.providers.roles import RoleTable
 from slmcode.tools.context import ToolContext
 from slmcode.tools.registry import EDIT, READ, SHELL, WRITE
@@ -26,6 +35,8 @@ from slmcode.tools.toolset import make_tools, run_tool_call
 # A path alone on its line, then a fenced block: the whole file (aider's whole format).
 FILE_BLOCK = re.compile(r"^[ \t]*`?([\w./-]+\.\w+)`?[ \t]*\n```[^\n]*\n(.*?)^```[ \t]*$", re.MULTILINE | re.DOTALL)
 PASSED = re.compile(r"\[exit code 0\]\s*$")
+# Answers told the blocks that failed, per try after the first answer (aider's Coder.max_reflections).
+MAX_REFLECTIONS = 3
 
 
 def file_blocks(text: str) -> list[tuple[str, str]]:
@@ -74,32 +85,62 @@ def _write_whole(tools: Sequence[Any], path: str, text: str) -> None:
 
 
 def run_aider(
-    prompt: str, workspace: Path, files: Sequence[str], test_command: str, settings: dict[str, Any], *, retry: bool
+    prompt: str,
+    workspace: Path,
+    files: Sequence[str],
+    test_command: str,
+    settings: dict[str, Any],
+    *,
+    retry: bool,
+    edit_format: str = "whole",
 ) -> AgentRun:
-    """One reply, its files written; with `retry`, the tests run and a failure is told back once."""
+    """Each try one reply (in `diff`, plus up to MAX_REFLECTIONS more told the blocks that failed), its files
+    written; with `retry`, the tests run and a failure is told back once. Every request lays the chat out as
+    aider does: the system text, the earlier tries, the files as they are now, then this try's messages."""
     live = load_settings(workspace, flags=settings).settings
     ctx = ToolContext(
         workspace=workspace, settings=live, run_id="aider-like", task_id="aider-like", allowed_commands=[test_command]
     )
     tools = make_tools(ctx)
     model = RoleTable(live).client("worker")
-    messages: list[BaseMessage] = [
-        SystemMessage(AIDER_SYSTEM),
-        HumanMessage(_files_text(tools, files) + "\n" + prompt),
-    ]
+    system = SystemMessage(AIDER_DIFF_SYSTEM if edit_format == "diff" else AIDER_SYSTEM)
+    done: list[BaseMessage] = []
+    current: list[BaseMessage] = [HumanMessage(prompt)]
     record = AgentRun(outcome="answered")
     for _ in range(2 if retry else 1):
-        answer = ask(model, messages, record)
-        if answer is None:
-            break
-        blocks = file_blocks(str(answer.content))
-        record.signals.malformed_calls += not blocks
-        for path, text in blocks:
-            _write_whole(tools, path, text)
+        for _reflection in range(1 + (MAX_REFLECTIONS if edit_format == "diff" else 0)):
+            files_now = [HumanMessage(_files_text(tools, files)), AIMessage(AIDER_FILES_OK)]
+            answer = ask(model, [system, *done, *files_now, *current], record)
+            if answer is None:
+                return record
+            current.append(answer)
+            reflection = _apply(tools, str(answer.content), edit_format, record)
+            if not reflection:
+                break
+            current.append(HumanMessage(reflection))
         if not retry:
             break
         output = _call(tools, SHELL, {"command": test_command})
         if PASSED.search(output):
             break
-        messages += [answer, HumanMessage(AIDER_RETRY.format(output=output[-8000:]))]
+        done, current = [*done, *current], [HumanMessage(AIDER_RETRY.format(output=output[-8000:]))]
     return record
+
+
+def _apply(tools: Sequence[Any], text: str, edit_format: str, record: AgentRun) -> str:
+    """Write an answer's edits; the reflection to send back ("" for none). A reply with no edit at all, or with a
+    block that did not apply, counts as a malformed response."""
+    if edit_format == "diff":
+        done = aider_diff.apply(
+            text,
+            edit=lambda path, old, new: _call(tools, EDIT, {"path": path, "old_str": old, "new_str": new}),
+            write=lambda path, content: _call(tools, WRITE, {"path": path, "content": content}),
+            read=lambda path: _read(tools, path),
+        )
+        record.signals.malformed_calls += done.malformed or not done.blocks
+        return done.reflection
+    blocks = file_blocks(text)
+    record.signals.malformed_calls += not blocks
+    for path, whole in blocks:
+        _write_whole(tools, path, whole)
+    return ""

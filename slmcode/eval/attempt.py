@@ -18,7 +18,7 @@ from typing import Any
 from slmcode.eval.harness import AgentRun
 from slmcode.eval.taxonomy import classify
 
-AGENTS = ("harness", "baseline", "mini-swe", "aider")  # the peers: eval/mini_swe.py, eval/aider_like.py
+AGENTS = ("harness", "baseline", "mini-swe", "aider", "aider-diff")  # the peers: eval/mini_swe.py, eval/aider_like.py
 RETRY_OUTPUT = 8000  # what a second try is shown of the failing tests' output (its end, where the errors are)
 
 
@@ -89,11 +89,14 @@ def _run(agent: str, task: Any, prompt: str, workspace: Path, run_id: str, setti
         return run_harness(prompt, workspace, run_id, settings)
     if agent == "mini-swe":
         return run_mini_swe(prompt, workspace, task.test_command, settings)
-    if agent == "aider":
+    if agent in ("aider", "aider-diff"):
         # The files a user adds to aider's chat: the ones the task changes. Where the suite gives a second try
         # with the failing output, that try is the retry; otherwise the peer runs the visible tests itself once.
         files = sorted(p.relative_to(task.solution).as_posix() for p in task.solution.rglob("*") if p.is_file())
-        return run_aider(prompt, workspace, files, task.test_command, settings, retry=task.tries < 2)
+        edit_format = "diff" if agent == "aider-diff" else "whole"
+        return run_aider(
+            prompt, workspace, files, task.test_command, settings, retry=task.tries < 2, edit_format=edit_format
+        )
     return run_baseline(prompt, workspace, task.test_command, settings)
 
 

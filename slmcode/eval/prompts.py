@@ -43,3 +43,22 @@ AIDER_SYSTEM = (
 AIDER_FILE = "{path}\n```\n{text}```\n"
 AIDER_FILES = "Here are the files to change, in full:\n\n{files}\n"
 AIDER_RETRY = "{output}\n\nThe test errors are shown above. Fix the code so the tests pass."
+AIDER_FILES_OK = "Ok, any changes I propose will be to those files."
+# aider's "diff" edit format in its own words: search/replace blocks, each under its file's path; a block whose
+# SEARCH text is not in the file is told back (a reflection), as aider does.
+AIDER_DIFF_SYSTEM = (
+    "Act as an expert software developer. Take requests for changes to the supplied code. If a request is "
+    "ambiguous, ask questions. Once you understand the request you MUST: 1. Determine if any code changes are "
+    "needed. 2. Explain any needed changes. 3. Describe each change with a SEARCH/REPLACE block: the file's path "
+    "alone on a line, then a fenced code block holding the line <<<<<<< SEARCH, the exact lines to find in the "
+    "file, the line =======, the lines to put in their place, and the line >>>>>>> REPLACE. The SEARCH part "
+    "must match the file's current text exactly, character for character, and include just enough lines to be "
+    "unique. To create a file, leave the SEARCH part empty."
+)
+AIDER_DIFF_BLOCK = "{path}\n```\n<<<<<<< SEARCH\n{search}=======\n{replace}>>>>>>> REPLACE\n```\n"
+AIDER_DIFF_FAILED_HEAD = "SEARCH/REPLACE blocks that failed to match:"
+AIDER_DIFF_FAILED = (
+    AIDER_DIFF_FAILED_HEAD
+    + "\n\n{failed}\n\nThe SEARCH part must exactly match lines of the file as it is now. {applied} other "
+    "block(s) were applied: do not send them again. Send fixed blocks for the ones that failed."
+)

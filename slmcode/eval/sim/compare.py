@@ -29,7 +29,7 @@ ON_LEVERS: dict[str, dict[str, Any]] = {"attempts": {"attempts": 2}}
 LEVERS = (*OFF_LEVERS, *ON_LEVERS)
 # The peer protocols a user would pick instead of the harness (--peer), each its own agent: the row's name says
 # it is like the tool, not the tool.
-PEERS = {"mini-swe": "mini-swe-like", "aider": "aider-like"}
+PEERS = {"mini-swe": "mini-swe-like", "aider": "aider-like", "aider-diff": "aider-like diff"}
 
 
 @dataclass(frozen=True)

@@ -69,7 +69,7 @@ class FileChange:
         return not self.before
 
 
-def _hunks(path: str, before: str, after: str) -> tuple[Hunk, ...]:
+def hunks_between(path: str, before: str, after: str) -> tuple[Hunk, ...]:
     old, new = before.splitlines(keepends=True), after.splitlines(keepends=True)
     matcher = difflib.SequenceMatcher(None, old, new, autojunk=False)
     for context in CONTEXT_TRIES:
@@ -116,7 +116,7 @@ class Knowledge:
             before = _text(original) if original.is_file() else ""
             after = _text(reference[rel]) if believed is None else believed.get(rel, before)
             if before != after:
-                out.append(FileChange(rel, before, after, _hunks(rel, before, after) if before else ()))
+                out.append(FileChange(rel, before, after, hunks_between(rel, before, after) if before else ()))
         return tuple(out)
 
     @cached_property

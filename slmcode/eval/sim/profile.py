@@ -25,6 +25,8 @@ ERRORS = (
     "claim_tests_pass",  # says the tests pass without running them
     "schema_error",  # a planner/splitter/reviewer/... answer that does not fit its schema
     "malformed_block",  # an edit block in a text answer (the aider-like peer's) that does not parse
+    "malformed_diff",  # a search/replace block (the aider-like peer's diff format) whose SEARCH is not in the file
+    "malformed_diff_again",  # the same, in the answer to being told its last blocks failed (a reflection)
 )
 
 

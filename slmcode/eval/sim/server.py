@@ -16,8 +16,8 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any
 
-from slmcode.eval.prompts import AIDER_FILE, AIDER_SYSTEM
 from slmcode.eval.scripted import FakeLLM, Reply
+from slmcode.eval.sim.aider import aider_answer, is_aider, is_reflection
 from slmcode.eval.sim.bash import bash_reply, is_bash_protocol, read_bash
 from slmcode.eval.sim.cost import Meter
 from slmcode.eval.sim.draws import Draws
@@ -88,6 +88,8 @@ class SimServer(FakeLLM):
         messages = request.get("messages") or []
         if self.belief == "right" or not messages or messages[-1].get("role") not in ("user", "tool"):
             return
+        if is_reflection(request):  # told its blocks did not apply: no test output to learn from
+            return
         text = content_text(messages[-1].get("content"))
         names = set(TEST_NAME.findall(self.fails)) or {p.name for p in self.task.hidden.rglob("*") if p.is_file()}
         if not any(name in text for name in names) or "fail" not in text.lower():
@@ -101,16 +103,11 @@ class SimServer(FakeLLM):
         if value < self.profile.mind.p_flip(*self.reference.size()):
             self.knowledge, self.belief = self.reference, "right"
 
-    def aider(self, turn: int, dropped: int) -> Reply:
-        """The aider-like peer's answer: every file its belief changes, whole, in aider's whole format; a
-        malformed block (the fence left open) at the profile's per-response rate."""
-        _, value, _ = self.draws.uniform("malformed_block")
-        blocks = "".join(AIDER_FILE.format(path=c.path, text=c.after) for c in self.knowledge.changes)
-        made = ("malformed_block",) if value < self.profile.rates.get("malformed_block", 0.0) else ()
-        if made:
-            blocks = blocks.replace("```\n", "\n")
-        self._note(Played("aider", turn, "answer", {}, made, dropped))
-        return Reply(content=f"{SIMULATED}: the change, file by file.\n\n{blocks}")
+    def aider(self, request: Request, dropped: int) -> Reply:
+        """The aider-like peer's answer, in the edit format it was asked for (sim/aider.py)."""
+        text, made = aider_answer(self.knowledge, request, self.profile, self.draws)
+        self._note(Played("aider", self._turn("aider"), "answer", {}, made, dropped))
+        return Reply(content=f"{SIMULATED}: the change, file by file.\n\n{text}")
 
     def _turn(self, role: str) -> int:
         with self._sim_lock:
@@ -152,8 +149,8 @@ class SimServer(FakeLLM):
             )
             self._note(played)
             return reply
-        if not request.get("tools") and any(AIDER_SYSTEM in content_text(m.get("content")) for m in seen["messages"]):
-            return self.aider(self._turn("aider"), dropped)
+        if not request.get("tools") and is_aider(seen):
+            return self.aider(seen, dropped)
         if not request.get("tools"):  # the compactor and other plain-text asks
             self._note(Played("text", self._turn("text"), "answer", {}, (), dropped))
             return Reply(content=SUMMARY)
