@@ -6,30 +6,25 @@ and names the fix (LangGraph ToolNode style), so the model can act on it in its 
 
 from __future__ import annotations
 
-# Tool descriptions (what the model reads in the tool list).
-WS_READ = "Read a text file; lines come back numbered. Read a file before you edit it."
-WS_LIST = "List files and folders under a folder of the workspace."
+# Tool descriptions (what the model reads in the tool list). Every request carries them, so each says only what
+# the tool's name and arguments do not: an argument whose name says it all has no description. The tool
+# contract (nodes/prompts.py) says once that paths are relative to the repository root.
+WS_READ = "Read a text file; lines come back numbered."
+WS_LIST = "List files and folders under a folder."
 WS_SEARCH = "Search file contents with a regular expression; returns path:line: text."
-WS_WRITE = "Create a NEW file with the given content. To change an existing file use ws_edit."
+WS_WRITE = "Create a NEW file. To change an existing file use ws_edit."
 WS_EDIT = "Replace one exact, unique snippet of a file you have read with new text."
 # ws_write in the `whole` edit format (tools/editformat.py): the one way to change a file.
 WS_WRITE_WHOLE = "Write a file's whole text: create a new file, or rewrite one you have read, keeping all it defines."
-WS_SHELL = "Run one whitelisted command (tests, build, lint, read-only git) in the workspace."
-WS_SKILL = "Show the full body of a skill card by its name."
+WS_SHELL = "Run one whitelisted command (tests, build, lint, read-only git)."
+WS_SKILL = "Show a skill card's full body."
 
-# Argument descriptions.
-ARG_PATH = "File path relative to the workspace root."
-ARG_DIR = "Folder relative to the workspace root."
-ARG_OFFSET = "First line to show (1-based)."
-ARG_LIMIT = "How many lines to show."
-ARG_GLOB = "Glob filter, e.g. *.py or src/**/*.py."
-ARG_PATTERN = "Regular expression to find (RE2 syntax: no lookaround or backreferences)."
-ARG_CONTENT = "The whole text of the new file."
-ARG_CONTENT_WHOLE = "The file's complete new text, every line of it, not only the changed part."
-ARG_OLD = "Exact text to replace, copied from ws_read without line numbers; must occur once."
-ARG_NEW = "The replacement text."
-ARG_COMMAND = "The command line, e.g. pytest -q tests/test_x.py"
-ARG_SKILL = "The skill card's name."
+# Argument descriptions, only where the name does not say it.
+ARG_OFFSET = "First line, 1-based."
+ARG_GLOB = "e.g. *.py or src/**/*.py"
+ARG_PATTERN = "RE2 syntax: no lookaround or backreferences."
+ARG_CONTENT_WHOLE = "Every line of the file, not only the changed part."
+ARG_OLD = "Exact text copied from ws_read without line numbers; must occur once."
 
 # Error templates: tool calls.
 UNKNOWN_TOOL = "Error: {name} is not a valid tool, try one of [{tools}]."

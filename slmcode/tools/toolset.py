@@ -1,8 +1,9 @@
 """The worker's tools as LangChain tools, and the one place a tool call is executed.
 
-Argument schemas are pydantic models whose Field descriptions are what the model reads. run_tool_call never
-raises: an unknown tool, arguments that do not fit the schema, or a tool that crashes all come back as a
-ToolMessage starting with "Error:" (status "error"), so every call gets its result (tool pairs stay whole).
+Argument schemas are pydantic models whose Field descriptions are what the model reads, given only where an
+argument's name does not say it: every request pays for them. run_tool_call never raises: an unknown tool,
+arguments that do not fit the schema, or a tool that crashes all come back as a ToolMessage starting with
+"Error:" (status "error"), so every call gets its result (tool pairs stay whole).
 """
 
 from __future__ import annotations
@@ -31,44 +32,44 @@ class _Args(BaseModel):
 
 
 class ReadArgs(_Args):
-    path: str = Field(description=prompts.ARG_PATH)
+    path: str
     offset: int = Field(default=1, description=prompts.ARG_OFFSET)
-    limit: int = Field(default=workspace.DEFAULT_READ_LINES, description=prompts.ARG_LIMIT)
+    limit: int = workspace.DEFAULT_READ_LINES
 
 
 class ListArgs(_Args):
-    path: str = Field(default=".", description=prompts.ARG_DIR)
+    path: str = "."
     glob: str = Field(default="", description=prompts.ARG_GLOB)
 
 
 class SearchArgs(_Args):
     pattern: str = Field(description=prompts.ARG_PATTERN)
     glob: str = Field(default="", description=prompts.ARG_GLOB)
-    path: str = Field(default=".", description=prompts.ARG_DIR)
+    path: str = "."
 
 
 class WriteArgs(_Args):
-    path: str = Field(description=prompts.ARG_PATH)
-    content: str = Field(description=prompts.ARG_CONTENT)
+    path: str
+    content: str
 
 
 class RewriteArgs(_Args):
-    path: str = Field(description=prompts.ARG_PATH)
+    path: str
     content: str = Field(description=prompts.ARG_CONTENT_WHOLE)
 
 
 class EditArgs(_Args):
-    path: str = Field(description=prompts.ARG_PATH)
+    path: str
     old_str: str = Field(description=prompts.ARG_OLD)
-    new_str: str = Field(description=prompts.ARG_NEW)
+    new_str: str
 
 
 class ShellArgs(_Args):
-    command: str = Field(description=prompts.ARG_COMMAND)
+    command: str
 
 
 class SkillArgs(_Args):
-    name: str = Field(description=prompts.ARG_SKILL)
+    name: str
 
 
 def _capped(ctx: ToolContext, func: Callable[..., str]) -> Callable[..., str]:
