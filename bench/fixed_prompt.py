@@ -24,7 +24,7 @@ from slmcode.budget.compute import compute_budget
 from slmcode.budget.tokens import count_tokens
 from slmcode.compact.toolfit import FittedTools, fit_tools
 from slmcode.nodes.llm import REASK_ALLOWANCE
-from slmcode.nodes.prompts import SYSTEM, tool_contract
+from slmcode.nodes.prompts import SYSTEM, TOOL_CONTRACT
 from slmcode.nodes.schemas import Clarification, Escalation, Lessons, Plan, Review, Scope, Split
 from slmcode.nodes.solo import role_tools
 from slmcode.packs.builder import build_pack, load_repo_index
@@ -67,7 +67,7 @@ def fixed_part(role: str, window: int) -> dict[str, int | str]:
     if role in TOOL_ROLES:
         fitted = offered_tools(settings, role)
         budget_tokens, schemas = fitted.room.pack, fitted.schema_tokens
-        contract, dropped = tool_contract(fitted.names), ",".join(fitted.dropped)
+        contract, dropped = TOOL_CONTRACT, ",".join(fitted.dropped)
     else:  # ask_structured appends the schema message; ask_role's pack gets what schema and re-ask leave
         budget = compute_budget(settings, role)
         schema = ANSWER_SCHEMAS.get(role)

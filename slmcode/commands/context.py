@@ -99,7 +99,7 @@ def pack(
 ) -> None:
     """Render the context pack a role would receive for a query (its size as a run gives it)."""
     from slmcode.compact.toolfit import opening_room
-    from slmcode.nodes.prompts import tool_contract
+    from slmcode.nodes.prompts import TOOL_CONTRACT
     from slmcode.packs.builder import build_pack
     from slmcode.packs.prompts import PREVIEW_SYSTEM_PROMPT
     from slmcode.tools.registry import TOOL_ROLES
@@ -122,7 +122,7 @@ def pack(
     if role in TOOL_ROLES:  # the room and the tool contract the role's first request really gets
         fitted = opening_room(settings, ToolSettings.of(settings), role, workspace.resolve())
         budget_tokens = budget_tokens if budget_tokens is not None else fitted.room.pack
-        contract = tool_contract(fitted.names)
+        contract = TOOL_CONTRACT
     result = build_pack(
         role,
         settings=settings,

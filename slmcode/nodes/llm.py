@@ -16,7 +16,7 @@ from pydantic import BaseModel
 from slmcode.budget.tokens import count_tokens
 from slmcode.memory.flywheel import read_memory
 from slmcode.nodes.progress import progress_config
-from slmcode.nodes.prompts import SYSTEM, TOOL_CONTRACT, tool_contract
+from slmcode.nodes.prompts import SYSTEM, TOOL_CONTRACT
 from slmcode.packs.builder import build_pack, load_repo_index
 from slmcode.packs.taskpack import TaskPack
 from slmcode.providers.structured import Structured, ask_structured
@@ -57,11 +57,10 @@ def pack_for(
     focus_files: Sequence[str] = (),
     system_prompt: str | None = None,
     budget_tokens: int | None = None,
-    tools: list[str] | None = None,
     seat: str | None = None,
 ) -> TaskPack:
-    """Build `role`'s pack for this run, record it in the trace and stream it as an event. `tools`: the names
-    the role's requests offer, when not all; `seat`: the role table's seat when not the role's own (a fallback)."""
+    """Build `role`'s pack for this run, record it in the trace and stream it as an event. `seat`: the role
+    table's seat when not the role's own (a fallback)."""
     served, workspace = roles_of(runtime)[seat or role], workspace_of(runtime)
     say_windows(runtime, state["run_id"])
     settings = served.settings  # with the agent block's budget_share
@@ -72,7 +71,7 @@ def pack_for(
         workspace=workspace,
         query=state.get("query", ""),
         system_prompt=system_prompt or system_prompt_for(runtime, role),
-        tool_contract=(tool_contract(tools) if tools is not None else TOOL_CONTRACT) if role in TOOL_ROLES else "",
+        tool_contract=TOOL_CONTRACT if role in TOOL_ROLES else "",
         task=task,
         focus_files=list(focus_files or (task.focus_files if task else ())),
         memory=memory_text(workspace),

@@ -3,8 +3,6 @@ model's window is small, and every word here is paid for on every request. Snaps
 
 from __future__ import annotations
 
-from slmcode.tools import registry
-
 SYSTEM = {
     "context": "You are the explorer of a coding team. You summarise what matters in a repository for a task.",
     "clarify": (
@@ -49,25 +47,9 @@ SYSTEM = {
     "learn": "You keep the team's notebook. You write short lessons that will help the next run on this repository.",
 }
 
-TOOL_SIGNATURES = {
-    registry.READ: "ws_read(path, offset, limit)",
-    registry.LIST: "ws_list(path, glob)",
-    registry.SEARCH: "ws_search(pattern, glob)",
-    registry.WRITE: "ws_write(path, content) for new files",
-    registry.EDIT: "ws_edit(path, old_str, new_str) for changes",
-    registry.SHELL: "ws_shell(command)",
-    registry.SKILL: "ws_skill(name)",
-}
-TOOL_CONTRACT_TAIL = "Paths are relative to the repository root. One tool call at a time is safest."
-
-
-def tool_contract(names: list[str] | None = None) -> str:
-    """The contract for the tools a request offers (all of them by default): a tiny window offers fewer."""
-    shown = [sig for name, sig in TOOL_SIGNATURES.items() if names is None or name in names]
-    return f"Tools: {', '.join(shown)}.\n{TOOL_CONTRACT_TAIL}"
-
-
-TOOL_CONTRACT = tool_contract()
+# What the tool schemas do not say, once for every tool: each request carries the schemas themselves (names,
+# arguments, what each tool is for), so the contract does not list them again.
+TOOL_CONTRACT = "Paths are relative to the repository root. One tool call at a time is safest."
 
 CLARIFY = (
     "Request: {query}\n\nList the requirements this request implies (at most 6), and at most 3 questions about what "

@@ -5,8 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from slmcode.budget.room import schema_tokens
+from slmcode.budget.tokens import count_tokens
 from slmcode.compact.toolfit import opening_room
 from slmcode.config import Settings
+from slmcode.nodes.prompts import SYSTEM, TOOL_CONTRACT
 from slmcode.tools.context import ToolContext
 from slmcode.tools.settings import ToolSettings
 from slmcode.tools.toolset import make_tools
@@ -24,3 +26,10 @@ def test_a_2560_token_window_keeps_the_search_and_leaves_out_only_the_listing(tm
     fitted = opening_room(settings, ToolSettings.of(settings), "worker", tmp_path)
     assert fitted.dropped == ("ws_list",)
     assert {"ws_read", "ws_search", "ws_edit", "ws_write", "ws_shell"} <= set(fitted.names)
+
+
+def test_the_worker_pays_under_800_fixed_tokens_a_request_for_its_prompt_contract_and_tools(tmp_path: Path) -> None:
+    settings = Settings(context_limit=8192)
+    fitted = opening_room(settings, ToolSettings.of(settings), "worker", tmp_path)  # no skills: no ws_skill
+    assert not fitted.dropped
+    assert count_tokens(SYSTEM["worker"]) + count_tokens(TOOL_CONTRACT) + fitted.schema_tokens <= 800

@@ -82,7 +82,6 @@ def _opening(runtime: Runtime[RunContext], payload: WorkerInput, fitted: FittedT
         role,
         task=task,
         budget_tokens=fitted.room.pack,
-        tools=fitted.names,
         seat=seat_of(payload),
     )
     if role == "corrector":
