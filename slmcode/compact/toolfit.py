@@ -23,7 +23,7 @@ from slmcode.budget.room import WorkerRoom, schema_tokens, worker_room
 from slmcode.compact.settings import CompactSettings
 from slmcode.packs.skills import discover_skills
 from slmcode.tools.context import ToolContext
-from slmcode.tools.registry import DROP_ORDER, READ_ONLY_ROLES, gets
+from slmcode.tools.registry import DROP_ORDER, TOOL_ROLES, gets
 from slmcode.tools.settings import ToolSettings
 from slmcode.tools.toolset import make_tools
 
@@ -85,14 +85,14 @@ def fit_tools(settings: CompactSettings, budget: Budget, tools: Sequence[BaseToo
 
 
 def role_tools(role: str, tools: Sequence[BaseTool]) -> list[BaseTool]:
-    """The explorer reads and never writes or runs anything: its requests carry only the tools the registry
-    gives it (tools/registry.py); every other role gets the whole set."""
-    return [t for t in tools if gets(role, t.name)] if role in READ_ONLY_ROLES else list(tools)
+    """The tools the registry gives `role` (tools/registry.py): the explorer only reads, the corrector lists no
+    folders. A phase the registry does not know (a pipeline's own agent) gets the whole set."""
+    return [t for t in tools if gets(role, t.name)] if role in TOOL_ROLES else list(tools)
 
 
 def opening_room(settings: CompactSettings, tools: ToolSettings, role: str, workspace: Path) -> FittedTools:
     """The tools and room `role`'s first request in `workspace` gets, as the worker computes them: the role's
-    own tools (the explorer's read-only ones), fitted to the role's budget; `tools` is the tools' own slice."""
+    own tools (role_tools), fitted to the role's budget; `tools` is the tools' own slice."""
     skills = {s.name: s.body for s in discover_skills(workspace)}
     ctx = ToolContext(workspace=workspace, settings=tools, skills=skills.get if skills else None)
     return fit_tools(settings, role_budget(settings, role), role_tools(role, make_tools(ctx)))

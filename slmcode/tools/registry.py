@@ -47,7 +47,9 @@ class ToolSpec:
 
 SPECS: tuple[ToolSpec, ...] = (
     ToolSpec(READ, "read", "one workspace file, read", TOOL_ROLES, one_file=True),
-    ToolSpec(LIST, "read", "the names of the workspace's files and folders", TOOL_ROLES, drop_rank=1),
+    # The corrector fixes files the task already touched, named by its review notes and failed checks: it has
+    # nothing to discover, and a tool it does not need costs every one of its requests the schema's tokens.
+    ToolSpec(LIST, "read", "the names of the workspace's files and folders", TOOL_ROLES - {"corrector"}, drop_rank=1),
     ToolSpec(SEARCH, "read", "the text of the workspace's files, read", TOOL_ROLES, drop_rank=2),
     ToolSpec(WRITE, "write", "one workspace file, created or rewritten", CHANGING_ROLES, one_file=True),
     ToolSpec(EDIT, "write", "one workspace file, changed in place", CHANGING_ROLES, one_file=True),

@@ -24,6 +24,12 @@ def test_every_offered_tool_is_registered_and_the_explorer_carries_only_the_read
     assert [t.name for t in tools] == [spec.name for spec in registry.SPECS]
     assert [t.name for t in role_tools("explorer", tools)] == ["ws_read", "ws_list", "ws_search", "ws_skill"]
     assert [t.name for t in role_tools("worker", tools)] == [t.name for t in tools]
+    assert [t.name for t in role_tools("security-reviewer", tools)] == [t.name for t in tools]  # a pipeline's agent
+
+
+def test_the_corrector_fixing_known_files_is_offered_no_folder_listing(tmp_path: Path) -> None:
+    names = [t.name for t in role_tools("corrector", full_toolset(tmp_path))]
+    assert names == ["ws_read", "ws_search", "ws_write", "ws_edit", "ws_shell", "ws_skill"]
     assert registry.DROP_ORDER == ("ws_list", "ws_search", "ws_skill", "ws_shell")  # reading and editing stay
 
 
