@@ -15,7 +15,6 @@ sends (plan, task, evidence), and the chat template's own tokens beyond the tool
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 from pathlib import Path
@@ -30,6 +29,7 @@ from slmcode.nodes.solo import role_tools
 from slmcode.packs.builder import build_pack, load_repo_index
 from slmcode.packs.skills import discover_skills
 from slmcode.providers.prompts import SCHEMA_INSTRUCTION
+from slmcode.providers.structured import answer_schema_text
 from slmcode.settings import Settings
 from slmcode.tools.context import ToolContext
 from slmcode.tools.registry import TOOL_ROLES
@@ -71,7 +71,7 @@ def fixed_part(role: str, window: int) -> dict[str, int | str]:
     else:  # ask_structured appends the schema message; ask_role's pack gets what schema and re-ask leave
         budget = compute_budget(settings, role)
         schema = ANSWER_SCHEMAS.get(role)
-        schema_json = json.dumps(schema.model_json_schema(), sort_keys=True) if schema else ""
+        schema_json = answer_schema_text(schema) if schema else ""
         schemas = count_tokens(SCHEMA_INSTRUCTION.format(schema=schema_json)) if schema else 0
         extra = count_tokens(schema_json) + REASK_ALLOWANCE if schema else 0
         budget_tokens = min(budget.available, budget.prompt_limit - extra)  # less the instruction: per call

@@ -3,7 +3,6 @@ schema, record the pack and the calls in the trace, and hand back a typed value 
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,7 +18,7 @@ from slmcode.nodes.progress import progress_config
 from slmcode.nodes.prompts import SYSTEM, TOOL_CONTRACT
 from slmcode.packs.builder import build_pack, load_repo_index
 from slmcode.packs.taskpack import TaskPack
-from slmcode.providers.structured import Structured, ask_structured
+from slmcode.providers.structured import Structured, answer_schema_text, ask_structured
 from slmcode.run_context import RunContext, emit, roles_of, trace_of, workspace_of
 from slmcode.state import RunState, Task
 from slmcode.tools.registry import TOOL_ROLES
@@ -165,7 +164,7 @@ def note_model_call(
 
 def _riding_tokens(instruction: str, schema: type[BaseModel]) -> int:
     """What rides along with a structured request's pack: the instruction, the schema and one re-ask."""
-    return count_tokens(instruction) + count_tokens(json.dumps(schema.model_json_schema())) + REASK_ALLOWANCE
+    return count_tokens(instruction) + count_tokens(answer_schema_text(schema)) + REASK_ALLOWANCE
 
 
 def instruction_room(runtime: Runtime[RunContext], role: str, schema: type[BaseModel], fixed: str) -> int:

@@ -10,7 +10,6 @@ why)."""
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -24,6 +23,7 @@ from slmcode.config import Settings
 from slmcode.nodes.prompts import SYSTEM
 from slmcode.nodes.schemas import Clarification, Escalation, Lessons, Plan, Review, Scope, Split
 from slmcode.providers.prompts import SCHEMA_INSTRUCTION
+from slmcode.providers.structured import answer_schema_text
 from slmcode.redact import safe_url
 from slmcode.tools.context import ToolContext
 from slmcode.tools.registry import DROP_ORDER
@@ -57,8 +57,8 @@ def fixed_prompt(role: str, workspace: Path, settings: Settings) -> int:
     """The prompt tokens every request of `role` carries whatever its budget, with the task allowance."""
     system = count_tokens(SYSTEM[role]) + MESSAGE_OVERHEAD_TOKENS
     if role in ANSWERS:
-        schema = json.dumps(ANSWERS[role].model_json_schema(), sort_keys=True)
-        contract = count_tokens(SCHEMA_INSTRUCTION.format(schema=schema)) + MESSAGE_OVERHEAD_TOKENS
+        instruction = SCHEMA_INSTRUCTION.format(schema=answer_schema_text(ANSWERS[role]))
+        contract = count_tokens(instruction) + MESSAGE_OVERHEAD_TOKENS
     else:
         tools = role_tools(role, make_tools(ToolContext(workspace=workspace, settings=settings)))
         contract = schema_tokens([t for t in tools if t.name not in DROP_ORDER])

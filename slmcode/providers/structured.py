@@ -20,6 +20,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 from langchain_core.runnables import RunnableConfig
 from pydantic import BaseModel, ValidationError
+from pydantic.json_schema import GenerateJsonSchema
 
 from slmcode.errors import EndpointError, ServerRefusedError, ServerStatusError, ServerUnreachableError
 from slmcode.providers.prompts import REASK, SCHEMA_INSTRUCTION
@@ -87,6 +88,24 @@ def extract_json(text: str) -> Any:
         return repaired
 
 
+class _NoFieldTitles(GenerateJsonSchema):
+    """Pydantic titles every field with its own name ("focus_files": {"title": "Focus Files"}): the same words
+    twice in every structured request. The models' titles stay: they name the answer."""
+
+    def field_title_should_be_set(self, schema: Any) -> bool:
+        return False
+
+
+def answer_schema(schema: type[BaseModel]) -> dict[str, Any]:
+    """The JSON schema a structured request sends for `schema`, and what its budget counts."""
+    return schema.model_json_schema(schema_generator=_NoFieldTitles)
+
+
+def answer_schema_text(schema: type[BaseModel]) -> str:
+    """answer_schema as the request's message carries it (sorted keys: the same bytes every run)."""
+    return json.dumps(answer_schema(schema), sort_keys=True)
+
+
 def _descriptions(node: Any) -> set[str]:
     if isinstance(node, dict):
         own = {node["description"].strip().lower()} if isinstance(node.get("description"), str) else set()
@@ -108,14 +127,14 @@ def _strings(value: Any) -> list[str]:
 
 def echoed_descriptions(data: Any, schema: type[BaseModel]) -> list[str]:
     """Values that only repeat a field's description: tiny models copy the schema instead of answering."""
-    descriptions = _descriptions(schema.model_json_schema())
+    descriptions = _descriptions(answer_schema(schema))
     return [s for s in _strings(data) if s.strip().lower() in descriptions]
 
 
 def schema_format(schema: type[BaseModel]) -> dict[str, Any]:
     return {
         "type": "json_schema",
-        "json_schema": {"name": schema.__name__, "schema": schema.model_json_schema(), "strict": False},
+        "json_schema": {"name": schema.__name__, "schema": answer_schema(schema), "strict": False},
     }
 
 
@@ -185,8 +204,7 @@ def ask_structured(
 ) -> Structured[T] | StructuredFailure:
     """Ask for `schema`; 1 + max_retries calls at most. Falls back from json_schema when the server refuses it.
     `config`: the invoke config of each call (the callbacks that show a call's progress)."""
-    schema_text = json.dumps(schema.model_json_schema(), sort_keys=True)
-    opening = [*messages, HumanMessage(SCHEMA_INSTRUCTION.format(schema=schema_text))]
+    opening = [*messages, HumanMessage(SCHEMA_INSTRUCTION.format(schema=answer_schema_text(schema)))]
     conversation = opening
     constrained = mode in ("auto", "json_schema")
     calls: list[Call] = []

@@ -101,3 +101,14 @@ def test_an_answer_that_copies_the_schema_descriptions_is_asked_again(fake_llm: 
     result = ask_structured(model_for(fake_llm), [HumanMessage("name it")], Titled, max_retries=2)
     assert isinstance(result, Structured) and result.value.title == "Add divide"
     assert "is the schema's description of a field" in fake_llm.requests[1]["messages"][-1]["content"]
+
+
+def test_the_schema_a_request_carries_names_each_field_once(fake_llm: FakeLLM) -> None:
+    fake_llm.push('{"steps": [], "risky": false}')
+    assert isinstance(ask(fake_llm), Structured)
+    request = fake_llm.requests[0]
+    sent = request["response_format"]["json_schema"]["schema"]
+    assert sent["title"] == "Plan" and sent["properties"]["steps"] == {"items": {"type": "string"}, "type": "array"}
+    instruction = request["messages"][-1]["content"]
+    assert '"title": "Steps"' not in instruction and '"title": "Risky"' not in instruction
+    assert '"steps": {"items": {"type": "string"}, "type": "array"}' in instruction
