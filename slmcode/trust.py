@@ -2,14 +2,17 @@
 can do, never widen it or redirect data until the user trusts that folder (`slmcode trust PATH`).
 
 A cloned repository is someone else's text. Its `.slmcode/config.yaml` could open the sandbox (extra read paths,
-the network, passed variables, higher limits), the shell (extra commands, `allow`), the permission mode, or send
-the user's prompts and key elsewhere (base_url, a role's base_url or its fallback model's, api_key, checkpoint_url,
-a model file the embedded server loads on the host); its blocks could name commands that run (quality commands,
-which also feed the shell whitelist; a pipeline's hooks and slots; an agent reaching MCP tools). Those are the widening
-settings. Untrusted, each is ignored unless it only narrows the user's own value (sandbox_network: false, a
-stricter permission, a subset of a list, a lower limit); the user's own settings (~/.slmcode/config.yaml,
-SLMCODE_* variables, flags) are always trusted. Trust is recorded in the user's folder (store/trustbook) with
-a digest of the workspace's widening settings, so a change to them asks again.
+the network, passed variables, higher limits), the shell (extra commands, `allow`, a longer deadline, more output
+held in memory), the permission mode, git (commits on the user's own branch, a stash of their work), the number of
+tasks run at once, or send the user's prompts and key elsewhere (base_url, a role's base_url or its fallback
+model's, api_key, checkpoint_url, a model file the embedded server loads on the host); its blocks could name
+commands that run (quality commands, which also feed the shell whitelist; a pipeline's hooks and slots; an agent
+reaching MCP tools). Those are the widening settings. Untrusted, each is ignored unless it only narrows the user's
+own value (sandbox_network: false, a stricter permission, a subset of a list, a lower limit, git_mode branch); the
+user's own settings (~/.slmcode/config.yaml, SLMCODE_* variables, flags) are always trusted. Trust is recorded in
+the user's folder (store/trustbook) with a digest of the workspace's widening settings, so a change to them asks
+again. An agent block's `tools` need no trust: they only narrow what its phase already offers
+(nodes/agent_fields.py), and the phases without tools (the reviewer's among them) get none from it.
 """
 
 from __future__ import annotations
@@ -39,11 +42,24 @@ WIDENING_KEYS = frozenset(
         "shell_extra_commands",
         "shell_permission",
         "permission",
+        # Limits on what the host gives: a command's deadline, the output held in memory, tasks at once.
+        "shell_timeout_seconds",
+        "tool_output_capture_bytes",
+        "max_read_bytes",
+        "max_parallel",
+        # git on the user's repository: commits on their own branch (in-place), their uncommitted work stashed.
+        "git_mode",
+        "git_stash",
     }
 )
 SANDBOX_PREFIX = "sandbox_"
 # Ordered from the strictest: a workspace may pick its user's value or a stricter one.
-STRICTNESS = {"shell_permission": ("deny", "ask", "allow"), "permission": ("dry-run", "review", "auto")}
+STRICTNESS = {
+    "shell_permission": ("deny", "ask", "allow"),
+    "permission": ("dry-run", "review", "auto"),
+    # branch keeps the run off the user's branch until `slmcode accept`; off edits their files; in-place commits.
+    "git_mode": ("branch", "off", "in-place"),
+}
 WIDENING_BLOCK_KINDS = ("quality", "pipeline")  # commands that run: quality commands; hooks and slots
 MCP_TOOL_PREFIX = "mcp__"
 

@@ -63,9 +63,9 @@ def test_a_wrong_type_names_the_file_the_key_and_the_expectation(tmp_path: Path)
 
 def test_config_show_names_the_source_of_each_value(tmp_path: Path) -> None:
     (tmp_path / ".slmcode").mkdir()
-    (tmp_path / ".slmcode" / "config.yaml").write_text("max_parallel: 3\n")
+    (tmp_path / ".slmcode" / "config.yaml").write_text("max_parallel: 1\n")
     data = json.loads(slmcode("config", "show", "-w", str(tmp_path), "--json").stdout)
-    assert data["settings"]["max_parallel"] == 3
+    assert data["settings"]["max_parallel"] == 1
     assert data["sources"]["max_parallel"].endswith(".slmcode/config.yaml")
     assert data["sources"]["max_retries"] == "default"
 

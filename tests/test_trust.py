@@ -324,7 +324,7 @@ def test_which_workspace_values_narrow_the_users_own(key: str, workspace: object
 
 def test_config_show_and_doctor_say_whether_the_workspace_is_trusted(ws: Path, fake_llm: FakeLLM) -> None:
     runner = CliRunner()
-    workspace_config(ws, sandbox_network=True, max_parallel=3)
+    workspace_config(ws, sandbox_network=True, max_retries=4)
 
     def shown(*command: str) -> dict:
         done = runner.invoke(app, [*command, "-w", str(ws), "--json"])
@@ -333,14 +333,14 @@ def test_config_show_and_doctor_say_whether_the_workspace_is_trusted(ws: Path, f
 
     doctor = ["doctor", "--base-url", fake_llm.url, "--model", "fake-model"]
     assert shown("config", "show")["workspace_trust"] == {"status": UNTRUSTED, "ignored": ["sandbox_network"]}
-    assert shown("config", "show")["settings"]["max_parallel"] == 3  # the rest of the file applies
+    assert shown("config", "show")["settings"]["max_retries"] == 4  # the rest of the file applies
     assert shown(*doctor)["workspace_trust"]["ignored"] == ["sandbox_network"]
     table = runner.invoke(app, ["config", "show", "-w", str(ws)]).stdout
     assert "workspace trust:" in table and "ignored its .slmcode/ sandbox_network (" in " ".join(table.split())
     trust.trust_workspace(ws)
     assert shown("config", "show")["workspace_trust"] == {"status": TRUSTED, "ignored": []}
     assert shown(*doctor)["workspace_trust"]["status"] == TRUSTED
-    workspace_config(ws, max_parallel=3)
+    workspace_config(ws, max_retries=4)
     assert shown("config", "show")["workspace_trust"] == {"status": NOTHING_TO_TRUST, "ignored": []}
 
 
