@@ -4,10 +4,10 @@ settings.
 The CLI and the Python API name their workspace and settings themselves (the user is at the keyboard). A server
 client is anyone who can reach the port, so its context is hostile input: the workspace must be given, must
 exist, and must lie under one of SLMCODE_ALLOWED_ROOTS (refuse all until the operator sets it); its overrides may
-only pick a model and tune budgets, never widen the shell, name paths, or send the code to an endpoint the
-operator did not configure. The workspace's own widening settings (its base_url among them) count only when the
-operator has trusted that folder (`slmcode trust`, in the operator's home: slmcode.trust); otherwise they are
-ignored, with one line in the server's log.
+only pick a model and tune budgets, never widen the shell, name paths, send the code to an endpoint the
+operator did not configure, or run more tasks at once than the operator set. The workspace's own widening
+settings (its base_url among them) count only when the operator has trusted that folder (`slmcode trust`, in
+the operator's home: slmcode.trust); otherwise they are ignored, with one line in the server's log.
 """
 
 from __future__ import annotations
@@ -58,6 +58,8 @@ SAFE_OVERRIDES = frozenset(
 )
 # A client may make a run stricter (stage patches, write nothing), never looser than the operator's setting.
 SAFE_PERMISSIONS = frozenset({"review", "dry-run"})
+# Overrides a client may only lower: each parallel task runs its own jailed commands on the operator's machine.
+CAPPED_OVERRIDES = ("max_parallel",)
 
 
 class ServerPolicyError(ConfigError, ValueError):
@@ -110,6 +112,13 @@ def check_overrides(overrides: Any, configured: Settings, environ: Mapping[str, 
     permission = overrides.get("permission")
     if permission is not None and permission not in SAFE_PERMISSIONS:
         raise ServerPolicyError(f"context.overrides may set permission only to {' or '.join(sorted(SAFE_PERMISSIONS))}")
+    for key in CAPPED_OVERRIDES:
+        value, cap = overrides.get(key), getattr(configured, key)
+        if value is not None and (type(value) is not int or value > cap):
+            raise ServerPolicyError(
+                f"context.overrides.{key} may be a whole number at most {cap} (the operator's setting); "
+                f"got {str(value)[:40]!r}"
+            )
     base_url = overrides.get("base_url")
     if base_url is not None:
         known = {_normal_url(u) for u in environ.get(ALLOWED_BASE_URLS_ENV, "").split(",") if u.strip()}

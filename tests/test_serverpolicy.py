@@ -85,3 +85,21 @@ def test_an_endpoint_the_operator_lists_is_allowed(allowed: Path) -> None:
         env(allowed, SLMCODE_ALLOWED_BASE_URLS="http://10.0.0.5:8000/v1"),
     )
     assert settings.base_url == "http://10.0.0.5:8000/v1"
+
+
+@pytest.mark.parametrize("asked", [500, 4, "500", "1", True, 1.5])
+def test_a_client_cannot_run_more_tasks_at_once_than_the_operator(
+    allowed: Path, isolated_home: Path, asked: object
+) -> None:
+    # Each parallel task runs its own jailed commands on the operator's machine. Before, `max_parallel: 500` was
+    # a safe override and applied as asked.
+    with (isolated_home / "config.yaml").open("a") as config:
+        config.write("max_parallel: 3\n")
+    with pytest.raises(ServerPolicyError, match=r"max_parallel may be a whole number at most 3 \(the operator's"):
+        server_settings(str(allowed / "repo"), {"max_parallel": asked}, env(allowed))
+
+
+def test_a_client_may_run_fewer_tasks_at_once(allowed: Path, isolated_home: Path) -> None:
+    with (isolated_home / "config.yaml").open("a") as config:
+        config.write("max_parallel: 3\n")
+    assert server_settings(str(allowed / "repo"), {"max_parallel": 1}, env(allowed))[1].max_parallel == 1
