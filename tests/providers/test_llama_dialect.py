@@ -8,7 +8,7 @@ from pydantic import BaseModel
 from slmcode.config import Settings
 from slmcode.providers.llama_dialect import ChatLlamaCppPython, adapt_payload
 from slmcode.providers.roles import RoleTable
-from slmcode.providers.structured import schema_format
+from slmcode.providers.structured import answer_schema, schema_format
 from tests.fake_llm import FakeLLM
 
 READ = {"type": "function", "function": {"name": "read_file", "parameters": {"type": "object"}}}
@@ -21,7 +21,8 @@ class Person(BaseModel):
 
 def test_json_schema_becomes_the_grammar_constrained_json_object_with_the_same_schema() -> None:
     adapted = adapt_payload({"messages": [], "response_format": schema_format(Person)})
-    assert adapted["response_format"] == {"type": "json_object", "schema": Person.model_json_schema()}
+    assert adapted["response_format"] == {"type": "json_object", "schema": answer_schema(Person)}
+    assert adapted["response_format"]["schema"]["properties"]["name"]["type"] == "string"
 
 
 def test_tools_without_a_choice_get_auto_because_the_server_ignores_them_otherwise() -> None:
