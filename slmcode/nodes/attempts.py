@@ -258,7 +258,7 @@ def _recorded(marker: Path) -> Applied:
     except ValueError:  # a marker of an older release: the attempt's number alone
         return Applied()
     return (
-        Applied(**{k: data.get(k, []) for k in ("merged", "refused", "patches")})
+        Applied(**{k: data.get(k, []) for k in ("merged", "refused", "patches", "withheld")})
         if isinstance(data, dict)
         else Applied()
     )
@@ -279,7 +279,7 @@ def settle(state: RunState, runtime: Runtime[RunContext]) -> dict:
         ranked = rank(mine)
         kept, lost = ranked[0], ranked[1:]
         applied = _apply(runtime, run_id, task, kept, mine)
-        if applied.merged or applied.refused:  # the user changed files the winner changed, while it worked
+        if applied.merged or applied.refused or applied.withheld:  # the user changed them meanwhile, or a link out
             log.append(f"{task.id}: {applied.message()}")
             emit(
                 runtime,

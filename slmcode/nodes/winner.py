@@ -5,7 +5,9 @@ For each file the attempt changed, its base is what the attempt's copy held befo
 (the before-image in the copy's own journal). A workspace file still equal to its base takes the attempt's
 version; one the user changed meanwhile gets a three-way merge (merge3) of base, the user's and the attempt's;
 when the two changes overlap, the user's file is left as it is and the attempt's change is kept as a unified
-diff under .slmcode/attempts, and the run says so. A file already holding the attempt's version (a join
+diff under .slmcode/attempts, and the run says so. A file containment refuses on either side (the attempt's
+copy left a symlink out of it, or the name reaches a protected folder) is withheld: nothing of it is read or
+written, and the run names it. A file already holding the attempt's version (a join
 resumed after a crash) is left alone, so nothing is applied twice.
 """
 
@@ -17,7 +19,7 @@ from pathlib import Path
 
 from merge3 import Merge3
 
-from slmcode.environment.containment import resolve_path
+from slmcode.environment.containment import Refusal, resolve_path
 from slmcode.environment.protocol import Environment
 from slmcode.store.before_images import images_of, keep_before_image
 from slmcode.tools.pending import unified_diff
@@ -32,6 +34,7 @@ class Applied:
     merged: list[str] = field(default_factory=list)
     refused: list[str] = field(default_factory=list)
     patches: list[str] = field(default_factory=list)  # workspace-relative, one per refused file
+    withheld: list[str] = field(default_factory=list)  # "path: why", files containment kept out of the workspace
 
     def message(self) -> str:
         parts = []
@@ -42,6 +45,7 @@ class Applied:
                 f"{shown} changed while the attempts worked and the winner's change overlaps yours: kept your "
                 f"version; the winner's change is in {patch}"
             )
+        parts.extend(f"not applied: {why}" for why in self.withheld)
         return "; ".join(parts)
 
 
@@ -90,8 +94,12 @@ def apply_attempt(
     bases = {i.path: i.before for i in images_of(copy, run_id) if i.task_id == task_id}
     applied = Applied()
     for shown in files:
-        target = resolve_path(workspace, shown, for_write=True).real
-        theirs, mine = _read(resolve_path(copy, shown).real), _read(target)
+        try:
+            target = resolve_path(workspace, shown, for_write=True).real
+            theirs, mine = _read(resolve_path(copy, shown).real), _read(target)
+        except Refusal as exc:  # e.g. a command in the copy made the file a link to a host file
+            applied.withheld.append(str(exc).removeprefix("Error: "))
+            continue
         base = bases.get(shown, UNKNOWN)
         if mine == theirs:
             continue  # already there (applied before a crash, or the user made the same change)
