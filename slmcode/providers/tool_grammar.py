@@ -9,6 +9,8 @@ in play: the pack shows each as `### calc/ops.py (16 lines)`. So, on requests to
 - ws_edit's `old_str` is one of their anchors: a top-level `def`/`class` line or the last line, each occurring
   once in its file (an enum: it always matches; new_str repeats it and adds the new code before or after);
 - ws_write's `path` is a plain relative file name (a pattern: no braces, no spaces, an extension).
+No value holding `"` or a backslash is listed (grammar_safe): llama-cpp-python writes it as a grammar llama.cpp
+cannot parse, and its server dies.
 A request that shows no file is left as it is.
 """
 
@@ -28,11 +30,21 @@ NEW_FILE_PATTERN = r"^[A-Za-z0-9_][A-Za-z0-9_./-]*[.][A-Za-z0-9]+$"  # [.] not \
 MAX_LINES = 12  # an enum rides in the prompt too (the template lists the schemas): keep it short
 
 
+def grammar_safe(value: str) -> bool:
+    """Whether llama-cpp-python can turn `value` into a GBNF literal: its converter escapes a `"` of the JSON
+    text but not the backslash before it, so a value holding `"` or `\\` yields a grammar llama.cpp cannot parse
+    ('failed to parse grammar' in the server log), and the server then dies mid-request."""
+    return '"' not in value and "\\" not in value
+
+
 def shown_files(texts: list[str]) -> dict[str, list[str]]:
-    """path -> its lines as shown (numbers dropped), from the pack's `### path (N lines)` sections."""
+    """path -> its lines as shown (numbers dropped), from the pack's `### path (N lines)` sections; a path no
+    grammar can name (grammar_safe) is left out, so nothing constrains the model to or away from it."""
     files: dict[str, list[str]] = {}
     for text in texts:
         for match in SHOWN_FILE.finditer(text):
+            if not grammar_safe(match.group(1)):
+                continue
             lines = files.setdefault(match.group(1), [])
             for line in text[match.end() :].lstrip("\n").splitlines():
                 numbered = NUMBERED.match(line)
@@ -51,7 +63,7 @@ def anchor_lines(files: dict[str, list[str]]) -> list[str]:
     for lines in files.values():
         code = [line for line in lines if line.strip()]
         anchors = [line for line in code if line.startswith(("def ", "class ", "async def "))] + code[-1:]
-        seen += [line for line in anchors if lines.count(line) == 1 and line not in seen]
+        seen += [line for line in anchors if lines.count(line) == 1 and line not in seen and grammar_safe(line)]
     return seen[:MAX_LINES]
 
 

@@ -105,6 +105,23 @@ def test_llama_cpp_builds_a_grammar_that_admits_only_those_values() -> None:
     assert '"\\."' not in rules["name"] and "[.]" in rules["name"]
 
 
+def test_an_anchor_holding_a_quote_is_not_offered_for_the_server_cannot_parse_its_grammar() -> None:
+    # The demo's calc/cli.py ends `OPERATIONS = {"add": ops.add, ...}`: llama-cpp-python wrote that line as a
+    # grammar llama.cpp refused ("failed to parse grammar"), and its server died under the worker's request.
+    pack = (
+        '## Code\n\n### calc/cli.py (3 lines)\n1\tdef main():\n2\t    pass\n3\tOPS = {"add": add}\n\n'
+        "### calc/a\\\\b.py (1 lines)\n1\tdef f():\n\n## Task\nAdd divide"
+    )
+    props = {"path": {"type": "string"}, "old_str": {"type": "string"}, "new_str": {"type": "string"}}
+    tool = {"type": "function", "function": {"name": "ws_edit", "parameters": {"type": "object", "properties": props}}}
+    (edit,) = constrain_tools([tool], [{"role": "user", "content": pack}])
+    narrowed = edit["function"]["parameters"]["properties"]
+    assert narrowed["path"]["enum"] == ["calc/cli.py"]  # the path with a backslash is left out too
+    assert narrowed["old_str"]["enum"] == ["def main():"]
+    values = [*narrowed["path"]["enum"], *narrowed["old_str"]["enum"]]
+    assert not any('"' in v or "\\" in v for v in values)
+
+
 def test_a_request_that_shows_no_file_constrains_nothing() -> None:
     assert shown_files(["## Task\nAdd divide"]) == {}
 
