@@ -12,7 +12,7 @@ from pathlib import Path
 import slmcode
 
 ROOT = Path(slmcode.__file__).parent
-BASE = {"config", "errors", "redact", "settings", "state", "store", "trust"}  # read by everyone
+BASE = {"config", "errors", "redact", "settings", "state", "store", "treewalk", "trust"}  # read by everyone
 
 # package -> what it may import besides BASE (docs/architecture.md#layers)
 MAY_IMPORT: dict[str, set[str]] = {
@@ -86,6 +86,7 @@ MAY_IMPORT: dict[str, set[str]] = {
     "errors": set(),
     "redact": set(),
     "state": set(),
+    "treewalk": set(),
 }
 
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from slmcode.blocks.schema import Detect, PackBlock
+from slmcode.treewalk import walk
 
 MARKER_POINTS = 10
 HINT_POINTS = 3
@@ -65,7 +66,7 @@ def _source_files(root: Path, all_markers: list[str]) -> tuple[list[str], list[s
     output; bounded by MAX_FILES so a huge tree stays quick."""
     files: list[str] = []
     skipped: list[str] = []
-    for folder, dirs, names in os.walk(root):
+    for folder, dirs, names in walk(root):
         here = Path(folder)
         if here != root:
             marker = next(iter(_root_matches(sorted(names), all_markers)), None)

@@ -9,7 +9,6 @@ exits. A session killed in the middle of a run offers to resume that run when it
 
 from __future__ import annotations
 
-import os
 import re
 import sys
 from collections.abc import Iterable, Iterator
@@ -19,6 +18,7 @@ from typing import Annotated, Any
 import typer
 
 from slmcode.commands.common import BaseUrlOpt, ModelOpt, WorkspaceOpt, console, settings_for
+from slmcode.treewalk import walk
 
 app = typer.Typer()
 
@@ -32,7 +32,7 @@ AT_PATH = re.compile(r"(?<!\S)@([\w./-]+)")
 def workspace_paths(root: Path) -> list[str]:
     """Files and folders under the workspace for `@` completion, dot-folders and build folders left out."""
     found: list[str] = []
-    for folder, dirs, files in os.walk(root):
+    for folder, dirs, files in walk(root):
         dirs[:] = sorted(d for d in dirs if d not in SKIPPED_DIRS and not d.startswith("."))
         rel = Path(folder).relative_to(root)
         found.extend(f"{(rel / d).as_posix()}/" for d in dirs)

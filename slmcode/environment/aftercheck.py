@@ -22,13 +22,13 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
-import shutil
 import stat
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from slmcode.environment.protected import PROTECTED_NAMES
+from slmcode.treewalk import remove_tree
 
 SETID = stat.S_ISUID | stat.S_ISGID
 CTIME_SLACK_NS = 2_000_000_000  # file times come from a coarse clock that may lag the one we read
@@ -101,7 +101,7 @@ def empty_scratch(scratch: Path, keep: tuple[str, ...]) -> None:
         if entry.name in keep:
             continue
         if entry.is_dir() and not entry.is_symlink():
-            shutil.rmtree(entry, ignore_errors=True)
+            remove_tree(entry)
         else:
             entry.unlink(missing_ok=True)
     (scratch / "home").mkdir(mode=0o700, exist_ok=True)

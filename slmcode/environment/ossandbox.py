@@ -57,6 +57,7 @@ from slmcode.environment.bwrap import (
 from slmcode.environment.limits import PidsCgroup, SandboxLimits, process_limit_holds, rlimit_argv
 from slmcode.environment.protected import GitShapes, find_protected, snapshot, undo_new_git_dirs
 from slmcode.environment.sandboxenv import OWNER_FILE, real_home, sandbox_env, scratch_dir
+from slmcode.treewalk import remove_tree
 
 # The names other modules and tests reach through this one, the sandbox's front.
 __all__ = [
@@ -161,7 +162,7 @@ class Jail:
         found, now = snapshot(self.workspace)
         for path in set(found) - set(self.protected) - {self.workspace / ".slmcode"}:
             if path.is_dir() and not path.is_symlink():
-                shutil.rmtree(path, ignore_errors=True)
+                remove_tree(path)
             else:
                 path.unlink(missing_ok=True)
             removed.append(os.path.relpath(path, self.workspace))

@@ -9,9 +9,10 @@ created (ossandbox.Jail.undo_new_protected); both need the set, cheaply, many ti
 from __future__ import annotations
 
 import os
-import shutil
 from dataclasses import dataclass
 from pathlib import Path
+
+from slmcode.treewalk import remove_tree
 
 PROTECTED_NAMES = (".git", ".slmcode")
 # What makes git take a folder for a git directory (setup.c's is_git_directory): all three present.
@@ -32,27 +33,32 @@ class ProtectedIndex:
         self.markers: dict[str, frozenset[str]] = {}  # folder -> which of GIT_MARKERS it holds (when any)
         self._scan(self.workspace)
 
-    def _scan(self, folder: str) -> None:
-        try:
-            mtime = os.stat(folder).st_mtime_ns
-            entries = list(os.scandir(folder))
-        except OSError:
-            return
-        self.folders[folder] = mtime
-        markers = frozenset(e.name for e in entries if e.name in GIT_MARKERS)
-        if markers:
-            self.markers[folder] = markers
-        else:
-            self.markers.pop(folder, None)
-        mine: set[str] = set()
-        for entry in entries:
-            if entry.name in PROTECTED_NAMES:
-                mine.add(entry.path)
-            elif markers == GIT_MARKERS:
-                continue  # a git directory's insides (thousands of object folders) need no index
-            elif entry.is_dir(follow_symlinks=False) and entry.path not in self.folders:
-                self._scan(entry.path)
-        self.found[folder] = mine
+    def _scan(self, start: str) -> None:
+        """List `start` and the folders below it not listed yet: a stack, not recursion, so a tree thousands
+        of folders deep (a command can make one) is indexed like any other."""
+        pending = [start]
+        while pending:
+            folder = pending.pop()
+            try:
+                mtime = os.stat(folder).st_mtime_ns
+                entries = list(os.scandir(folder))
+            except OSError:
+                continue
+            self.folders[folder] = mtime
+            markers = frozenset(e.name for e in entries if e.name in GIT_MARKERS)
+            if markers:
+                self.markers[folder] = markers
+            else:
+                self.markers.pop(folder, None)
+            mine: set[str] = set()
+            for entry in entries:
+                if entry.name in PROTECTED_NAMES:
+                    mine.add(entry.path)
+                elif markers == GIT_MARKERS:
+                    continue  # a git directory's insides (thousands of object folders) need no index
+                elif entry.is_dir(follow_symlinks=False) and entry.path not in self.folders:
+                    pending.append(entry.path)
+            self.found[folder] = mine
 
     def refresh(self) -> list[Path]:
         for folder, mtime in list(self.folders.items()):
@@ -115,7 +121,7 @@ def undo_new_git_dirs(before: GitShapes, now: GitShapes) -> list[Path]:
         targets = [folder] if str(folder) not in before.folders else [folder / m for m in sorted(GIT_MARKERS - had)]
         for path in targets:
             if path.is_dir() and not path.is_symlink():
-                shutil.rmtree(path, ignore_errors=True)
+                remove_tree(path)
             else:
                 path.unlink(missing_ok=True)
             removed.append(path)

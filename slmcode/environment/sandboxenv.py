@@ -7,13 +7,13 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
-import shutil
 import stat
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from slmcode.errors import WorkspaceError
 from slmcode.redact import looks_secret
+from slmcode.treewalk import remove_tree
 
 # Variables a build reads; a value is passed only when its name is here (or in sandbox_env) and is no secret.
 ENV_ALLOWED = (
@@ -120,7 +120,7 @@ def sweep_scratch(temp: Path) -> int:
         except OSError:
             continue
         if owner and not os.path.isdir(owner):
-            shutil.rmtree(folder, ignore_errors=True)
+            remove_tree(folder)
             gone += 1
     return gone
 

@@ -9,6 +9,7 @@ from pathlib import Path
 import pathspec
 
 from slmcode.environment.filenames import shown_name
+from slmcode.treewalk import walk
 
 
 def walk_paths(workspace: Path, prune: frozenset[str]) -> list[str]:
@@ -16,7 +17,7 @@ def walk_paths(workspace: Path, prune: frozenset[str]) -> list[str]:
     found: list[str] = []
     specs: list[tuple[str, pathspec.PathSpec]] = []  # (folder prefix, its .gitignore), shallowest first
     root = str(workspace)
-    for folder, dirs, names in os.walk(root):
+    for folder, dirs, names in walk(root):
         rel = os.path.relpath(folder, root).replace(os.sep, "/")
         prefix = "" if rel == "." else rel + "/"
         specs = [(p, s) for p, s in specs if prefix.startswith(p)]

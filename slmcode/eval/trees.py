@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from slmcode.errors import SlmcodeError
+from slmcode.treewalk import walk
 
 Ignore = Callable[[str, list[str]], Iterable[str]]
 
@@ -64,7 +65,7 @@ def tree_bytes(root: Path, skip: frozenset[str] = frozenset()) -> dict[str, byte
     """Every regular file (its bytes) and link (its target) under `root` by relative path, files and folders
     named in `skip` left out; no link is followed."""
     found: dict[str, bytes] = {}
-    for folder, dirs, files in os.walk(root):
+    for folder, dirs, files in walk(root):
         dirs[:] = sorted(d for d in dirs if d not in skip)
         links = [d for d in dirs if os.path.islink(os.path.join(folder, d))]  # listed, never entered
         for name in (n for n in [*files, *links] if n not in skip):

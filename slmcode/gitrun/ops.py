@@ -9,7 +9,6 @@ Every operation has a dry run: the files it would change, and where.
 
 from __future__ import annotations
 
-import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -18,6 +17,7 @@ from slmcode.gitrun.commits import TaskCommit, task_commits
 from slmcode.gitrun.git import Git
 from slmcode.gitrun.run_record import RETIRED, RunRecord, all_records, load_record, save_record
 from slmcode.gitrun.session import GitRun, dirty_refusal
+from slmcode.treewalk import remove_tree
 
 
 @dataclass
@@ -178,7 +178,7 @@ def undo_task(workspace: Path, run_id: str, task_id: str, *, dry_run: bool = Fal
 def _revert_on_run_branch(git: Git, record: RunRecord, commit: TaskCommit, message: str) -> None:
     """Revert in a throwaway worktree of the run's branch: the user's folder and branch stay as they are."""
     folder = git.temp_path(f"worktree-{record.run_id}")  # outside the workspace, where the jailed git may write
-    shutil.rmtree(folder, ignore_errors=True)
+    remove_tree(folder)
     git.call("worktree", "prune")
     git.call("worktree", "add", "-q", str(folder), record.branch)
     try:

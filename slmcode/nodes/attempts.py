@@ -19,9 +19,9 @@ from __future__ import annotations
 import dataclasses
 import difflib
 import json
+import logging
 import os
 import re
-import shutil
 import stat
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -38,7 +38,9 @@ from slmcode.state import AttemptRun, Criterion, RunState, Task, Verdict, Worker
 from slmcode.store.conversations import store_for
 from slmcode.store.paths import state_path
 from slmcode.tools.criteria import run_criteria
+from slmcode.treewalk import copy_tree, remove_tree
 
+log = logging.getLogger(__name__)
 ATTEMPTS_DIR = "attempts"
 COPY_SKIP = (".git", ".slmcode")
 # `attempts: auto`: models under this size (billions of parameters), or of unknown size with at most this
@@ -110,7 +112,7 @@ def workspace_for(runtime: Runtime[RunContext], payload: WorkerInput) -> Path:
     copy = copy_of(real, payload["run_id"], payload["task"], int(payload["attempt"]))  # type: ignore[typeddict-item]
     if not copy.is_dir():
         partial = copy.with_name(copy.name + ".partial")
-        shutil.rmtree(partial, ignore_errors=True)
+        remove_tree(partial)
         copy_workspace(real, partial)
         partial.rename(copy)
     return copy
@@ -118,7 +120,9 @@ def workspace_for(runtime: Runtime[RunContext], payload: WorkerInput) -> Path:
 
 def copy_workspace(real: Path, target: Path) -> None:
     """The workspace less its .git and .slmcode, its files cloned where the filesystem shares blocks."""
-    shutil.copytree(real, target, symlinks=True, ignore=shutil.ignore_patterns(*COPY_SKIP), copy_function=_copy_file)
+    missed = copy_tree(real, target, frozenset(COPY_SKIP), _copy_file)
+    if missed:  # deeper than the system's path limit under .slmcode/attempts: that attempt works without them
+        log.warning("the attempt's copy of %s lacks %d path(s), e.g. %.80s...", real, len(missed), missed[0])
 
 
 def _lines(path: Path) -> list[str]:
@@ -248,7 +252,7 @@ def _apply(
         marker.parent.mkdir(parents=True, exist_ok=True)
         marker.write_text(json.dumps({"attempt": kept.attempt, **dataclasses.asdict(applied)}) + "\n")
     for run in runs:
-        shutil.rmtree(copy_of(real, run_id, task, run.attempt), ignore_errors=True)
+        remove_tree(copy_of(real, run_id, task, run.attempt))
     return applied
 
 
