@@ -27,17 +27,28 @@ def _named(focus: str, message: str) -> bool:
     return focus in message or bool(re.search(rf"(?<![\w./-]){re.escape(name)}(?![\w-])", message))
 
 
+def focus_of(focus_files: Sequence[str]) -> list[str]:
+    """The focus files the bar asks about, each once, in the plan's order."""
+    # The harness's own state (.slmcode/, e.g. an offloaded task text the task names) is never the worker's to edit.
+    return [f for f in dict.fromkeys(map(_clean, focus_files)) if f and not f.startswith(HARNESS_STATE)]
+
+
+def untouched_focus(focus_files: Sequence[str], files_changed: Sequence[str], final_message: str = "") -> list[str]:
+    """The focus files not touched by `files_changed` and not named in `final_message`: what the bar would fail on.
+    The worker's loop asks it too (nodes/focus.py), so a task is kept going on the same definition of done."""
+    changed = {_clean(c) for c in files_changed}
+    return [f for f in focus_of(focus_files) if not _touched(f, changed) and not _named(f, final_message)]
+
+
 def check_completeness(
     focus_files: Sequence[str], files_changed: Sequence[str], final_message: str
 ) -> GateVerdict | None:
     """None when the task named no focus file."""
-    # The harness's own state (.slmcode/, e.g. an offloaded task text the task names) is never the worker's to edit.
-    focus = [f for f in dict.fromkeys(map(_clean, focus_files)) if f and not f.startswith(HARNESS_STATE)]
+    focus = focus_of(focus_files)
     if not focus:
         return None
-    changed = {_clean(c) for c in files_changed}
-    untouched = [f for f in focus if not _touched(f, changed)]
-    unexplained = [f for f in untouched if not _named(f, final_message)]
+    untouched = untouched_focus(focus, files_changed)
+    unexplained = untouched_focus(untouched, (), final_message)
     if unexplained:
         return GateVerdict(GATE, "FAILED", f"focus file(s) not touched and not explained: {', '.join(unexplained)}")
     if untouched:

@@ -67,7 +67,17 @@ SPLIT = (
 )
 WORK = "Do this task now, with the tools."
 EXPLORE = "Answer this now: read what you need with the tools, then answer in a few sentences with no tool call."
-CORRECT = "This task was rejected. Review notes:\n{notes}\n\nFailed checks:\n{failures}\n\nFix it now, with the tools."
+CORRECT = (
+    "This task was rejected. Review notes:\n{notes}\n\nFailed checks:\n{failures}\n\n{missing}"
+    "Fix it now, with the tools."
+)
+# The focus files of a partial patch (nodes/focus.py): the corrector's opening names those no attempt changed, and a
+# worker's "done" that leaves some unchanged and unexplained is sent back naming them.
+CORRECT_MISSING = "Files of this task not changed yet: {files}. Change them too.\n\n"
+FOCUS_LEFT = (
+    "Not done yet: these files of the task are not changed: {files}. Change them with the tools, or answer with "
+    "why they need no change."
+)
 REVIEW = (
     "Task: {title}\n{description}\n\nChecks:\n{verdicts}\n\nFiles changed, as on disk:\n{evidence}\n\n"
     "Approve or reject. When you reject, say what must change."

@@ -56,6 +56,23 @@ def files_changed(messages: Sequence[BaseMessage]) -> list[str]:
     return sorted(_succeeded_paths(messages, WRITE_TOOLS) | by_shell)
 
 
+def changes_by_turn(messages: Sequence[BaseMessage]) -> list[tuple[int, str]]:
+    """(turn, path) for each file `files_changed` counts, where turn numbers the model answer whose call changed it
+    (1 for the first answer): when a file was first done, which the worker's turn limit counts from."""
+    answers: dict[str, tuple[int, AIMessage]] = {}
+    turn = 0
+    for m in messages:
+        if isinstance(m, AIMessage):
+            turn += 1
+            answers.update({str(c["id"]): (turn, m) for c in m.tool_calls})
+    out: list[tuple[int, str]] = []
+    for m in messages:
+        if isinstance(m, ToolMessage) and m.tool_call_id in answers:
+            at, answer = answers[m.tool_call_id]
+            out += [(at, path) for path in files_changed([answer, m])]  # one result, by files_changed's own rules
+    return out
+
+
 def files_read(messages: Sequence[BaseMessage]) -> set[str]:
     """Files read (or written: a file the worker created is one it knows) in this conversation."""
     return _succeeded_paths(messages, FILE_TOOLS)

@@ -23,15 +23,15 @@ from langgraph.runtime import Runtime
 from langgraph.types import Command, Send
 
 from slmcode.compact.offload import offload_tool_output
-from slmcode.compact.toolfit import FittedTools
 from slmcode.nodes.attempts import branch_key, finish, workspace_for
 from slmcode.nodes.disk_changes import net_changes
 from slmcode.nodes.fallback import seat_of
-from slmcode.nodes.llm import pack_for
+from slmcode.nodes.focus import focus_nudge, progress, turn_limit
 from slmcode.nodes.loop_guard import Tally, guard_on, steer, stop_reason, tally
-from slmcode.nodes.prompts import CORRECT, EXPLORE, LOOP_STOP, NUDGE_NO_TOOLS, TURN_LIMIT, WORK
-from slmcode.nodes.transcript import files_changed, render_failures, touched_path
+from slmcode.nodes.prompts import LOOP_STOP, NUDGE_NO_TOOLS, TURN_LIMIT
+from slmcode.nodes.transcript import files_changed, touched_path
 from slmcode.nodes.worker.model_request import call_model
+from slmcode.nodes.worker.opening import opening
 from slmcode.nodes.worker.refund import Refund
 from slmcode.nodes.worker.toolset import request_tools, tool_context
 from slmcode.run_context import RunContext, emit, roles_of, settings_of, stream, trace_of, workspace_of
@@ -72,23 +72,8 @@ def _next(
     return Send(node, {**carried, **update, "length": length})
 
 
-def _opening(runtime: Runtime[RunContext], payload: WorkerInput, fitted: FittedTools) -> list[BaseMessage]:
-    """The pack and the instruction; the pack takes its share of the room (compact.room), so the conversation
-    after it holds the kept tool results and several new rounds; its contract names the tools offered."""
-    task, role = payload["task"], payload["role"]
-    pack = pack_for(
-        runtime,
-        {"run_id": payload["run_id"], "query": payload["query"]},
-        role,
-        task=task,
-        budget_tokens=fitted.room.pack,
-        seat=seat_of(payload),
-    )
-    if role == "corrector":
-        failures = render_failures(task.verdicts)
-        notes = "\n".join(f"- {n}" for n in task.review_notes[-5:]) or "- (none)"
-        return [*pack.messages(), HumanMessage(CORRECT.format(notes=notes, failures=failures))]
-    return [*pack.messages(), HumanMessage(EXPLORE if role == "explorer" else WORK)]
+def _text(answer: AIMessage) -> str:
+    return answer.content if isinstance(answer.content, str) else ""
 
 
 def work(payload: WorkerInput, runtime: Runtime[RunContext]) -> Command:
@@ -98,7 +83,7 @@ def work(payload: WorkerInput, runtime: Runtime[RunContext]) -> Command:
     fitted = request_tools(runtime, payload, tool_context(runtime, payload, messages))  # as run_tools will run
     tools, room = fitted.tools, fitted.room
     known = len(messages) if "length" in payload else 0
-    messages = messages or _opening(runtime, payload, fitted)
+    messages = messages or opening(runtime, payload, fitted)
     try:
         answer, ladder = call_model(runtime, payload, messages, tools, room, _store_key(payload))
     except Refund as refund:  # the same step again, with the same turn number: this one does not count
@@ -118,7 +103,8 @@ def work(payload: WorkerInput, runtime: Runtime[RunContext]) -> Command:
     turn = payload["turn"] + 1
     messages.append(answer)
     carried = {"turn": turn, "ladder": dataclasses.asdict(ladder), "refunds": 0}
-    max_turns = roles_of(runtime)[seat_of(payload)].profile.max_turns
+    # Counted from the latest focus file done: a multi-file task that keeps finishing files keeps going.
+    max_turns = turn_limit(roles_of(runtime)[seat_of(payload)].profile.max_turns, progress(task, messages))
     settings = settings_of(runtime)
     looping = stop_reason(messages, guard_on(settings), settings.loop_guard_calls)
     if answer.tool_calls and turn < max_turns and looping is None:
@@ -144,6 +130,9 @@ def work(payload: WorkerInput, runtime: Runtime[RunContext]) -> Command:
         return Command(
             goto=_next(runtime, payload, "worker", [*messages, HumanMessage(NUDGE_NO_TOOLS)], known, **carried)
         )
+    elif turn < max_turns and role != "explorer" and (left := focus_nudge(task, messages, _text(answer))):
+        # "Done" with focus files unchanged and unexplained: back to work, naming them (bounded in nodes/focus.py).
+        return Command(goto=_next(runtime, payload, "worker", [*messages, left], known, **carried))
     # What the disk holds changed, not every path a write tool reported (an edit put back is no change).
     changed = net_changes(workspace_for(runtime, payload), payload["run_id"], task.id, files_changed(messages))
     if payload.get("attempt"):  # one of a task's attempts: checked in its copy; the join keeps one of them
@@ -157,12 +146,12 @@ def work(payload: WorkerInput, runtime: Runtime[RunContext]) -> Command:
                 turns=turn,
                 length=length,
                 looped=looping,
-                summary=answer.content if isinstance(answer.content, str) else "",
+                summary=_text(answer),
             ),
         )
     all_changed = net_changes(workspace_of(runtime), payload["run_id"], task.id, [*task.files_changed, *changed])
     done = task.model_copy(update={"status": "review", "files_changed": all_changed})
-    summary = answer.content if isinstance(answer.content, str) else ""
+    summary = _text(answer)
     emit(
         runtime,
         payload["run_id"],
