@@ -130,12 +130,12 @@ def test_a_done_with_no_progress_since_the_nudge_goes_to_review_and_the_correcto
 ) -> None:
     worker = [read("calc/ops.py"), edit("calc/ops.py"), Reply(content="Done."), Reply(content="Done, really.")]
     result, _ = run(fake_llm, repo, TWO, *worker, max_retries=1)
-    workers = requests_of(fake_llm, "worker")
-    assert len(workers) == 4  # one nudge: the second "done" made no progress since
-    assert sum(t.startswith(LEFT_HEAD) for t in texts(workers[-1], "user")) == 1
     corrector = requests_of(fake_llm, "corrector")[0]
     opening = texts(corrector, "user")[-1]
     assert CORRECT_MISSING.format(files="tests/test_ops.py") in opening
+    workers = requests_of(fake_llm, "worker")
+    assert len(workers) == 4  # one nudge: the second "done" made no progress since
+    assert sum(t.startswith(LEFT_HEAD) for t in texts(workers[-1], "user")) == 1
     assert not result.ok
 
 
