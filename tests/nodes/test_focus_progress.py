@@ -55,14 +55,15 @@ def read(path: str, **more: Any) -> Reply:
 
 def one_file(n: int, path: str) -> list[Reply]:
     """Eight turns that finish one file, as a small model on a large repository does: it searches and lists before
-    it finds the file, reads it twice, runs the tests (the same command every time) and then edits it."""
+    it finds the file, reads it twice, runs the tests twice and then edits it. Over the four files the same test
+    command runs eight times: the guard counts repeats from the latest file change, so it never stops this."""
     return [
         Reply(tool_calls=[tool_call("ws_search", pattern=f"first line {n}")]),
         Reply(tool_calls=[tool_call("ws_list", path=".")]),
         read(path),
         read(path, offset=2),
         Reply(tool_calls=[tool_call("ws_shell", command="python -m pytest -q")]),
-        Reply(tool_calls=[tool_call("ws_search", pattern=f"note {n}")]),
+        Reply(tool_calls=[tool_call("ws_shell", command="python -m pytest -q")]),
         Reply(tool_calls=[tool_call("ws_list", path="calc")]),
         edit(path),
     ]
