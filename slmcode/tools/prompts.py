@@ -46,6 +46,7 @@ TOO_BIG = "Error: {path} is {size} bytes, over the {limit}-byte limit; read it i
 PAST_END = "Error: {path} has {total} lines; offset {offset} is past the end."
 WRITE_EXISTS = "Error: {path} already exists; use ws_edit to change it (ws_write only creates new files)."
 READ_FIRST = "Error: read {path} with ws_read before editing it."
+PATH_HINT = " Did you mean {paths}?"  # after a path that does not exist (pathhint.py)
 EMPTY_OLD = "Error: old_str is empty; give the exact text to replace (ws_write creates new files)."
 SAME_TEXT = "Error: old_str and new_str are identical; nothing would change."
 EDIT_NOT_FOUND = (

@@ -21,6 +21,7 @@ from slmcode.environment.filenames import shown_name
 from slmcode.tools import editformat, nearmiss, prompts
 from slmcode.tools.context import ToolContext
 from slmcode.tools.listing import list_children, walk_files
+from slmcode.tools.pathhint import path_hint
 from slmcode.tools.permissions import Encoding, Patch, record_write, staged_patch
 from slmcode.tools.search import locate, ws_search
 from slmcode.tools.textfile import UTF8, clip_line, read_slice, read_text, require_file
@@ -57,6 +58,8 @@ def ws_read(ctx: ToolContext, path: str, offset: int = 1, limit: int = DEFAULT_R
         shown = shown_name(entry.path)
         offset, limit = max(1, offset), max(1, limit)
         patch = staged_patch(ctx, shown)
+        if entry.kind == "missing" and patch is None:
+            return refusals.NOT_FOUND.format(path=shown) + path_hint(ctx.env, path)
         if patch is None and require_file(entry) > ctx.settings.max_read_bytes:
             # Too big to read whole: read only the lines shown, each cut as it is read.
             # Each shown line costs at least 2 bytes of the output ("N\t"): no more lines can be shown.
@@ -140,6 +143,8 @@ def ws_edit(ctx: ToolContext, path: str, old_str: str, new_str: str) -> str:
     try:
         target = resolve_path(ctx.workspace, path, for_write=True)
         if target.shown not in ctx.read_paths and path.strip() not in ctx.read_paths:
+            if locate(ctx, path).kind == "missing" and staged_patch(ctx, target.shown) is None:
+                return refusals.NOT_FOUND.format(path=target.shown) + path_hint(ctx.env, path)  # not "read it first"
             return prompts.READ_FIRST.format(path=target.shown)
         if not old_str:
             return prompts.EMPTY_OLD
