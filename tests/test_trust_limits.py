@@ -10,7 +10,6 @@ import sys
 from pathlib import Path
 
 import pytest
-import yaml
 
 from slmcode import trust
 from slmcode.config import UNTRUSTED, load_settings
@@ -19,25 +18,10 @@ from slmcode.tools.shell import ShellResult, run_command
 from tests.fake_llm import FakeLLM, Reply, tool_call
 from tests.gitrun.helpers import git, scripted_run
 from tests.sandboxcheck import needs_sandbox
+from tests.test_trust import user_config, workspace_config, ws  # noqa: F401  (ws: the fixture)
 
 PYTHON = sys.executable
 RUN = f"{PYTHON} payload.py"
-
-
-def workspace_config(ws: Path, **settings: object) -> None:
-    (ws / ".slmcode").mkdir(parents=True, exist_ok=True)
-    (ws / ".slmcode" / "config.yaml").write_text(yaml.safe_dump(settings), encoding="utf-8")
-
-
-def user_config(home: Path, **settings: object) -> None:
-    (home / "config.yaml").write_text(yaml.safe_dump(settings), encoding="utf-8")
-
-
-@pytest.fixture
-def ws(tmp_path: Path) -> Path:
-    folder = tmp_path / "cloned"
-    folder.mkdir()
-    return folder
 
 
 def run_payload(ws: Path, code: str) -> ShellResult:
