@@ -7,19 +7,20 @@ The rows: Pan et al., "Training Software Engineering Agents and Verifiers with S
 github.com/SWE-Gym/SWE-Gym (assets/paper.pdf, commit 9b2ced6, 2024-12-23). Empty Patch is the share of
 trajectories that edit no code, Stuck in Loop the share whose last three turns repeat the exact same action.
 
-Two values are fitted per profile, the rest held as the profile has them (assumed):
-- rates.repeat_after_error (the chance it sends a failed call again, which enters the stuck state; mind.stuck_stay
-  then keeps it there) to the stuck-in-loop rate, counted as swebench_figures counts it (the same call with the
-  same arguments LOOP_REPEATS times in a row);
-- rates.stop_without_edit (the chance per step before its first edit that it stops, saying it is done) to the
-  empty-patch rate (no file changed at the end).
-Each by halving the interval, in turn, twice over, on the same (task, seed) pairs: the simulator's draws are common
-random numbers keyed by (task, seed, decision), so a rate moved up flips the same attempts each time and the
-estimate moves smoothly. The fit's runs are the plain loop in this process with no grading (neither figure needs
+rates.stop_without_edit (the chance per step before its first edit that it stops, saying it is done) is fitted to
+the empty-patch rate (no file changed at the end), by halving its interval on the same (task, seed) pairs: the
+simulator's draws are common random numbers keyed by (task, seed, decision), so a rate moved up flips the same
+attempts each time and the estimate moves smoothly. The stuck state's entry, rates.repeat_after_error (the chance
+it sends a failed call again; mind.stuck_stay then keeps it there), is held, and the stuck-in-loop rate (counted as
+swebench_figures counts it: the same call with the same arguments LOOP_REPEATS times in a row) is measured at the
+fitted value and with the entry raised (STUCK_SCAN): a first fit of both in turn (this script's first commit)
+found the stuck figure reaches a row's only where the empty patch overshoots its own, since here a model stuck
+repeating a failed call before its first edit never edits. The floor (both values 0) says what else leaves an
+attempt empty. The fit's runs are the plain loop in this process with no grading (neither figure needs
 the hidden tests; an attempt in its own process costs ~15 s here); the check at the fitted values is the plain
 loop cell itself (compare.run_grid: its own process per attempt, graded), with more seeds, and gives the figures.
 
-    python bench/sim_fit_swegym.py --profiles 7b,14b,32b --split verified --seeds 3 --final-seeds 8 \
+    python bench/sim_fit_swegym.py --profiles 7b,14b,32b --split verified --seeds 2 --final-seeds 6 \
         [--tasks py-stock] [--jobs 3] [--cell-check] [--out docs/bench/sim_swegym.txt]
 
 Resolve rate and average turns are printed beside the row, not fitted: skill is the profile's (32b's is fitted
@@ -73,6 +74,7 @@ ROWS: dict[str, tuple[int, dict[str, tuple[str, float, float, float, float]]]] =
     ),
 }
 SPLIT_NAMES = {"lite": "SWE-Bench Lite", "verified": "SWE-Bench Verified"}
+STUCK_SCAN = (0.5, 1.0)  # repeat_after_error values the stuck figure is measured at, after the fit
 CHECK_SEED = 1000  # the check's seeds start here, apart from the fit's 0..seeds-1
 
 
@@ -183,21 +185,24 @@ class Fitter:
         return round((low + high) / 2, 3)
 
 
-def fit_profile(fitter: Fitter, profile: Profile, row: tuple[str, float, float, float, float], steps: int) -> Profile:
+def fit_profile(
+    fitter: Fitter, profile: Profile, row: tuple[str, float, float, float, float], steps: int, high: float, scan: bool
+) -> Profile:
+    """stop_without_edit to the row's empty patch, the stuck entry held; then how far stuck-in-loop can be moved."""
     _, empty_pct, stuck_pct, _, _ = row
-    fitter.log(f"  fitting {profile.name}: targets empty {empty_pct}, stuck {stuck_pct}")
-    current = profile
-    for round_ in range(2):  # the second round within +/- 0.1 of the first's values, one halving fewer
-        width, steps = (1.0, steps) if round_ == 0 else (0.1, max(1, steps - 1))
-        entry = current.rates.get("repeat_after_error", 0.0)
-        lo, hi = (0.0, 1.0) if round_ == 0 else (max(0.0, entry - width), min(1.0, entry + width))
-        entry = fitter.halve(current, "repeat_after_error", "stuck", stuck_pct / 100, lo, hi, steps)
-        current = with_rates(current, repeat_after_error=entry)
-        stop = current.rates.get("stop_without_edit", 0.0)
-        lo, hi = (0.0, 1.0) if round_ == 0 else (max(0.0, stop - width), min(1.0, stop + width))
-        stop = fitter.halve(current, "stop_without_edit", "empty", empty_pct / 100, lo, hi, steps)
-        current = with_rates(current, stop_without_edit=stop)
-    return current
+    held = profile.rates.get("repeat_after_error", 0.0)
+    fitter.log(
+        f"  fitting {profile.name}: targets empty {empty_pct}, stuck {stuck_pct}; repeat_after_error {held} held"
+    )
+    stop = fitter.halve(profile, "stop_without_edit", "empty", empty_pct / 100, 0.0, high, steps)
+    fitted = with_rates(profile, stop_without_edit=stop)
+    if scan:
+        fitter.log(
+            f"  stuck's reach at stop_without_edit {stop} (repeat_after_error raised; empty patch moves with it):"
+        )
+    for entry in STUCK_SCAN if scan else ():
+        fitter.measure(with_rates(fitted, repeat_after_error=entry))
+    return fitted
 
 
 def floor(fitter: Fitter, profile: Profile) -> None:
@@ -227,11 +232,13 @@ def main() -> None:
     parser.add_argument("--profiles", default="7b,14b,32b")
     parser.add_argument("--split", choices=sorted(ROWS), default="verified", help="the rows fitted to")
     parser.add_argument("--tasks", default="py-stock", help="bundled task-id prefixes (comma-separated)")
-    parser.add_argument("--seeds", type=int, default=3, help="seeds per task during the fit")
-    parser.add_argument("--final-seeds", type=int, default=8, help="seeds per task for the fitted figures")
-    parser.add_argument("--steps", type=int, default=4, help="halvings per value in the first round")
+    parser.add_argument("--seeds", type=int, default=2, help="seeds per task during the fit")
+    parser.add_argument("--final-seeds", type=int, default=6, help="seeds per task for the fitted figures")
+    parser.add_argument("--steps", type=int, default=5, help="halvings of stop_without_edit's interval")
     parser.add_argument("--jobs", type=int, default=3, help="attempts at once (they mostly wait on the sandbox)")
     parser.add_argument("--timeout", type=float, default=300)
+    parser.add_argument("--stop-high", type=float, default=1.0, help="the top of stop_without_edit's interval")
+    parser.add_argument("--no-scan", dest="scan", action="store_false", help="no floor, no stuck scan")
     parser.add_argument("--cell-check", action="store_true", help="rerun seed 0 through the cell and compare")
     parser.add_argument("--out", type=Path, default=None, help="also write the report here")
     args = parser.parse_args()
@@ -253,15 +260,16 @@ def main() -> None:
     log("SIMULATED: a simulated small model (slmcode/eval/sim), not a real one.")
     log(f"Fit of empty-patch and stuck-in-loop rates to {SOURCE}, {SPLIT_NAMES[args.split]} ({n_pub} instances)")
     log(f"protocol: the plain loop cell; tasks: {len(tasks)} bundled ({', '.join(t.id for t in tasks)})")
-    log(f"fit: {args.seeds} seeds per task, {args.steps} halvings per value, 2 rounds; check: {args.final_seeds} seeds")
+    log(f"fit: {args.seeds} seeds per task, {args.steps} halvings; check: {args.final_seeds} seeds per task")
     results = []
     for name in [p.strip() for p in args.profiles.split(",") if p.strip()]:
         if name not in rows:
             log(f"  {name}: no SWE-Gym row (rows: {', '.join(rows)})")
             continue
         base = load_profile(name)
-        floor(fitter, base)
-        fitted = fit_profile(fitter, base, rows[name], args.steps)
+        if args.scan:
+            floor(fitter, base)
+        fitted = fit_profile(fitter, base, rows[name], args.steps, args.stop_high, args.scan)
         check = range(CHECK_SEED, CHECK_SEED + args.final_seeds)  # seeds the fit never ran
         got = fitter.measure(fitted, check, graded=True)
         results.append((name, base, fitted, got))
@@ -282,16 +290,17 @@ def main() -> None:
             count = getattr(got, what)
             lo, hi = wilson(count, got.n)
             half = band(published / 100, n_pub)
-            mark = verdict(got.rate(what), published, half) if what != "resolved" else "not fitted"
+            mark = {"empty": "fitted: ", "stuck": "held: "}.get(what, "not fitted")
+            mark += verdict(got.rate(what), published, half) if what != "resolved" else ""
             log(
                 f"{name:8} {label:16} {published:>8.1f}% {f'+/-{100 * half:.1f} ({n_pub})':>11} "
                 f"{f'{100 * got.rate(what):.1f}% [{100 * lo:.0f}, {100 * hi:.0f}]':>22}  {mark}"
             )
         log(f"{name:8} {'avg turns':16} {turns:>9.1f} {'':>11} {got.turns:>22.1f}  not fitted")
         log(
-            f"  {name} fitted: repeat_after_error {base.rates.get('repeat_after_error', 0):.3f} -> "
-            f"{fitted.rates['repeat_after_error']:.3f}, stop_without_edit {base.rates.get('stop_without_edit', 0):.3f} "
-            f"-> {fitted.rates['stop_without_edit']:.3f} (stuck_stay {fitted.mind.stuck_stay} held)"
+            f"  {name} fitted: stop_without_edit {base.rates.get('stop_without_edit', 0):.3f} -> "
+            f"{fitted.rates['stop_without_edit']:.3f}; held: repeat_after_error "
+            f"{fitted.rates['repeat_after_error']:.3f}, stuck_stay {fitted.mind.stuck_stay}"
         )
         o_n, (_, o_empty, o_stuck, _, _) = ROWS[other][0], ROWS[other][1][name]
         e_half, s_half = band(o_empty / 100, o_n), band(o_stuck / 100, o_n)
