@@ -102,8 +102,31 @@ def test_every_competence_value_says_whether_it_is_fitted_and_to_which_row() -> 
         for line in (row for row in values if ":" in row):
             comment = line.split("#", 1)[1].strip() if "#" in line else ""
             # assumed, fitted to a leaderboard row, or a published measurement the comment cites (a server's speed)
-            fitted = ("fitted: polyglot_leaderboard.yml, ", "fitted: little-coder docs/whitepaper.md, ")
+            fitted = ("fitted: polyglot_leaderboard.yml, ", "fitted: little-coder docs/whitepaper.md, ", SWE_GYM)
             assert comment.startswith(("assumed", *fitted, "source: ")), (name, line)
+
+
+SWE_GYM = "fitted: SWE-Gym Table 3, "  # bench/sim_fit_swegym.py: Pan et al., arXiv 2412.21139, zero-shot rows
+
+
+def test_every_error_rate_says_whether_it_is_assumed_or_which_row_it_comes_from() -> None:
+    # The slips too: each `rates:` value, on its own line, says assumed, or names the published row it was fitted
+    # or converted to (a row and its column, not a paper's name alone).
+    from slmcode.eval.sim.profile import ERRORS, builtin_profiles
+
+    sources = ("assumed", SWE_GYM, "converted: polyglot_leaderboard.yml, ", "converted (above)", "source: ")
+    for name in builtin_profiles():
+        text = (Path(__file__).parents[2] / "slmcode" / "eval" / "sim" / "profiles" / f"{name}.yaml").read_text()
+        rates = text.split("\nrates:\n", 1)[-1].split("\nmind:", 1)[0] if "\nrates:\n" in text else ""
+        values = [row for row in rates.splitlines() if row.startswith("  ") and not row.lstrip().startswith("#")]
+        assert {row.split(":", 1)[0].strip() for row in values} == set(load_profile(name).rates) <= set(ERRORS)
+        for line in values:
+            comment = line.split("#", 1)[1].strip() if "#" in line else ""
+            assert comment.startswith(sources), (name, line)
+            if comment.startswith("converted (above)"):  # the comment block above names the row
+                assert "polyglot_leaderboard.yml, " in rates.split(line, 1)[0], (name, line)
+            if comment.startswith(SWE_GYM):  # the row: the split, the size and the column
+                assert "SWE-Bench" in comment and "zero-shot" in comment, (name, line)
 
 
 def test_failing_output_turns_a_stronger_model_right_more_often_on_easier_tasks() -> None:
