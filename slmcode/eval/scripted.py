@@ -294,12 +294,15 @@ def _handler_for(fake: FakeLLM) -> type[BaseHTTPRequestHandler]:
             self.send_response(200)
             self.send_header("Content-Type", "text/event-stream")
             self.end_headers()
-            for chunk in stream_chunks(request, reply):
-                self.wfile.write(f"data: {json.dumps(chunk)}\n\n".encode())
-                if reply.chunk_delay:
-                    self.wfile.flush()
-                    time.sleep(reply.chunk_delay)
-            self.wfile.write(b"data: [DONE]\n\n")
-            self.wfile.flush()
+            try:
+                for chunk in stream_chunks(request, reply):
+                    self.wfile.write(f"data: {json.dumps(chunk)}\n\n".encode())
+                    if reply.chunk_delay:
+                        self.wfile.flush()
+                        time.sleep(reply.chunk_delay)
+                self.wfile.write(b"data: [DONE]\n\n")
+                self.wfile.flush()
+            except (BrokenPipeError, ConnectionResetError):
+                return  # the client stopped reading (its run ended or gave up): as a real server, no traceback
 
     return Handler
