@@ -63,6 +63,9 @@ class Task(BaseModel):
     fallback_at: int = 0
     # verify commands that already passed before the task's first edit: passing again proves nothing about it
     baseline_passed: list[str] = Field(default_factory=list)
+    # Its last correction changed no file: another would meet the same files and the same failing checks
+    # (nodes/corrector.py stops there).
+    stalled: bool = False
 
     @property
     def settled(self) -> bool:

@@ -30,6 +30,7 @@ from langgraph.runtime import Runtime
 
 from slmcode.budget.profiles import parse_size_billions
 from slmcode.environment.clone import clone_file
+from slmcode.nodes.corrector import stalled
 from slmcode.nodes.disk_changes import net_changes
 from slmcode.nodes.quality import quality_of
 from slmcode.nodes.winner import Applied, apply_attempt
@@ -301,7 +302,11 @@ def settle(state: RunState, runtime: Runtime[RunContext]) -> dict:
         for run in mine:
             store.forget(run_id, f"worker:{conversation}#{run.attempt}")
         changed = net_changes(real, run_id, task.id, [*task.files_changed, *kept.files_changed])
-        tasks.append(task.model_copy(update={"status": "review", "files_changed": changed}))
+        tasks.append(
+            task.model_copy(
+                update={"status": "review", "files_changed": changed, "stalled": stalled(task, kept.files_changed)}
+            )
+        )
         discarded = ", ".join(
             f"attempt {r.attempt} ({_why_lost(r, kept)})" for r in sorted(lost, key=lambda r: r.attempt)
         )

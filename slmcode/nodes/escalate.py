@@ -83,7 +83,9 @@ def escalate(state: RunState, runtime: Runtime[RunContext]) -> dict:
             choice = answer.value or Escalation(decision="give_up")
         if choice.decision == "retry" and task.allowance == 0:
             note = f"escalation: retry. {choice.guidance}".strip()
-            decided.append(task.model_copy(update={"allowance": 1, "review_notes": [*task.review_notes, note]}))
+            decided.append(
+                task.model_copy(update={"allowance": 1, "stalled": False, "review_notes": [*task.review_notes, note]})
+            )
         else:
             decided.append(task.model_copy(update={"status": "failed"}))
         log.append(f"escalate: {task.id} -> {decided[-1].status if decided[-1].status == 'failed' else 'retry'}")

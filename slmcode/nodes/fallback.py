@@ -65,7 +65,9 @@ def to_fallback(runtime: Runtime[RunContext], run_id: str, task: Task) -> Task:
         f"attempt(s); next attempts on {seat.binding.model}",
     )
     say_windows(runtime, run_id)
-    return task.model_copy(update={"fallback_model": seat.binding.model, "fallback_at": task.attempts})
+    return task.model_copy(
+        update={"fallback_model": seat.binding.model, "fallback_at": task.attempts, "stalled": False}
+    )
 
 
 def unfit_fallback(runtime: Runtime[RunContext], run_id: str, task: Task) -> bool:

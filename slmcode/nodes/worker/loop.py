@@ -24,6 +24,7 @@ from langgraph.types import Command, Send
 
 from slmcode.compact.offload import offload_tool_output
 from slmcode.nodes.attempts import branch_key, finish, workspace_for
+from slmcode.nodes.corrector import stalled
 from slmcode.nodes.disk_changes import net_changes
 from slmcode.nodes.fallback import seat_of
 from slmcode.nodes.focus import focus_nudge, progress, turn_limit
@@ -150,7 +151,7 @@ def work(payload: WorkerInput, runtime: Runtime[RunContext]) -> Command:
             ),
         )
     all_changed = net_changes(workspace_of(runtime), payload["run_id"], task.id, [*task.files_changed, *changed])
-    done = task.model_copy(update={"status": "review", "files_changed": all_changed})
+    done = task.model_copy(update={"status": "review", "files_changed": all_changed, "stalled": stalled(task, changed)})
     summary = _text(answer)
     emit(
         runtime,
