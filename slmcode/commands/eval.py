@@ -72,7 +72,7 @@ def eval_command(
         typer.Option(
             "--ablate",
             help="With --sim: the harness with each lever off too: all, or packs, repo_map, tool_repair, "
-            "compaction, verify, loop_guard, edit_format; attempts is switched on (2) instead "
+            "compaction, verify, loop_guard, edit_format, stall; attempts is switched on (2) instead "
             "(comma-separated).",
         ),
     ] = None,
@@ -98,7 +98,7 @@ def eval_command(
     if standard is not None:  # the standard suites for real models (commands/eval_suites.py)
         from slmcode.commands.eval_suites import run_standard
 
-        if standard == "polyglot" and sim is not None and not (replay or record or list_tasks or ablate):
+        if standard == "polyglot" and sim is not None and not (replay or record or list_tasks):
             from slmcode.commands.eval_polyglot_sim import run_polyglot_sim
 
             positive(seeds, "--seeds", "seeds")
@@ -115,6 +115,7 @@ def eval_command(
                 timeout=timeout,
                 as_json=as_json,
                 out=out,
+                ablate=ablate,
             )
             return
         if standard == "swebench" and sim is not None and not (replay or record or list_tasks or ablate or tries):
@@ -136,10 +137,10 @@ def eval_command(
                 out=out,
             )
             return
-        if compare or replay or record or list_tasks or sim is not None:
+        if compare or replay or record or list_tasks or ablate or sim is not None:
             raise SlmcodeError(
-                "--compare and --sim go together on --suite polyglot and --suite swebench; --replay, --record, "
-                "--list and --ablate are for the bundled suite, --tries for polyglot"
+                "--compare and --sim go together on --suite polyglot and --suite swebench; --replay, --record "
+                "and --list are for the bundled suite; --ablate goes with --sim on the bundled suite and polyglot"
             )
         settings = settings_for(Path("."), base_url=base_url, model=model).settings
         run_standard(

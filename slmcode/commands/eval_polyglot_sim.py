@@ -1,5 +1,5 @@
-"""`slmcode eval --suite polyglot DIR --sim PROFILE [--compare]`: Aider's polyglot exercises against the
-SIMULATED small model, laid out as the simulator's tasks (eval/suites/polyglot_sim.py), reported as aider
+"""`slmcode eval --suite polyglot DIR --sim PROFILE [--compare] [--ablate LEVERS]`: Aider's polyglot exercises
+against the SIMULATED small model, laid out as the simulator's tasks (eval/suites/polyglot_sim.py), reported as aider
 reports them: pass_1, pass_2 and the per-language table (eval/sim/passes.py). An exercise whose language has
 no toolchain here, or whose example solution fails its own tests here, is skipped with the reason."""
 
@@ -47,8 +47,10 @@ def run_polyglot_sim(
     timeout: float,
     as_json: bool,
     out: Path,
+    ablate: str | None = None,
 ) -> None:
     from slmcode.commands.eval_suite_sim import say_skipped, simulate_laid, with_aider
+    from slmcode.eval.sim.compare import parse_ablate
     from slmcode.eval.sim.measure import resolve_profiles, write_report
     from slmcode.eval.sim.passes import pass_summary, render_passes
     from slmcode.eval.sim.table import render
@@ -59,7 +61,7 @@ def run_polyglot_sim(
         raise SlmcodeError("--suite polyglot needs DIR (a checkout of Aider's polyglot-benchmark)")
     if not 1 <= tries <= 2:
         raise SlmcodeError(f"--tries: 1 or 2 (aider's protocol), got {tries}")
-    profiles = resolve_profiles(value)
+    profiles, levers = resolve_profiles(value), parse_ablate(ablate)
     peers = with_aider(compare, peers)
     exercises = load_polyglot(source)
     skipped = {e.id: why for e in exercises if (why := missing_toolchain(e.language))}
@@ -69,7 +71,15 @@ def run_polyglot_sim(
         skipped |= unpaired
         by_id = dict(zip([e.id for e in chosen if e.id not in unpaired], laid, strict=True))
         runnable, outcomes, data = simulate_laid(
-            profiles, by_id, skipped, compare=compare, peers=peers, seeds=seeds, jobs=jobs, timeout=timeout
+            profiles,
+            by_id,
+            skipped,
+            compare=compare,
+            peers=peers,
+            seeds=seeds,
+            jobs=jobs,
+            timeout=timeout,
+            ablate=levers,
         )
     finally:
         shutil.rmtree(root, ignore_errors=True)

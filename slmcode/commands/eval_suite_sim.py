@@ -29,6 +29,7 @@ def simulate_laid(
     seeds: int,
     jobs: int,
     timeout: float,
+    ablate: Sequence[str] = (),
 ) -> tuple[list[EvalTask], list[Outcome], dict[str, Any]]:
     """`laid` maps each item's id to its task; an item whose reference fails here joins `skipped`. Returns the
     tasks measured, every outcome and the report's data."""
@@ -42,14 +43,15 @@ def simulate_laid(
             skipped[item] = why
         else:
             runnable.append(task)
-    bar, on_result = _progress(len(profiles) * (1 + compare + len(peers)) * len(runnable) * seeds)
+    cells = 1 + compare + len(peers) + len(ablate)
+    bar, on_result = _progress(len(profiles) * cells * len(runnable) * seeds)
     with bar:
         outcomes, data = simulate(
             profiles,
             runnable,
             seeds=seeds,
             compare=compare,
-            ablate=[],
+            ablate=ablate,
             peers=peers,
             jobs=jobs,
             timeout=timeout,
