@@ -8,6 +8,7 @@ from langgraph.runtime import Runtime
 
 from slmcode.memory.flywheel import record_learning
 from slmcode.memory.lessons import lesson_problem
+from slmcode.nodes.escalate import shorten
 from slmcode.nodes.llm import ask_role
 from slmcode.nodes.prompts import LEARN
 from slmcode.nodes.schemas import Lessons
@@ -15,6 +16,7 @@ from slmcode.run_context import RunContext, emit, trace_of, workspace_of
 from slmcode.state import RunState, Task
 
 MAX_LESSONS = 3
+TITLE_CHARS = 80
 
 
 def failure_reason(task: Task) -> str:
@@ -49,7 +51,10 @@ def outcome_of(tasks: list[Task], qa_passed: bool | None, qa_reason: str = "") -
     for task in tasks:
         bad = [v for v in task.verdicts if v.criterion.priority == "must" and v.status != "PASSED"]
         if task.status != "done" or bad or not any(v.gate is None for v in task.verdicts):
-            problems.append(f"task {task.id} '{task.title}' {task.status}: {failure_reason(task)}")
+            # A title the splitter could not shorten is the whole request: the outcome line names it, not quotes it.
+            problems.append(
+                f"task {task.id} '{shorten(task.title, TITLE_CHARS)}' {task.status}: {failure_reason(task)}"
+            )
     if qa_passed is False:
         problems.append(f"QA failed: {qa_reason}")
     return "done" if not problems else "failed: " + "; ".join(problems[:4])
