@@ -218,7 +218,10 @@ def _handler_for(fake: FakeLLM) -> type[BaseHTTPRequestHandler]:
             self.send_header("Content-Type", "application/json")
             self.send_header("Content-Length", str(len(data)))
             self.end_headers()
-            self.wfile.write(data)
+            try:
+                self.wfile.write(data)
+            except (BrokenPipeError, ConnectionResetError):
+                return  # the client gave up waiting (its timeout, or its run ended): as a real server, no traceback
 
         def _send_cut(self, body: dict[str, Any], reply: Reply) -> None:
             data = json.dumps(body).encode()

@@ -14,7 +14,7 @@ from tests.eval.conftest import slmcode
 
 pytest.importorskip("llama_cpp")
 pytestmark = [pytest.mark.local_model, pytest.mark.slow]
-ATTEMPT_CAP_SECONDS = "300"
+ATTEMPT_CAP_SECONDS = "120"  # the 135M model uses whatever it is given: a cap of 300 s took 610 s of CI
 
 
 def test_the_embedded_subset_runs_two_tasks_and_reports_each(tmp_path: Path) -> None:
