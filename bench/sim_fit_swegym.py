@@ -127,12 +127,12 @@ def quick(task: EvalTask, profile: Profile, seed: int, graded: bool = False) -> 
     sandbox as an attempt's own process grades it (eval/grade.py) when asked."""
     from slmcode.eval.grade import grade
     from slmcode.eval.plain_loop import run_baseline
-    from slmcode.eval.runner import _git_init
+    from slmcode.eval.process import commit_all
 
     root = Path(tempfile.mkdtemp(prefix=f"slmcode-fit-{task.id}-"))
     try:
         workspace = copy_repo(task, root / task.id)
-        _git_init(workspace)
+        commit_all(workspace, "task")
         with SimServer(task, profile, seed=seed, agent="baseline") as sim:
             settings = {"base_url": sim.url, "model": profile.model, "request_retries": 0}
             run = run_baseline(task.prompt, workspace, task.test_command, settings)
@@ -250,7 +250,7 @@ def main() -> None:
         lines.append(text)
 
     started = time.time()
-    # As an attempt's own process has it (runner.child_env): this interpreter first on PATH, for `python -m pytest`.
+    # As an attempt's own process has it (eval/process.py child_env): this interpreter first on PATH, for `python -m pytest`.
     os.environ["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"
     os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
     tasks = pick_tasks(args.tasks)

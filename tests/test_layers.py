@@ -184,8 +184,7 @@ def test_nothing_above_providers_imports_the_http_client() -> None:
 # user's chosen programs, never the workspace's.
 MAY_START_PROCESSES = {
     "providers/embedded.py": "starts the embedded llama.cpp model server the user installed",
-    "eval/runner.py": "starts slmcode's own attempt process (python -m slmcode.eval.attempt)",
-    "eval/suites/run.py": "starts slmcode's own suite attempt process (python -m slmcode.eval.suites.attempt)",
+    "eval/process.py": "starts slmcode's own attempt process (python -m slmcode.eval.attempt, .suites.attempt)",
     "eval/suites/swebench.py": "host git on the user's own SWE-bench clone outside any workspace: objects only "
     "(cat-file -e, clone --no-checkout: no checkout, so no filter runs), gitsafe's switches",
 }

@@ -1,36 +1,22 @@
-"""Running attempts: a fresh copy of the task's repository in a temp folder per attempt, the attempt in its own
-process with a deadline, `jobs` of them at a time, each result handed to a callback as it lands."""
+"""Running the bundled suite's attempts: a fresh copy of the task's repository in a temp folder per attempt, the
+attempt in its own process with a deadline (eval/process.py), `jobs` of them at a time."""
 
 from __future__ import annotations
 
-import contextlib
-import json
-import os
 import shutil
-import signal
-import subprocess
-import sys
 import tempfile
 import time
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from slmcode.environment import LocalEnvironment
 from slmcode.eval.attempt import Attempt, settle
 from slmcode.eval.harness import AgentRun, trace_figures
+from slmcode.eval.process import commit_all, run_all, spawn
 from slmcode.eval.recording_proxy import RecordingProxy
 from slmcode.eval.replay import REPLAY_MODEL, Replay, serve
 from slmcode.eval.suite import EvalTask, changed_files, copy_repo
-
-GIT_ENV = {
-    "GIT_AUTHOR_NAME": "slmcode-eval",
-    "GIT_AUTHOR_EMAIL": "eval@localhost",
-    "GIT_COMMITTER_NAME": "slmcode-eval",
-    "GIT_COMMITTER_EMAIL": "eval@localhost",
-}
 
 
 @dataclass(frozen=True)
@@ -42,52 +28,9 @@ class Job:
     record: Path | None = None  # a folder: the attempt's answers are kept there as a replay
 
 
-def child_env() -> dict[str, str]:
-    """This interpreter's folder first on PATH, so `python -m pytest` in the sandbox finds the same Python."""
-    path = f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"
-    return {**os.environ, "PATH": path, "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}
-
-
-def _git_init(workspace: Path) -> None:
-    # A repository like a user's: the reviewer's evidence reads `git diff`.
-    # Through the Environment: inside the wall, and no hook or fsmonitor of any config runs on the task's commit.
-    env = LocalEnvironment(workspace)
-    for args in (["init", "-q"], ["add", "-A"], ["commit", "-qm", "task"]):
-        with contextlib.suppress(OSError):
-            env.git(*args, write=True, env=GIT_ENV)
-
-
-def _kill(proc: subprocess.Popen[str]) -> None:
-    with contextlib.suppress(ProcessLookupError):
-        os.killpg(proc.pid, signal.SIGKILL)
-    proc.wait()
-
-
-def _spawn(spec: dict[str, Any], timeout: float) -> tuple[dict[str, Any] | None, bool, str]:
-    """Run the attempt's process; (its record or None, timed out, the tail of its stderr)."""
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "slmcode.eval.attempt"],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=child_env(),
-        start_new_session=True,
-    )
-    try:
-        out, err = proc.communicate(json.dumps(spec), timeout=timeout)
-    except subprocess.TimeoutExpired:
-        _kill(proc)
-        return None, True, ""
-    lines = [line for line in out.splitlines() if line.startswith("{")]
-    if proc.returncode != 0 or not lines:
-        return None, False, err[-800:]
-    return json.loads(lines[-1]), False, ""
-
-
 def _attempt(job: Job, spec: dict[str, Any], workspace: Path, timeout: float) -> Attempt:
     started = time.monotonic()
-    record, timed_out, stderr = _spawn(spec, timeout)
+    record, timed_out, stderr = spawn("slmcode.eval.attempt", spec, timeout)
     if record is not None:
         return Attempt(**record)
     # Killed at its deadline, or crashed: recorded from what the workspace and the trace show.
@@ -111,7 +54,7 @@ def run_job(job: Job, timeout: float, keep: Path | None = None) -> Attempt:
     proxy = RecordingProxy(job.settings["base_url"]).start() if job.record and not job.replay else None
     try:
         workspace = copy_repo(job.task, root / job.task.id)
-        _git_init(workspace)
+        commit_all(workspace, "task")
         settings = dict(job.settings)
         if server is not None:
             settings |= {"base_url": server.url, "model": REPLAY_MODEL, "request_retries": 0}
@@ -149,11 +92,4 @@ def run_jobs(
     jobs: list[Job], *, parallel: int, timeout: float, on_result: Callable[[Attempt], None], keep: Path | None = None
 ) -> list[Attempt]:
     """Every job, `parallel` at a time; results in the jobs' order."""
-
-    def one(job: Job) -> Attempt:
-        attempt = run_job(job, timeout, keep)
-        on_result(attempt)
-        return attempt
-
-    with ThreadPoolExecutor(max_workers=max(1, parallel)) as pool:
-        return list(pool.map(one, jobs))
+    return run_all(jobs, lambda job: run_job(job, timeout, keep), parallel=parallel, on_result=on_result)

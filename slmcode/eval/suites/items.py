@@ -8,8 +8,9 @@ from functools import partial
 from pathlib import Path
 
 from slmcode.errors import SlmcodeError
+from slmcode.eval.process import commit_all
 from slmcode.eval.suites import polyglot, swebench
-from slmcode.eval.suites.run import Item, commit_all
+from slmcode.eval.suites.run import Item
 
 SUITES = ("polyglot", "swebench")
 
@@ -22,7 +23,7 @@ class Chosen:
 
 
 def _exercise_workspace(exercise: polyglot.Exercise, dest: Path) -> Path:
-    return commit_all(polyglot.copy_exercise(exercise, dest))
+    return commit_all(polyglot.copy_exercise(exercise, dest), "exercise")
 
 
 def polyglot_items(root: Path) -> Chosen:

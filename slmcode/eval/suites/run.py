@@ -4,25 +4,17 @@ at a time, each result handed to a callback as it lands."""
 
 from __future__ import annotations
 
-import contextlib
-import json
-import os
 import re
 import shutil
-import signal
-import subprocess
-import sys
 import tempfile
 import time
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from slmcode.environment import LocalEnvironment
 from slmcode.eval.harness import AgentRun, trace_figures
-from slmcode.eval.runner import GIT_ENV, child_env
+from slmcode.eval.process import run_all, spawn
 from slmcode.eval.suites.attempt import SuiteAttempt, settle
 
 
@@ -39,39 +31,6 @@ class Item:
 def folder_name(item_id: str) -> str:
     """The item's workspace folder: its id (from a checkout or a JSONL) as one plain name, never `..` or a path."""
     return re.sub(r"[^A-Za-z0-9_.-]", "-", item_id).lstrip(".") or "item"
-
-
-def commit_all(workspace: Path) -> Path:
-    """A repository like a user's (the reviewer's evidence reads `git diff`), made through the Environment as
-    the bundled suite's are: inside the wall, no hook or fsmonitor of any config runs."""
-    env = LocalEnvironment(workspace)
-    for args in (["init", "-q"], ["add", "-A"], ["commit", "-qm", "exercise"]):
-        with contextlib.suppress(OSError):
-            env.git(*args, write=True, env=GIT_ENV)
-    return workspace
-
-
-def _spawn(spec: dict[str, Any], timeout: float) -> tuple[dict[str, Any] | None, bool, str]:
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "slmcode.eval.suites.attempt"],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=child_env(),
-        start_new_session=True,
-    )
-    try:
-        out, err = proc.communicate(json.dumps(spec), timeout=timeout)
-    except subprocess.TimeoutExpired:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(proc.pid, signal.SIGKILL)
-        proc.communicate()
-        return None, True, ""
-    lines = [line for line in out.splitlines() if line.startswith("{")]
-    if proc.returncode != 0 or not lines:
-        return None, False, err[-800:]
-    return json.loads(lines[-1]), False, ""
 
 
 def _unfinished(
@@ -108,7 +67,7 @@ def run_item(
             item.prepare(workspace)
         except Exception as exc:  # a clone that fails to copy: this item's error, the suite goes on
             return _unfinished(item, spec, workspace, False, f"{type(exc).__name__}: {exc}", 0.0)
-        record, timed_out, stderr = _spawn(spec, timeout)
+        record, timed_out, stderr = spawn("slmcode.eval.suites.attempt", spec, timeout)
         if record is not None:
             return SuiteAttempt(**record)
         return _unfinished(item, spec, workspace, timed_out, stderr, time.monotonic() - started)
@@ -138,9 +97,6 @@ def run_items(
     """Every item, `parallel` at a time; results in the items' order."""
 
     def one(item: Item) -> SuiteAttempt:
-        attempt = run_item(item, settings, tries=tries, timeout=timeout, grade_timeout=grade_timeout, keep=keep)
-        on_result(attempt)
-        return attempt
+        return run_item(item, settings, tries=tries, timeout=timeout, grade_timeout=grade_timeout, keep=keep)
 
-    with ThreadPoolExecutor(max_workers=max(1, parallel)) as pool:
-        return list(pool.map(one, items))
+    return run_all(items, one, parallel=parallel, on_result=on_result)
