@@ -39,7 +39,8 @@ class Mind:
     # output better the stronger it is and the easier the task (the form a fit to aider's pass_1 and pass_2
     # rows transfers across models; a constant chance does not).
     retry_gain: float | None = None
-    # A fresh attempt (best-of-N) keeps the last attempt's belief with this chance, else draws anew.
+    # A fresh attempt (best-of-N's attempt k > 1) keeps the first attempt's belief with this chance, else draws
+    # anew (sim/server.py): how much two samples of one model at a warmer temperature share their idea of a fix.
     redraw_correlation: float = 0.0
     # Once repeating a call, the chance per turn it repeats it again; a steer it reads (a loop guard, a repeat
     # notice) breaks the repeat with the other chance instead (states.py).

@@ -39,6 +39,16 @@ TEST_NAME = re.compile(r"\b[Tt]est\w*")
 
 
 @dataclass(frozen=True)
+class Belief:
+    """An attempt's idea of the fix: what it means each file to hold, its kind, and the hidden tests' output under
+    it when wrong (the tests it fails)."""
+
+    knowledge: Knowledge
+    kind: str  # right | stub | a wrong edit's kind (mutants.py)
+    fails: str = ""
+
+
+@dataclass(frozen=True)
 class Played:
     role: str
     turn: int
@@ -58,8 +68,9 @@ class SimServer(FakeLLM):
         self.draws = Draws(task.id, seed)
         self.states = States(profile.mind, self.draws)  # stuck, misremembered files (states.py)
         self.reference = Knowledge(task)
-        self.knowledge, self.belief = self._believe(self.reference)
-        self.fails = ""  # the hidden tests' output under the wrong belief: the tests it fails
+        # One belief per attempt, by the seed its requests send (best-of-N's attempt k > 1; nodes/attempts.py).
+        self.first = self._believe()
+        self.beliefs: dict[int, Belief] = {1: self.first}
         self._read_failures: set[str] = set()
         self.log: list[Played] = []
         self.turns: dict[str, int] = {}
@@ -69,43 +80,63 @@ class SimServer(FakeLLM):
         if profile.ollama:
             self.ollama_num_ctx = {profile.model: None}
 
-    def _believe(self, reference: Knowledge) -> tuple[Knowledge, str]:
-        """The attempt's one idea of the fix, held by every role: the reference with logistic(skill - difficulty),
-        else one of the task's graded wrong edits (the stub unchanged when none was kept)."""
-        _, value, rng = self.draws.uniform("belief")
-        if value < self.profile.mind.p_right(*reference.size()):
-            return reference, "right"
-        wrong = wrong_edits(self.task, reference)
-        if not wrong:
-            return Knowledge(self.task, ()), "stub"
-        chosen = rng.choice(wrong)
-        self.fails = chosen.fails
-        return Knowledge(self.task, tuple(sorted(chosen.files.items()))), chosen.kind
+    @property
+    def belief(self) -> str:
+        """The first attempt's belief: right, stub, or the kind of wrong edit (mutants.py)."""
+        return self.beliefs[1].kind
 
-    def _read_failure(self, request: Request) -> None:
+    def _believe(self, attempt: int = 1) -> Belief:
+        """An attempt's one idea of the fix, held by every role: the reference with logistic(skill - difficulty),
+        else one of the task's graded wrong edits (the stub unchanged when none was kept)."""
+        _, value, rng = self.draws.uniform("belief" if attempt == 1 else f"belief@{attempt}")
+        if value < self.profile.mind.p_right(*self.reference.size()):
+            return Belief(self.reference, "right")
+        wrong = wrong_edits(self.task, self.reference)
+        if not wrong:
+            return Belief(Knowledge(self.task, ()), "stub")
+        chosen = rng.choice(wrong)
+        return Belief(Knowledge(self.task, tuple(sorted(chosen.files.items()))), chosen.kind, chosen.fails)
+
+    def attempt_of(self, request: Request) -> int:
+        """The attempt a request belongs to: the seed best-of-N's attempt k > 1 sends, else 1. Attempt k's first
+        request keeps the first attempt's belief (as it was drawn) with the profile's redraw_correlation, else
+        draws its own; each attempt's draws are keyed by its number, so the order they arrive in changes nothing."""
+        attempt = int(request.get("seed") or 1)
+        with self._sim_lock:
+            if attempt in self.beliefs:
+                return attempt
+        _, value, _ = self.draws.uniform(f"redraw@{attempt}")
+        fresh = self.first if value < self.profile.mind.redraw_correlation else self._believe(attempt)
+        with self._sim_lock:
+            self.beliefs.setdefault(attempt, fresh)
+        return attempt
+
+    def _read_failure(self, request: Request, attempt: int) -> None:
         """The last message it reads is test output naming a test its wrong belief fails: with the profile's
         chance (one draw per distinct output read) its idea turns into the right edit."""
+        belief = self.beliefs[attempt]
         messages = request.get("messages") or []
-        if self.belief == "right" or not messages or messages[-1].get("role") not in ("user", "tool"):
+        if belief.kind == "right" or not messages or messages[-1].get("role") not in ("user", "tool"):
             return
         if is_reflection(request):  # told its blocks did not apply: no test output to learn from
             return
         text = content_text(messages[-1].get("content"))
-        names = set(TEST_NAME.findall(self.fails)) or {p.name for p in self.task.hidden.rglob("*") if p.is_file()}
+        names = set(TEST_NAME.findall(belief.fails)) or {p.name for p in self.task.hidden.rglob("*") if p.is_file()}
         if not any(name in text for name in names) or "fail" not in text.lower():
             return
-        digest = hashlib.sha256(text.encode()).hexdigest()
+        digest = hashlib.sha256(f"{attempt}|{text}".encode()).hexdigest()
         with self._sim_lock:
             if digest in self._read_failures:
                 return
             self._read_failures.add(digest)
         _, value, _ = self.draws.uniform("flip")
         if value < self.profile.mind.p_flip(*self.reference.size()):
-            self.knowledge, self.belief = self.reference, "right"
+            with self._sim_lock:
+                self.beliefs[attempt] = Belief(self.reference, "right")
 
     def aider(self, request: Request, dropped: int) -> Reply:
         """The aider-like peer's answer, in the edit format it was asked for (sim/aider.py)."""
-        text, made = aider_answer(self.knowledge, request, self.profile, self.draws)
+        text, made = aider_answer(self.beliefs[1].knowledge, request, self.profile, self.draws)
         self._note(Played("aider", self._turn("aider"), "answer", {}, made, dropped))
         return Reply(content=f"{SIMULATED}: the change, file by file.\n\n{text}")
 
@@ -125,7 +156,9 @@ class SimServer(FakeLLM):
 
     def play(self, request: Request) -> Reply:
         seen, dropped = fit_window(request, self.profile.window_tokens)
-        self._read_failure(seen)
+        attempt = self.attempt_of(request)
+        self._read_failure(seen, attempt)
+        knowledge = self.beliefs[attempt].knowledge
         shown = read_request(seen)
         tokens = request_tokens(seen)
         schema = schema_of(seen)
@@ -134,7 +167,7 @@ class SimServer(FakeLLM):
             role = str(schema.get("title") or "json")
             turn = self._turn(role)
             dice = self.dice(role, turn, tokens, made)
-            value = structured_value(schema, self.knowledge, shown, seen, self.reference, dice)
+            value = structured_value(schema, knowledge, shown, seen, self.reference, dice)
             text = structured_text(value, dice)
             self._note(Played(role, turn, "json", {}, tuple(made), dropped, tuple(dice.drawn)))
             return Reply(content=text)
@@ -142,7 +175,7 @@ class SimServer(FakeLLM):
             turn = self._turn("mini-swe")
             dice = self.dice("mini-swe", turn, tokens, made)
             bash = read_bash(seen, shown)
-            taken = mistake(next_action(self.knowledge, bash, "mini-swe"), bash, dice)
+            taken = mistake(next_action(knowledge, bash, "mini-swe"), bash, dice)
             reply = bash_reply(taken, dice)
             played = Played(
                 "mini-swe", turn, taken.name or "answer", taken.args, tuple(made), dropped, tuple(dice.drawn)
@@ -158,10 +191,10 @@ class SimServer(FakeLLM):
         turn = self._turn(role)
         dice = self.dice(role, turn, tokens, made)
         if role == "explorer":  # asked a question, it changes nothing
-            text = explorer_answer(self.task.title, self.knowledge, shown, dice)
+            text = explorer_answer(self.task.title, knowledge, shown, dice)
             self._note(Played(role, turn, "answer", {}, tuple(made), dropped, tuple(dice.drawn)))
             return Reply(content=f"{SIMULATED}: {text}")
-        intended = next_action(self.knowledge, shown, role)
+        intended = next_action(knowledge, shown, role)
         taken = mistake(intended, shown, dice)
         reply = answer(taken, dice)
         self._note(Played(role, turn, taken.name or "answer", taken.args, tuple(made), dropped, tuple(dice.drawn)))
