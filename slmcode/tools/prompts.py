@@ -53,6 +53,11 @@ EDIT_NOT_FOUND = (
     "Error: old_str was not found in {path}. The closest lines are:\n{nearest}\n"
     "Copy the text exactly as ws_read shows it (without the line numbers) and try again."
 )
+# A miss whose new_str the file already holds: a small model re-sending an edit it made turns earlier.
+EDIT_ALREADY_MADE = (
+    "Error: old_str was not found in {path}, but new_str already is (line {line}): this edit was made before. "
+    "If a check still fails, the code needs a different change: read the failure and edit what {path} holds now."
+)
 # ws_edit's near misses (tools/nearmiss.py): applied, and the result says how old_str was matched.
 EDIT_LOOSE = "[old_str matched line {line} with {how}; new_str was applied there{reindent}]"
 LOOSE_TRAILING = "trailing spaces ignored"

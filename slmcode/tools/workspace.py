@@ -32,6 +32,7 @@ DEFAULT_READ_LINES = 200
 MAX_LINE_CHARS = 400
 LIST_LIMIT = 200
 READ_NOTE_BYTES = 64  # kept free for the note saying where to read on, so a read is never offloaded
+ALREADY_MADE_CHARS = 20  # a new_str this short (a name, a return) may well occur in the file without this edit
 
 
 def _notes(shown: str, patch: Patch | None, encoding: str) -> str:
@@ -168,6 +169,9 @@ def ws_edit(ctx: ToolContext, path: str, old_str: str, new_str: str) -> str:
             return result
         reindent = prompts.LOOSE_REINDENT if loose.reindented else ""
         return result + "\n" + prompts.EDIT_LOOSE.format(line=loose.line, how=loose.how, reindent=reindent)
+    if len(new_str.strip()) >= ALREADY_MADE_CHARS and (at := text.find(new_str)) >= 0:
+        # Not a recall miss (it counts toward no rewrite offer): the model does not know its edit is in.
+        return prompts.EDIT_ALREADY_MADE.format(path=target.shown, line=text.count("\n", 0, at) + 1)
     ctx.edit.misses[target.shown] += 1  # this step's misses count too; earlier steps' come from the transcript
     return editformat.miss_message(
         ctx.edit, target.shown, text, lambda: nearmiss.nearest_lines(text, old_str), ctx.inline_bytes

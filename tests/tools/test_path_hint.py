@@ -1,6 +1,7 @@
 """A path that does not exist is answered with the files the model probably meant, through the real graph and the
 scripted server: a folder too many (src/calc/ops.py), a folder too few (test_ops.py), a near spelling. ws_edit on
-a missing path says it does not exist, not "read it first" (which sent a model to read a file that is not there)."""
+a missing path says it does not exist, not "read it first" (which sent a model to read a file that is not there);
+an edit re-sent after it was made says so, not "not found" with the nearest lines."""
 
 from __future__ import annotations
 
@@ -32,3 +33,22 @@ def test_only_paths_that_exist_and_are_close_are_named() -> None:
     assert closest_paths(files, "src/calc/ops.py") == ["calc/ops.py"]
     assert closest_paths(files, "./ops.py") == ["calc/ops.py"]
     assert closest_paths(files, "docs/guide.md") == []  # nothing near: no guess
+
+
+@pytest.mark.slow
+def test_an_edit_made_before_is_answered_as_made_not_as_a_miss(fake_llm: FakeLLM, repo: Path) -> None:
+    old = '    """Return the sum of a and b."""\n    return a + b\n'
+    new = '    """Return the sum of a and b, as a float."""\n    return float(a + b)\n'
+    edit = tool_call("ws_edit", path="calc/ops.py", old_str=old, new_str=new)
+    run(
+        fake_llm,
+        repo,
+        Reply(tool_calls=[tool_call("ws_read", path="calc/ops.py")]),
+        Reply(tool_calls=[edit]),
+        Reply(tool_calls=[edit]),
+        Reply(content="Done."),
+    )
+    made, again = (last_tool_result(r) for r in worker_requests(fake_llm)[2:4])
+    assert made.startswith("edited calc/ops.py")
+    assert again.startswith("Error: old_str was not found in calc/ops.py, but new_str already is (line ")
+    assert "this edit was made before" in again and "closest lines" not in again
