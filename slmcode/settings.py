@@ -17,7 +17,9 @@ Permission = Literal["auto", "dry-run", "review"]
 ShellPermission = Literal["allow", "ask", "deny"]
 OnOff = Literal["on", "off"]
 AutoOnOff = Literal["auto", "on", "off"]
-Lever = Literal["packs", "repo_map", "tool_repair", "compaction", "verify", "loop_guard", "edit_format", "stall"]
+Lever = Literal[
+    "packs", "repo_map", "tool_repair", "compaction", "verify", "loop_guard", "edit_format", "stall", "focus"
+]
 
 
 def _http_url(url: str | None) -> str | None:
@@ -248,7 +250,8 @@ class Settings(BaseModel):
     # sent; compaction: the conversation sent whole; verify: no criterion runs and no corrector retries;
     # loop_guard: no steer on a repeated call and no loop stop (as loop_guard: off); edit_format: ws_edit's exact
     # old_str only, never a whole-file rewrite offered (as edit_format: replace); stall: a correction that changed
-    # no file is followed by another all the same (nodes/corrector.py).
+    # no file is followed by another all the same (nodes/corrector.py); focus: the worker's turn limit counted from
+    # its start, and a "done" that leaves focus files unchanged taken at its word (nodes/focus.py).
     ablate: list[Lever] = Field(default_factory=list)
 
     # Persistence.

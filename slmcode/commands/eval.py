@@ -72,7 +72,7 @@ def eval_command(
         typer.Option(
             "--ablate",
             help="With --sim: the harness with each lever off too: all, or packs, repo_map, tool_repair, "
-            "compaction, verify, loop_guard, edit_format, stall; attempts is switched on (2) instead "
+            "compaction, verify, loop_guard, edit_format, stall, focus; attempts is switched on (2) instead "
             "(comma-separated).",
         ),
     ] = None,

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 
+from slmcode.config import Settings
 from slmcode.gates.completeness import focus_of, untouched_focus
 from slmcode.nodes.prompts import CORRECT_MISSING, FOCUS_LEFT
 from slmcode.nodes.transcript import changes_by_turn, files_changed
@@ -30,6 +31,11 @@ class FocusProgress:
     focus: tuple[str, ...]
     done_here: tuple[str, ...]  # focus files this conversation changed that no earlier attempt had
     last_done_turn: int  # the answer that changed the latest of them (0: none)
+
+
+def focus_on(settings: Settings) -> bool:
+    """The turn limit counted from progress and the nudge, unless `eval --ablate focus` measures without them."""
+    return "focus" not in settings.ablate
 
 
 def focus_files(task: Task) -> list[str]:

@@ -126,6 +126,15 @@ def test_a_done_that_leaves_a_focus_file_unchanged_is_sent_back_naming_it(fake_l
 
 
 @pytest.mark.slow
+def test_with_the_focus_lever_ablated_a_premature_done_goes_to_review(fake_llm: FakeLLM, repo: Path) -> None:
+    worker = [read("calc/ops.py"), edit("calc/ops.py"), Reply(content="Done.")]
+    result, _ = run(fake_llm, repo, TWO, *worker, ablate=["focus"])
+    assert len(requests_of(fake_llm, "worker")) == 3  # no nudge: the "done" is taken at its word
+    assert "# noted\n" not in (repo / "tests/test_ops.py").read_text()
+    assert result.outcome.startswith("failed")
+
+
+@pytest.mark.slow
 def test_a_done_with_no_progress_since_the_nudge_goes_to_review_and_the_corrector_is_told_what_is_missing(
     fake_llm: FakeLLM, repo: Path
 ) -> None:

@@ -22,7 +22,7 @@ from slmcode.eval.sim.server import SimServer
 from slmcode.eval.suite import EvalTask
 
 # The harness's levers an ablation switches off, one at a time (settings.ablate says what each means).
-OFF_LEVERS = ("packs", "repo_map", "tool_repair", "compaction", "verify", "loop_guard", "edit_format", "stall")
+OFF_LEVERS = ("packs", "repo_map", "tool_repair", "compaction", "verify", "loop_guard", "edit_format", "stall", "focus")
 # Levers off by default that an ablation switches on instead, with the settings that do it: attempts is best-of-N
 # with the verifier (nodes/attempts.py), measured as 2 attempts against the default 1.
 ON_LEVERS: dict[str, dict[str, Any]] = {"attempts": {"attempts": 2}}

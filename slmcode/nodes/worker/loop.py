@@ -27,7 +27,7 @@ from slmcode.nodes.attempts import branch_key, finish, workspace_for
 from slmcode.nodes.corrector import stalled
 from slmcode.nodes.disk_changes import net_changes
 from slmcode.nodes.fallback import seat_of
-from slmcode.nodes.focus import focus_nudge, progress, turn_limit
+from slmcode.nodes.focus import focus_nudge, focus_on, progress, turn_limit
 from slmcode.nodes.loop_guard import Tally, guard_on, steer, stop_reason, tally
 from slmcode.nodes.prompts import LOOP_STOP, NUDGE_NO_TOOLS, TURN_LIMIT
 from slmcode.nodes.transcript import files_changed, touched_path
@@ -104,9 +104,11 @@ def work(payload: WorkerInput, runtime: Runtime[RunContext]) -> Command:
     turn = payload["turn"] + 1
     messages.append(answer)
     carried = {"turn": turn, "ladder": dataclasses.asdict(ladder), "refunds": 0}
-    # Counted from the latest focus file done: a multi-file task that keeps finishing files keeps going.
-    max_turns = turn_limit(roles_of(runtime)[seat_of(payload)].profile.max_turns, progress(task, messages))
     settings = settings_of(runtime)
+    # Counted from the latest focus file done: a multi-file task that keeps finishing files keeps going.
+    max_turns = roles_of(runtime)[seat_of(payload)].profile.max_turns
+    if focus_on(settings):
+        max_turns = turn_limit(max_turns, progress(task, messages))
     looping = stop_reason(messages, guard_on(settings), settings.loop_guard_calls)
     if answer.tool_calls and turn < max_turns and looping is None:
         emit(
@@ -131,7 +133,12 @@ def work(payload: WorkerInput, runtime: Runtime[RunContext]) -> Command:
         return Command(
             goto=_next(runtime, payload, "worker", [*messages, HumanMessage(NUDGE_NO_TOOLS)], known, **carried)
         )
-    elif turn < max_turns and role != "explorer" and (left := focus_nudge(task, messages, _text(answer))):
+    elif (
+        focus_on(settings)
+        and turn < max_turns
+        and role != "explorer"
+        and (left := focus_nudge(task, messages, _text(answer)))
+    ):
         # "Done" with focus files unchanged and unexplained: back to work, naming them (bounded in nodes/focus.py).
         return Command(goto=_next(runtime, payload, "worker", [*messages, left], known, **carried))
     # What the disk holds changed, not every path a write tool reported (an edit put back is no change).
