@@ -16,9 +16,10 @@ from slmcode.nodes.scope import MAX_CRITERIA, test_suite_criterion
 from slmcode.nodes.simple_task import simple_task_of
 from slmcode.packs.named import named_files
 from slmcode.run_context import RunContext, emit, settings_of, workspace_of
-from slmcode.state import PRD, RunState, Task
+from slmcode.state import PRD, Criterion, RunState, Task
 
 TEST_TASK_ID = "test"
+TESTS_PASS = re.compile(r"\btests?\b.*\bpass", re.IGNORECASE | re.DOTALL)
 
 
 def _key(title: str) -> str:
@@ -31,6 +32,15 @@ def clean_path(path: str) -> str | None:
     if not path or path.startswith(("/", "~")) or ".." in path.split("/"):
         return None
     return path
+
+
+def with_suite_command(criterion: Criterion, prd: PRD) -> Criterion:
+    """A "the tests pass" the splitter wrote without a command runs the test suite's (the scope's criterion has
+    it): left without one it stays UNVERIFIED, and a task whose tests passed ended "failed: criteria unverified"."""
+    if criterion.verify or not TESTS_PASS.search(criterion.text):
+        return criterion
+    suite = next((c.verify for c in prd.criteria if c.verify and TESTS_PASS.search(c.text)), None)
+    return criterion.model_copy(update={"verify": suite}) if suite else criterion
 
 
 def sanitise(drafts: list[TaskDraft], prd: PRD, *, max_tasks: int, round_no: int) -> list[Task]:
@@ -47,6 +57,7 @@ def sanitise(drafts: list[TaskDraft], prd: PRD, *, max_tasks: int, round_no: int
         task_id = f"r{round_no}t{len(tasks) + 1}"
         seen[key] = task_id
         criteria = [c for c in draft.criteria if c.text.strip()][:MAX_CRITERIA] or list(fallback)
+        criteria = [with_suite_command(c, prd) for c in criteria]
         focus = [p for p in (clean_path(f) for f in draft.focus_files) if p]
         deps = [seen[_key(d)] for d in draft.depends_on if _key(d) in seen]
         tasks.append(
