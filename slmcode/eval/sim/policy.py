@@ -7,6 +7,7 @@ made here: errors.py turns this intended step into the one the profile's rates s
 from __future__ import annotations
 
 import posixpath
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -15,6 +16,7 @@ from slmcode.eval.sim.memory import remembered, rewrite_text
 from slmcode.eval.sim.shown import Shown
 from slmcode.tools.registry import EDIT, LIST, READ, SEARCH, SHELL, WRITE, WRITE_TOOLS
 
+PATH_WORD = re.compile(r"(?<![\w/.-])(?:[\w-]+/)*[\w-]+\.\w+")  # a relative path with a suffix
 GAVE_UP = "I could not find where this change goes; I am done."
 
 
@@ -155,4 +157,13 @@ def next_action(knowledge: Knowledge, shown: Shown, role: str) -> Action:
             return _edit(*todo[0], shown, knowledge)
     if not any(s.name == SHELL for s in shown.after_last_write()):
         return Action(SHELL, {"command": test})
-    return Action(text=f"Done: {title}.")
+    return Action(text=f"Done: {title}.{left_alone(knowledge, shown)}")
+
+
+def left_alone(knowledge: Knowledge, shown: Shown) -> str:
+    """Told after its work of repository files its idea of the fix leaves unchanged (a nudge naming them), it says
+    they need no change, as a model sure of its fix does; told nothing, it says nothing of them."""
+    changes, repo = {c.path for c in knowledge.changes}, knowledge.task.repo
+    named = dict.fromkeys(PATH_WORD.findall(shown.last_user))
+    told = [p for p in named if p not in changes and ".." not in p.split("/") and (repo / p).is_file()]
+    return "".join(f" {path} needs no change." for path in told)

@@ -48,6 +48,7 @@ class Shown:
     steps: list[Step] = field(default_factory=list)
     assistant_turns: int = 0
     tools: set[str] = field(default_factory=set)  # the tools the request offered
+    last_user: str = ""  # the last user message after its first answer: what it was told of its work
 
     def rewrite_offered(self, path: str) -> bool:
         return any(
@@ -93,6 +94,8 @@ def read_request(request: Request) -> Shown:
         role, text = message.get("role"), content_text(message.get("content"))
         if role in ("system", "developer"):
             shown.system += text + "\n"
+        if role == "user" and shown.assistant_turns:
+            shown.last_user = text
         if role == "assistant":
             shown.assistant_turns += 1
             for call in message.get("tool_calls") or []:
