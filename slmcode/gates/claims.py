@@ -1,5 +1,7 @@
 """The claims gate: a worker that says the tests pass must have seen them pass. The claim holds only when a test
-command ran in the task after its last edit and exited 0; otherwise the words are the model's, not the disk's."""
+command ran in the task after its last edit and exited 0, or the verify phase's own run of one PASSED on the
+finished work (then the claim is true, however the model came by it, and a correct task is not failed for its
+words); otherwise the words are the model's, not the disk's."""
 
 from __future__ import annotations
 
@@ -47,7 +49,7 @@ def is_test_command(command: str, known: Sequence[str]) -> bool:
     return bool(TEST_RUNNER.search(command))
 
 
-def check_claims(record: TaskRecord, test_commands: Sequence[str]) -> GateVerdict | None:
+def check_claims(record: TaskRecord, test_commands: Sequence[str], verified: Sequence[str] = ()) -> GateVerdict | None:
     """None when the final message claims nothing about tests."""
     claim = claims_tests_pass(record.final_message)
     if claim is None:
@@ -61,6 +63,11 @@ def check_claims(record: TaskRecord, test_commands: Sequence[str]) -> GateVerdic
     passed = [r for r in runs if r.exit_code == 0]
     if passed:
         return GateVerdict(GATE, "PASSED", f"'{claim}': `{passed[-1].command}` exited 0 after the last edit")
+    checked = [c for c in verified if is_test_command(c, test_commands)]
+    if checked:
+        return GateVerdict(
+            GATE, "PASSED", f"'{claim}': the model ran no passing test, but `{checked[0]}` passed when verify ran it"
+        )
     if runs:
         code = runs[-1].exit_code
         how = f"exited {code}" if code is not None else "did not run to the end"

@@ -28,6 +28,7 @@ class GateInputs:
     files_changed: Sequence[str] = ()
     focus_files: Sequence[str] = ()  # empty for a task the plan named no files for (the tester's)
     test_commands: Sequence[str] = ()  # the quality block's and the task's verify commands
+    verified: Sequence[str] = ()  # the verify commands that PASSED on the finished work (nodes/verify.py)
     lint_commands: Sequence[str] = ()
     allowed: Sequence[str] = field(default_factory=tuple)  # the shell whitelist's quality commands
     environment: Environment | None = None  # the run's, where the lint and smoke commands run
@@ -53,7 +54,7 @@ def run_gates(inputs: GateInputs, switches: QualityGates) -> list[GateVerdict]:
     if switches.completeness:
         verdicts.append(check_completeness(inputs.focus_files, files, inputs.record.final_message))
     if switches.claims:
-        verdicts.append(check_claims(inputs.record, inputs.test_commands))
+        verdicts.append(check_claims(inputs.record, inputs.test_commands, inputs.verified))
     if switches.lint:
         verdicts.append(
             check_lint(

@@ -5,6 +5,7 @@ that could not check (UNVERIFIED) is a should row."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Literal
 
 from langgraph.runtime import Runtime
@@ -34,7 +35,10 @@ def as_verdict(gate: GateVerdict) -> Verdict:
     return Verdict(criterion=criterion, status=gate.status, evidence=gate.evidence, gate=gate.gate)
 
 
-def gate_verdicts(task: Task, state: RunState, runtime: Runtime[RunContext]) -> list[Verdict]:
+def gate_verdicts(
+    task: Task, state: RunState, runtime: Runtime[RunContext], verdicts: Sequence[Verdict] = ()
+) -> list[Verdict]:
+    """The gates' rows for `task`; `verdicts` are its criteria's, just run (a PASSED test backs a claim)."""
     conversations = state.get("conversations", {})
     keys = sorted((k for k in conversations if k.startswith(f"{task.id}/")), key=_attempt)
     quality = quality_of(runtime)
@@ -47,6 +51,7 @@ def gate_verdicts(task: Task, state: RunState, runtime: Runtime[RunContext]) -> 
         files_changed=task.files_changed,
         focus_files=task.focus_files if task.kind == "code" else (),  # the tester's focus is what it reads
         test_commands=[*tests, *(block.test if block else [])],
+        verified=[v.criterion.verify for v in verdicts if v.status == "PASSED" and v.criterion.verify],
         lint_commands=block.lint if block is not None else [c for c in (quality.lint,) if c],
         allowed=quality.commands(),
         environment=environment_of(runtime),

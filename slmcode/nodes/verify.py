@@ -38,7 +38,11 @@ def verify(state: RunState, runtime: Runtime[RunContext]) -> dict:
         )
         task = task.model_copy(update={"baseline_passed": still_baseline(task, verdicts)})
         verdicts = against_baseline(task, verdicts)  # passing on the unchanged tree proves nothing
-        verdicts += gate_verdicts(task, state, runtime) + looped + attempt_verdicts(task, state.get("attempt_runs", {}))
+        verdicts += (
+            gate_verdicts(task, state, runtime, verdicts)
+            + looped
+            + attempt_verdicts(task, state.get("attempt_runs", {}))
+        )
         for v in verdicts:
             trace_of(runtime).record_verdict(
                 state["run_id"], task_id=task.id, criterion=v.criterion.text, status=v.status, evidence=v.evidence

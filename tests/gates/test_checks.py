@@ -126,6 +126,17 @@ def test_a_claim_that_the_tests_pass_needs_a_passing_run_after_the_last_edit(ste
     assert verdict is not None and verdict.status == status and words in verdict.evidence, verdict
 
 
+def test_a_claim_the_verify_phases_own_run_proves_is_not_failed_for_its_words() -> None:
+    # The model claimed without running the tests; verify ran them on the finished work and they PASSED.
+    backed = check_claims(TaskRecord((EDIT,), "Done: all tests pass."), ["cargo test"], ["cargo test"])
+    assert (
+        backed is not None and backed.status == "PASSED" and "`cargo test` passed when verify ran it" in backed.evidence
+    )
+    # A passing command that runs no tests backs nothing.
+    unbacked = check_claims(TaskRecord((EDIT,), "Done: all tests pass."), ["cargo test"], ["cargo build"])
+    assert unbacked is not None and unbacked.status == "FAILED"
+
+
 def test_no_claim_no_claims_verdict() -> None:
     for message in (
         "Added divide.",
