@@ -12,7 +12,6 @@ some files changed and others not, a partial patch the corrector then had to fin
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 
@@ -26,13 +25,6 @@ TURN_CAP = 3  # a task never runs past this many times its turn limit, however m
 NUDGE_HEAD = FOCUS_LEFT.split("{", 1)[0]
 
 
-@dataclass(frozen=True)
-class FocusProgress:
-    focus: tuple[str, ...]
-    done_here: tuple[str, ...]  # focus files this conversation changed that no earlier attempt had
-    last_done_turn: int  # the answer that changed the latest of them (0: none)
-
-
 def focus_on(settings: Settings) -> bool:
     """The turn limit counted from progress and the nudge, unless `eval --ablate focus` measures without them."""
     return "focus" not in settings.ablate
@@ -43,7 +35,8 @@ def focus_files(task: Task) -> list[str]:
     return focus_of(task.focus_files) if task.kind == "code" else []
 
 
-def progress(task: Task, messages: Sequence[BaseMessage]) -> FocusProgress:
+def last_done_turn(task: Task, messages: Sequence[BaseMessage]) -> int:
+    """The answer that changed the latest focus file no earlier attempt had changed (0: none)."""
     focus = focus_files(task)
     before = set(task.files_changed)
     done: dict[str, int] = {}
@@ -51,12 +44,13 @@ def progress(task: Task, messages: Sequence[BaseMessage]) -> FocusProgress:
         for f in untouched_focus(focus, sorted(before | done.keys())):
             if not untouched_focus([f], [path]):
                 done[f] = turn
-    return FocusProgress(tuple(focus), tuple(done), max(done.values(), default=0))
+    return max(done.values(), default=0)
 
 
-def turn_limit(max_turns: int, seen: FocusProgress) -> int:
-    """The turn the task stops at: max_turns after the latest focus file done, within TURN_CAP x max_turns."""
-    return min(max(max_turns, seen.last_done_turn + max_turns), TURN_CAP * max_turns)
+def turn_limit(max_turns: int, done_at: int) -> int:
+    """The turn the task stops at: max_turns after the latest focus file done (`done_at`), within TURN_CAP x
+    max_turns."""
+    return min(max(max_turns, done_at + max_turns), TURN_CAP * max_turns)
 
 
 def left(task: Task, messages: Sequence[BaseMessage], final_message: str) -> list[str]:
@@ -75,7 +69,7 @@ def focus_nudge(task: Task, messages: Sequence[BaseMessage], final_message: str)
         turn += isinstance(m, AIMessage)
         if isinstance(m, HumanMessage) and str(m.content).startswith(NUDGE_HEAD):
             nudged_at = turn
-    if nudged_at and progress(task, messages).last_done_turn <= nudged_at:
+    if nudged_at and last_done_turn(task, messages) <= nudged_at:
         return None
     return HumanMessage(FOCUS_LEFT.format(files=", ".join(missing)))
 

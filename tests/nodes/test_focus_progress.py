@@ -13,7 +13,7 @@ import pytest
 from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 
 from slmcode import api
-from slmcode.nodes.focus import FocusProgress, progress, turn_limit
+from slmcode.nodes.focus import last_done_turn, turn_limit
 from slmcode.nodes.prompts import CORRECT_MISSING, FOCUS_LEFT, LOOP_STOP, SYSTEM, TURN_LIMIT
 from slmcode.runner import Event
 from slmcode.state import Task
@@ -168,11 +168,10 @@ def test_the_turn_limit_counts_from_the_latest_focus_file_done_within_its_cap() 
         _answer(3, "ws_edit", path="c.py"),
         _done(3, "c.py"),
     ]
-    seen = progress(task, messages)
-    assert seen == FocusProgress(("a.py", "b.py", "c.py"), ("c.py",), 3)
-    assert turn_limit(30, seen) == 33
-    assert turn_limit(30, FocusProgress((), (), 0)) == 30
-    assert turn_limit(30, FocusProgress(("a",), ("a",), 75)) == 90  # never past three times the limit
+    assert last_done_turn(task, messages) == 3
+    assert turn_limit(30, 3) == 33
+    assert turn_limit(30, 0) == 30
+    assert turn_limit(30, 75) == 90  # never past three times the limit
 
 
 def test_the_focus_texts() -> None:

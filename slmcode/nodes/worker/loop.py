@@ -27,7 +27,7 @@ from slmcode.nodes.attempts import branch_key, finish, workspace_for
 from slmcode.nodes.corrector import stalled
 from slmcode.nodes.disk_changes import net_changes
 from slmcode.nodes.fallback import seat_of
-from slmcode.nodes.focus import focus_nudge, focus_on, progress, turn_limit
+from slmcode.nodes.focus import focus_nudge, focus_on, last_done_turn, turn_limit
 from slmcode.nodes.loop_guard import Tally, guard_on, steer, stop_reason, tally
 from slmcode.nodes.prompts import LOOP_STOP, NUDGE_NO_TOOLS, TURN_LIMIT
 from slmcode.nodes.transcript import files_changed, touched_path
@@ -108,7 +108,7 @@ def work(payload: WorkerInput, runtime: Runtime[RunContext]) -> Command:
     # Counted from the latest focus file done: a multi-file task that keeps finishing files keeps going.
     max_turns = roles_of(runtime)[seat_of(payload)].profile.max_turns
     if focus_on(settings):
-        max_turns = turn_limit(max_turns, progress(task, messages))
+        max_turns = turn_limit(max_turns, last_done_turn(task, messages))
     looping = stop_reason(messages, guard_on(settings), settings.loop_guard_calls)
     if answer.tool_calls and turn < max_turns and looping is None:
         emit(
