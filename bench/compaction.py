@@ -49,7 +49,7 @@ from slmcode.nodes.prompts import SYSTEM, TOOL_CONTRACT, WORK
 from slmcode.packs.builder import build_pack
 from slmcode.repomap.build import load_index
 from slmcode.tools.context import ToolContext
-from slmcode.tools.toolset import make_tools, run_tool_call
+from slmcode.tools.toolset import make_tools, openai_spec, run_tool_call
 
 ITERATIONS = 72
 BIG_RESULT_BYTES = 8000  # the 'big' rows: a read keeps up to this much inline (reads stop at 200 lines anyway)
@@ -95,7 +95,7 @@ def setup(workspace: Path, settings: Settings, window: int, split: str) -> Setup
     ctx = ToolContext(workspace=workspace, settings=settings, run_id="bench")
     tools = make_tools(ctx)
     budget = compute_budget(settings, "worker", profile=ModelProfile(settings.model, window, 1, "window", "window"))
-    room = worker_room(settings, budget, schema_tokens(tools))
+    room = worker_room(settings, budget, schema_tokens([openai_spec(t) for t in tools]))
     if split == "before":
         room = WorkerRoom(room.room, min(budget.available, int(room.room * 0.75)), settings.tool_output_inline_bytes)
     ctx.result_bytes = room.result_bytes
@@ -353,7 +353,8 @@ def run() -> None:
         table(
             f"Live elision over {ITERATIONS} iterations. 8,192 'now': message room {main.room.room}, trigger "
             f"{limits.trigger}, pack {main.room.pack}, one result {main.room.result_bytes} bytes, tool schemas "
-            f"{schema_tokens(make_tools(main.ctx))} tokens; 'append-only bound' is the share if nothing were cut",
+            f"{schema_tokens([openai_spec(t) for t in make_tools(main.ctx)])} "
+            "tokens; 'append-only bound' is the share if nothing were cut",
             header,
             rows,
         )

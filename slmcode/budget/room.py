@@ -13,11 +13,9 @@ continue from). Big windows hit the settings' own cap first.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-
-from langchain_core.tools import BaseTool
-from langchain_core.utils.function_calling import convert_to_openai_tool
+from typing import Any
 
 from slmcode.budget.compute import Budget, compute_budget
 from slmcode.budget.profiles import ModelProfile
@@ -88,25 +86,18 @@ class WorkerRoom:
     result_bytes: int  # the most one tool result keeps inline
 
 
-def schema_tokens(tools: Sequence[BaseTool]) -> int:
-    """Tokens the tool schemas add to every request, plus the chat template's tool preamble. A tool set is
-    counted once per process: every worker step and tools step asks again for the same few sets."""
-    # An MCP tool's args_schema is a JSON schema dict (unhashable): its sorted JSON stands for it.
-    key = tuple(
-        (
-            t.name,
-            t.description,
-            json.dumps(t.args_schema, sort_keys=True) if isinstance(t.args_schema, dict) else t.args_schema,
-        )
-        for t in tools
-    )
-    if key not in _SCHEMA_TOKENS:
-        schemas = json.dumps([convert_to_openai_tool(t) for t in tools], sort_keys=True)
-        _SCHEMA_TOKENS[key] = count_tokens(schemas) + TOOL_PREAMBLE_TOKENS
-    return _SCHEMA_TOKENS[key]
+def schema_tokens(specs: Sequence[Mapping[str, Any]]) -> int:
+    """Tokens the tool schemas add to every request, plus the chat template's tool preamble. `specs` are the
+    tools as a request's `tools` entries (plain dicts: tools/schemas.py, or tools/toolset.openai_spec), so this
+    layer needs no LangChain. A tool set is counted once per process: every worker step and tools step asks again
+    for the same few sets."""
+    schemas = json.dumps(list(specs), sort_keys=True)
+    if schemas not in _SCHEMA_TOKENS:
+        _SCHEMA_TOKENS[schemas] = count_tokens(schemas) + TOOL_PREAMBLE_TOKENS
+    return _SCHEMA_TOKENS[schemas]
 
 
-_SCHEMA_TOKENS: dict[tuple, int] = {}
+_SCHEMA_TOKENS: dict[str, int] = {}
 
 
 def worker_room(settings: BudgetSettings, budget: Budget, tools_tokens: int, keep: int | None = None) -> WorkerRoom:

@@ -27,7 +27,7 @@ from slmcode.providers.structured import answer_schema_text
 from slmcode.redact import safe_url
 from slmcode.tools.context import ToolContext
 from slmcode.tools.registry import DROP_ORDER
-from slmcode.tools.toolset import make_tools
+from slmcode.tools.schemas import builtin_schemas
 
 ANSWERS: dict[str, type[BaseModel]] = {  # the structured roles and the schema each answers with (nodes/*.py)
     "clarify": Clarification,
@@ -60,8 +60,9 @@ def fixed_prompt(role: str, workspace: Path, settings: Settings) -> int:
         instruction = SCHEMA_INSTRUCTION.format(schema=answer_schema_text(ANSWERS[role]))
         contract = count_tokens(instruction) + MESSAGE_OVERHEAD_TOKENS
     else:
-        tools = role_tools(role, make_tools(ToolContext(workspace=workspace, settings=settings)))
-        contract = schema_tokens([t for t in tools if t.name not in DROP_ORDER])
+        # The built-in tools' plain schemas, which a run's tools convert to: no tools built to count them.
+        tools = role_tools(role, builtin_schemas(ToolContext(workspace=workspace, settings=settings)))
+        contract = schema_tokens([t.as_openai() for t in tools if t.name not in DROP_ORDER])
     return system + contract + TASK_ALLOWANCE
 
 

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
-from typing import Any
-
-from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
+from typing import TYPE_CHECKING, Any
 
 from slmcode.packs.excerpts import Excerpt
 from slmcode.packs.sections import SECTION_SEPARATOR, STABLE_SECTIONS, Section
+
+if TYPE_CHECKING:
+    from langchain_core.messages import BaseMessage
 
 
 @dataclass(frozen=True)
@@ -55,6 +56,9 @@ class TaskPack:
         return hashlib.sha256(self.render().encode("utf-8")).hexdigest()
 
     def messages(self) -> list[BaseMessage]:
+        # LangChain is imported here, by the run that sends the pack: `slmcode pack` only renders it (issue 42).
+        from langchain_core.messages import HumanMessage, SystemMessage
+
         return [SystemMessage(content=self.system_text()), HumanMessage(content=self.human_text())]
 
     def as_json(self) -> dict[str, Any]:

@@ -16,12 +16,14 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-
-from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
+from typing import TYPE_CHECKING
 
 from slmcode.environment.containment import Refusal, resolve_path
 from slmcode.tools import prompts
 from slmcode.tools.registry import EDIT
+
+if TYPE_CHECKING:
+    from langchain_core.messages import BaseMessage
 
 MODES = ("replace", "whole", "auto")
 MISS_HEAD = prompts.EDIT_NOT_FOUND.split("{", 1)[0]  # "Error: old_str was not found in "
@@ -56,6 +58,9 @@ class EditFormat:
 
 def misses_in(messages: Sequence[BaseMessage], workspace: Path) -> Counter[str]:
     """How often ws_edit's old_str missed, per file, in this conversation."""
+    # Imported here, where a run's messages are read: every tool module imports this one, `slmcode pack` too.
+    from langchain_core.messages import AIMessage, ToolMessage
+
     calls = {c["id"]: c for m in messages if isinstance(m, AIMessage) for c in m.tool_calls if c["name"] == EDIT}
     counts: Counter[str] = Counter()
     for message in messages:

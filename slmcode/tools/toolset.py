@@ -15,12 +15,14 @@ from typing import Any
 
 from langchain_core.messages import ToolMessage
 from langchain_core.tools import BaseTool, StructuredTool
+from langchain_core.utils.function_calling import convert_to_openai_tool
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from slmcode.environment.filenames import printable
 from slmcode.tools import prompts, registry, workspace
 from slmcode.tools.calls import UNPARSED_KEY
 from slmcode.tools.context import ToolContext
+from slmcode.tools.schemas import builtin_schemas
 from slmcode.tools.shell import CappedOutput, run_command
 from slmcode.tools.shellchanges import changed_between, changed_note, uncommitted
 
@@ -98,25 +100,38 @@ def _shell(ctx: ToolContext) -> Callable[..., str]:
 
 
 def make_tools(ctx: ToolContext) -> list[BaseTool]:
-    """The tools for one task. ws_shell is left out when the shell is denied and ws_skill when there are no
-    skills, ws_edit in the `whole` edit format: a tool the model cannot use only costs it tokens."""
-    specs: list[tuple[str, str, type[BaseModel], Callable[..., str]]] = [
-        (registry.READ, prompts.WS_READ, ReadArgs, _capped(ctx, workspace.ws_read)),
-        (registry.LIST, prompts.WS_LIST, ListArgs, _capped(ctx, workspace.ws_list)),
-        (registry.SEARCH, prompts.WS_SEARCH, SearchArgs, _capped(ctx, workspace.ws_search)),
-        (registry.WRITE, prompts.WS_WRITE, WriteArgs, _capped(ctx, workspace.ws_write)),
-        (registry.EDIT, prompts.WS_EDIT, EditArgs, _capped(ctx, workspace.ws_edit)),
-    ]
-    if ctx.edit.mode == "whole":  # whole files only: ws_write rewrites, and no old_str to get wrong (editformat.py)
-        specs[3:] = [(registry.WRITE, prompts.WS_WRITE_WHOLE, RewriteArgs, _capped(ctx, workspace.ws_write))]
-    if ctx.settings.shell_permission != "deny":
-        specs.append((registry.SHELL, prompts.WS_SHELL, ShellArgs, _shell(ctx)))
-    if ctx.skills is not None:
-        specs.append((registry.SKILL, prompts.WS_SKILL, SkillArgs, _capped(ctx, workspace.ws_skill)))
+    """The tools for one task: the ones tools/schemas.py offers it, each with its description from there and its
+    pydantic arguments, which validate a call (run_tool_call)."""
+    runs: dict[str, tuple[type[BaseModel], Callable[..., str]]] = {
+        registry.READ: (ReadArgs, _capped(ctx, workspace.ws_read)),
+        registry.LIST: (ListArgs, _capped(ctx, workspace.ws_list)),
+        registry.SEARCH: (SearchArgs, _capped(ctx, workspace.ws_search)),
+        registry.WRITE: (RewriteArgs if ctx.edit.mode == "whole" else WriteArgs, _capped(ctx, workspace.ws_write)),
+        registry.EDIT: (EditArgs, _capped(ctx, workspace.ws_edit)),
+        registry.SHELL: (ShellArgs, _shell(ctx)),
+        registry.SKILL: (SkillArgs, _capped(ctx, workspace.ws_skill)),
+    }
     return [
-        StructuredTool.from_function(func=func, name=name, description=description, args_schema=schema)
-        for name, description, schema, func in specs
+        StructuredTool.from_function(
+            func=runs[spec.name][1], name=spec.name, description=spec.description, args_schema=runs[spec.name][0]
+        )
+        for spec in builtin_schemas(ctx)
     ]
+
+
+def openai_spec(tool: BaseTool) -> dict[str, Any]:
+    """A run's tool (built-in or an MCP server's) as a request's `tools` entry, by LangChain's conversion: what
+    the schemas' count needs during a run. Kept per process, for every worker step asks again for the same few
+    tools. (Without a run, count tools/schemas.py's plain schemas: they are these, and need no LangChain.)"""
+    # An MCP tool's args_schema is a JSON schema dict (unhashable): its sorted JSON stands for it.
+    schema = tool.args_schema
+    key = (tool.name, tool.description, json.dumps(schema, sort_keys=True) if isinstance(schema, dict) else schema)
+    if key not in _SPECS:
+        _SPECS[key] = convert_to_openai_tool(tool)
+    return _SPECS[key]
+
+
+_SPECS: dict[tuple[object, ...], dict[str, Any]] = {}
 
 
 def describe_schema(tool: BaseTool) -> str:

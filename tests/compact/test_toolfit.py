@@ -11,13 +11,13 @@ from slmcode.config import Settings
 from slmcode.nodes.prompts import SYSTEM, TOOL_CONTRACT
 from slmcode.tools.context import ToolContext
 from slmcode.tools.settings import ToolSettings
-from slmcode.tools.toolset import make_tools
+from slmcode.tools.toolset import make_tools, openai_spec
 
 
 def test_the_whole_tool_set_costs_a_request_under_750_tokens(tmp_path: Path) -> None:
     tools = make_tools(ToolContext(workspace=tmp_path, settings=Settings(), skills=lambda name: None))
     assert [t.name for t in tools] == ["ws_read", "ws_list", "ws_search", "ws_write", "ws_edit", "ws_shell", "ws_skill"]
-    assert schema_tokens(tools) <= 750  # the chat template's tool preamble included
+    assert schema_tokens([openai_spec(t) for t in tools]) <= 750  # the chat template's tool preamble included
 
 
 def test_a_2560_token_window_keeps_the_search_and_leaves_out_only_the_listing(tmp_path: Path) -> None:

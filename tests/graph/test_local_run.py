@@ -19,7 +19,7 @@ from slmcode.providers.embedded import embedded_server
 from slmcode.providers.roles import RoleTable
 from slmcode.store.trace import TraceStore
 from slmcode.tools.context import ToolContext
-from slmcode.tools.toolset import make_tools
+from slmcode.tools.toolset import make_tools, openai_spec
 from tests.graph.scenario import make_repo, python_on_path
 
 pytest.importorskip("llama_cpp")
@@ -70,7 +70,8 @@ def test_a_transcript_that_would_overflow_is_compacted_before_it_is_sent(tmp_pat
         messages += [AIMessage("", tool_calls=[call]), ToolMessage(code, tool_call_id=f"call_{i}", name="ws_read")]
     assert count_message_tokens(messages) > 2 * budget.window  # as sent, it could never fit
     tools = make_tools(ToolContext(workspace=tmp_path, settings=settings))
-    view = request_for(messages, settings, worker_room(settings, budget, schema_tokens(tools))).messages
+    room = worker_room(settings, budget, schema_tokens([openai_spec(t) for t in tools]))
+    view = request_for(messages, settings, room).messages
     with embedded_server(settings) as server:
         live = settings.model_copy(update={"base_url": server.base_url, "server_dialect": "llama-cpp-python"})
         answer = RoleTable(live).client("worker", max_tokens=8).bind_tools(tools).invoke(view)
