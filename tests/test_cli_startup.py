@@ -125,7 +125,7 @@ def test_config_show_loads_the_settings_and_nothing_heavy(tmp_path: Path) -> Non
 @pytest.mark.slow
 def test_pack_in_a_git_repository_loads_no_langchain(repo: Path) -> None:
     """`slmcode pack` counts the tool schemas it fits from their plain dicts (tools/schemas.py): importing
-    langchain_core to convert the tools cost 0.55 of its ~2 CPU-seconds (issue 42), and it calls no model."""
+    langchain_core to convert the tools cost 0.55 of its ~2 CPU-seconds, and it calls no model."""
     _, modules = command_loads(repo, [["pack", "--query", "add a divide function"]])
     assert {"slmcode.packs.builder", "slmcode.compact.toolfit"} <= modules  # the worker's pack was built and fitted
     # The repo map's tree-sitter and numpy it does need; nothing of LangChain, LangGraph or the model client.

@@ -9,7 +9,7 @@ ws_shell. Reading, editing and writing files always stay: without them no task c
 
 `slmcode pack`, `budget` and `doctor` call `opening_room` too, so what they promise is what the worker gets. They
 fit the built-in tools' plain schemas (tools/schemas.py), the same dicts a run's LangChain tools convert to, so
-they need no LangChain (issue 42); a run fits its LangChain tools, an MCP server's among them.
+they need no LangChain; a run fits its LangChain tools, an MCP server's among them.
 """
 
 from __future__ import annotations

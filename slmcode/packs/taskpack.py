@@ -56,7 +56,7 @@ class TaskPack:
         return hashlib.sha256(self.render().encode("utf-8")).hexdigest()
 
     def messages(self) -> list[BaseMessage]:
-        # LangChain is imported here, by the run that sends the pack: `slmcode pack` only renders it (issue 42).
+        # LangChain is imported here, by the run that sends the pack: `slmcode pack` only renders it.
         from langchain_core.messages import HumanMessage, SystemMessage
 
         return [SystemMessage(content=self.system_text()), HumanMessage(content=self.human_text())]

@@ -4,7 +4,7 @@ whether its `path` names one file, and when it is dropped to leave the pack room
 Everything that asks "is this call a write?", "which tools does the explorer get?" or "which calls name a file?"
 asks here: the toolset (tools/toolset.py), the compactor (compact/toolfit, compact/messages), the prompts' tool
 roles, the solo loop, the transcript and loop guard, the gates' record, the web board and the simulated model.
-A tool's schema and description stay in toolset.py and prompts.py (prompts live in their own modules); the spec
+A tool's schema stays in schemas.py (plain data) and toolset.py, its description in prompts.py; the spec
 names the tool they describe. providers/tool_grammar.py sits below tools/ in the module map and keeps its three
 names itself.
 """

@@ -2,7 +2,7 @@
 function form a request carries, and which of them a task is offered.
 
 Counting what the schemas cost (compact/toolfit, nodes/window_floor) needs only these dicts. Building the
-LangChain tools to convert them imported langchain_core, 0.55 CPU-s of `slmcode pack`'s ~2 (issue 42), for a
+LangChain tools to convert them imported langchain_core, 0.55 CPU-s of `slmcode pack`'s ~2, for a
 command that calls no model. toolset.make_tools builds its tools from this selection, and a test checks that
 LangChain's conversion of every tool gives exactly these dicts (tests/tools/test_schemas.py), so the counted
 tokens are the ones a request really carries.
