@@ -250,7 +250,7 @@ def main() -> None:
         lines.append(text)
 
     started = time.time()
-    # As an attempt's own process has it (eval/process.py child_env): this interpreter first on PATH, for `python -m pytest`.
+    # As an attempt's own process has it (eval/process.py child_env): this interpreter first on PATH.
     os.environ["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"
     os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
     tasks = pick_tasks(args.tasks)
