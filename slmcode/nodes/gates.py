@@ -11,6 +11,7 @@ from typing import Literal
 from langgraph.runtime import Runtime
 
 from slmcode.gates import GateInputs, GateVerdict, run_gates, task_record
+from slmcode.gates.claims import is_test_command
 from slmcode.nodes.quality import gates_of, quality_of
 from slmcode.run_context import RunContext, environment_of, settings_of, workspace_of
 from slmcode.state import Criterion, RunState, Task, Verdict
@@ -43,6 +44,7 @@ def gate_verdicts(
     keys = sorted((k for k in conversations if k.startswith(f"{task.id}/")), key=_attempt)
     quality = quality_of(runtime)
     block = runtime.context.resolved_pipeline().quality
+    suite = [c for c in (quality.test, *(block.test if block else [])) if c]
     tests = [c for c in (quality.test, *(c.verify for c in task.criteria)) if c]
     inputs = GateInputs(
         workspace=workspace_of(runtime),
@@ -51,7 +53,11 @@ def gate_verdicts(
         files_changed=task.files_changed,
         focus_files=task.focus_files if task.kind == "code" else (),  # the tester's focus is what it reads
         test_commands=[*tests, *(block.test if block else [])],
-        verified=[v.criterion.verify for v in verdicts if v.status == "PASSED" and v.criterion.verify],
+        # Only a test run backs a claim that the tests pass: a criterion's passing `grep` or build is no test, though
+        # the model's own run of it counts as one (test_commands names every verify command).
+        verified=[
+            c for v in verdicts if v.status == "PASSED" and (c := v.criterion.verify) and is_test_command(c, suite)
+        ],
         lint_commands=block.lint if block is not None else [c for c in (quality.lint,) if c],
         allowed=quality.commands(),
         environment=environment_of(runtime),
